@@ -1,0 +1,233 @@
+"""Shared fixtures: a real `voxd serve` on free ports in a temporary VOXD_HOME, and clients for it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner, Result
+
+from voxd.catalog import CATALOG
+from voxd.cli import main as cli_main
+from voxd.kit.settings import read_env_file
+
+STARTUP_TIMEOUT = 30.0
+
+
+def ports_free(ports: list[int]) -> bool:
+    for port in ports:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+    return True
+
+
+def free_port_offset() -> int:
+    """An offset at which every service's port is free (a random start avoids parallel runs)."""
+    start = 20000 + (os.getpid() * 97) % 20000
+    for offset in range(start, start + 40000, 137):
+        offset = 20000 + offset % 30000
+        if ports_free([spec.port + offset for spec in CATALOG.values()]):
+            return offset
+    raise RuntimeError("no free block of ports")
+
+
+@dataclass
+class Daemon:
+    """One `voxd serve` process; `url(name)` is where a service listens."""
+
+    home: Path
+    offset: int
+    services: list[str]
+    extra_env: dict[str, str] = field(default_factory=dict)
+    process: subprocess.Popen | None = None
+    log_path: Path | None = None
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("VOXD_", "SERVICE_", "APP_KEY_"))}
+        env.update(
+            VOXD_HOME=str(self.home),
+            VOXD_PORT_OFFSET=str(self.offset),
+            VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="100000",
+            **self.extra_env,
+        )
+        return env
+
+    def url(self, service: str) -> str:
+        return f"http://127.0.0.1:{CATALOG[service].port + self.offset}"
+
+    @property
+    def secrets(self) -> dict[str, str]:
+        return read_env_file(self.home / "voxd.env")
+
+    @property
+    def admin_key(self) -> str:
+        return self.secrets["ADMIN_API_KEY"]
+
+    def start(self) -> Daemon:
+        self.log_path = self.home.parent / f"{self.home.name}-serve.log"
+        log = open(self.log_path, "ab")
+        command = [sys.executable, "-m", "voxd", "serve", "--services", ",".join(self.services)]
+        self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.wait_ready()
+        return self
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"voxd serve exited early:\n{self.output()}")
+            if self.all_registered():
+                return
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"voxd serve did not become ready:\n{self.output()}")
+
+    def all_registered(self) -> bool:
+        try:
+            for name in self.services:
+                httpx.get(self.url(name) + CATALOG[name].health_path, timeout=1).raise_for_status()
+            if "config" in self.services:
+                answer = httpx.get(self.url("config") + "/services", headers={"X-Admin-Key": self.admin_key})
+                registered = {entry["name"] for entry in answer.json().get("services", [])}
+                return set(self.services) <= registered
+            return True
+        except (httpx.HTTPError, KeyError, ValueError, FileNotFoundError):
+            return False
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path else ""
+
+    def stop(self) -> int:
+        """SIGTERM, then wait; answers the exit code."""
+        if self.process is None or self.process.poll() is not None:
+            return self.process.returncode if self.process else 0
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise
+
+
+@pytest.fixture
+def make_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
+    """Start extra daemons inside a test; every one is stopped afterwards."""
+    started: list[Daemon] = []
+
+    def make(services: list[str] | None = None, start: bool = True, **extra_env: str) -> Daemon:
+        daemon = Daemon(
+            home=tmp_path_factory.mktemp("voxd-home"),
+            offset=free_port_offset(),
+            services=services or list(CATALOG),
+            extra_env=extra_env,
+        )
+        started.append(daemon)
+        return daemon.start() if start else daemon
+
+    yield make
+    for daemon in started:
+        daemon.stop()
+
+
+@pytest.fixture(scope="session")
+def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
+    """The shared daemon most tests talk to: every service, defaults."""
+    instance = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), list(CATALOG)).start()
+    yield instance
+    assert instance.stop() == 0, instance.output()
+
+
+@pytest.fixture(scope="session")
+def admin(daemon: Daemon) -> dict[str, str]:
+    return {"X-Admin-Key": daemon.admin_key}
+
+
+def app_headers(daemon: Daemon, service: str) -> dict[str, str]:
+    return {"X-Service-App-Id": service, "X-Service-App-Key": daemon.secrets[f"APP_KEY_{service.upper().replace('-', '_')}"]}
+
+
+@pytest.fixture(scope="session")
+def app_creds(daemon: Daemon) -> dict[str, str]:
+    """The command center's app credentials, as another service would present them."""
+    return app_headers(daemon, "command-center")
+
+
+@pytest.fixture(scope="session")
+def household(daemon: Daemon, admin: dict[str, str]) -> dict:
+    answer = httpx.post(daemon.url("auth") + "/households", json={"name": "The Smiths", "timezone": "Europe/London"}, headers=admin)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def unique_email(prefix: str = "user") -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:8]}@example.org"
+
+
+@pytest.fixture
+def make_user(daemon: Daemon, admin: dict[str, str], household: dict):
+    """Create a user through the admin API; answers (user, password)."""
+
+    def make(is_admin: bool = False, password: str = "correct horse battery") -> tuple[dict, str]:
+        body = {"email": unique_email(), "display_name": "Sam", "password": password,
+                "is_admin": is_admin, "household_id": household["household_id"]}
+        answer = httpx.post(daemon.url("auth") + "/users", json=body, headers=admin)
+        assert answer.status_code == 201, answer.text
+        return answer.json(), password
+
+    return make
+
+
+def login(daemon: Daemon, email: str, password: str) -> httpx.Response:
+    return httpx.post(daemon.url("auth") + "/auth/login", json={"email": email, "password": password})
+
+
+@pytest.fixture
+def user_tokens(daemon: Daemon, make_user) -> dict:
+    user, password = make_user()
+    answer = login(daemon, user["email"], password)
+    assert answer.status_code == 200, answer.text
+    return {**answer.json(), "user": user}
+
+
+@pytest.fixture
+def admin_tokens(daemon: Daemon, make_user) -> dict:
+    user, password = make_user(is_admin=True)
+    answer = login(daemon, user["email"], password)
+    assert answer.status_code == 200, answer.text
+    return {**answer.json(), "user": user}
+
+
+@pytest.fixture(scope="session")
+def registered_node(daemon: Daemon, admin: dict[str, str], household: dict) -> dict:
+    body = {"household_id": household["household_id"], "room": "kitchen", "name": "kitchen-pi"}
+    answer = httpx.post(daemon.url("command-center") + "/api/v0/nodes/register", json=body, headers=admin)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+@pytest.fixture
+def voxd_cli(daemon: Daemon):
+    """Run a `voxd` verb in-process against the shared daemon, as a user would type it."""
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None, target: Daemon | None = None) -> Result:
+        env: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("VOXD_", "SERVICE_"))}
+        env.update((target or daemon).env)
+        return runner.invoke(cli_main, list(args), input=input, env=env, catch_exceptions=False)
+
+    return run

@@ -1,0 +1,180 @@
+"""The contract every endpoint keeps (DESIGN §3), checked over every route of every service as
+its own OpenAPI document declares it: credentials first, the error shape, never a 500."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import time
+
+import httpx
+import jwt
+import pytest
+
+from voxd.catalog import CATALOG
+
+SERVICES = list(CATALOG)
+
+
+def routes(daemon, service: str) -> list[tuple[str, str, dict]]:
+    document = httpx.get(daemon.url(service) + "/openapi.json").json()
+    found = []
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            concrete = re.sub(r"{\w+}", "00000000-0000-0000-0000-000000000000", path)
+            found.append((method.upper(), concrete, operation))
+    return found
+
+
+def protected_routes(daemon):
+    for service in SERVICES:
+        for method, path, operation in routes(daemon, service):
+            if operation["security"]:
+                yield service, method, path, operation
+
+
+def accepted(operation: dict) -> set[str]:
+    return {name for requirement in operation["security"] for name in requirement}
+
+
+def assert_error(answer: httpx.Response, status: int, code: str | None = None) -> dict:
+    assert answer.status_code == status, (answer.request.method, answer.request.url, answer.text)
+    assert answer.headers["content-type"].startswith("application/json")
+    error = answer.json()["error"]
+    assert isinstance(error["code"], str) and error["message"]
+    if code:
+        assert error["code"] == code, error
+    return error
+
+
+def send(daemon, service, method, path, headers=None, **kwargs) -> httpx.Response:
+    return httpx.request(method, daemon.url(service) + path, headers=headers or {}, timeout=10, **kwargs)
+
+
+def test_every_service_documents_its_routes(daemon):
+    for service in SERVICES:
+        document = httpx.get(daemon.url(service) + "/openapi.json").json()
+        assert document["openapi"].startswith("3.")
+        assert CATALOG[service].health_path in document["paths"]
+    auth_paths = httpx.get(daemon.url("auth") + "/openapi.json").json()["paths"]
+    login = auth_paths["/auth/login"]["post"]
+    schema = login["requestBody"]["content"]["application/json"]["schema"]
+    assert set(schema["required"]) == {"email", "password"}
+
+
+def test_no_credentials_is_401_everywhere(daemon):
+    checked = 0
+    for service, method, path, _ in protected_routes(daemon):
+        assert_error(send(daemon, service, method, path, json={}), 401, "missing_credentials")
+        checked += 1
+    assert checked >= 15
+
+
+def test_wrong_pattern_is_refused(daemon, registered_node, app_creds, admin):
+    node_header = {"X-API-Key": f"{registered_node['node_id']}:{registered_node['api_key']}"}
+    for service, method, path, operation in protected_routes(daemon):
+        schemes = accepted(operation)
+        for scheme, headers in (("node", node_header), ("app_id", app_creds), ("admin", admin)):
+            if scheme not in schemes:
+                answer = send(daemon, service, method, path, headers=headers, json={})
+                assert_error(answer, 401, "credentials_not_accepted")
+
+
+def test_bad_admin_key_is_401(daemon):
+    for service, method, path, operation in protected_routes(daemon):
+        if "admin" in accepted(operation):
+            answer = send(daemon, service, method, path, headers={"X-Admin-Key": "wrong"}, json={})
+            assert_error(answer, 401, "invalid_admin_key")
+
+
+def forged_tokens(daemon, user_tokens) -> dict[str, str]:
+    real = user_tokens["access_token"]
+    header, payload, signature = real.split(".")
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+    key = daemon.secrets["JWT_SIGNING_KEY"]
+    escalated = base64.urlsafe_b64encode(json.dumps({**claims, "admin": True}).encode()).rstrip(b"=").decode()
+    none_header = base64.urlsafe_b64encode(b'{"alg":"none","typ":"JWT"}').rstrip(b"=").decode()
+    return {
+        "tampered": f"{header}.{escalated}.{signature}",
+        "alg none": f"{none_header}.{escalated}.",
+        "expired": jwt.encode({**claims, "iat": int(time.time()) - 3600, "exp": int(time.time()) - 60}, key, "HS256"),
+        "wrong key": jwt.encode(claims, "not-the-key-" * 4, "HS256"),
+        "HS512": jwt.encode(claims, key, "HS512"),
+        "garbage": "not.a.jwt",
+    }
+
+
+def test_forged_jwts_are_401(daemon, user_tokens):
+    forged = forged_tokens(daemon, user_tokens)
+    bearer_routes = [r for r in protected_routes(daemon) if "bearer" in accepted(r[3])]
+    assert bearer_routes
+    for name, token in forged.items():
+        for service, method, path, _ in bearer_routes:
+            answer = send(daemon, service, method, path, headers={"Authorization": f"Bearer {token}"}, json={})
+            assert_error(answer, 401, "invalid_token"), name
+
+
+def test_non_admin_jwt_is_403_on_admin_routes(daemon, user_tokens):
+    headers = {"Authorization": f"Bearer {user_tokens['access_token']}"}
+    admin_only = [
+        r for r in protected_routes(daemon)
+        if any(req.get("bearer") == ["admin"] for req in r[3]["security"])
+    ]
+    assert admin_only
+    for service, method, path, _ in admin_only:
+        assert_error(send(daemon, service, method, path, headers=headers, json={}), 403, "admin_required")
+
+
+def test_bad_bodies_are_400_with_reasons(daemon, admin):
+    for service in SERVICES:
+        for method, path, operation in routes(daemon, service):
+            if "requestBody" not in operation:
+                continue
+            schemes = accepted(operation)
+            headers = dict(admin) if "admin" in schemes else {}
+            if schemes and not headers:
+                continue  # app- and node-only routes are covered in their own tests
+            url = daemon.url(service) + path
+            malformed = httpx.request(method, url, content=b'{"broken": ', headers={**headers, "content-type": "application/json"})
+            assert_error(malformed, 400, "malformed_json")
+            empty = httpx.request(method, url, content=b"", headers={**headers, "content-type": "application/json"})
+            assert_error(empty, 400, "empty_body")
+            missing = httpx.request(method, url, json={}, headers=headers)
+            error = assert_error(missing, 400, "invalid_request")
+            assert error["details"], error
+            not_object = httpx.request(method, url, json=[1, 2], headers=headers)
+            assert_error(not_object, 400)
+            form = httpx.request(method, url, data={"a": "b"}, headers=headers)
+            assert_error(form, 415, "unsupported_media_type")
+
+
+def test_wrong_types_are_400_naming_the_field(daemon, admin):
+    answer = httpx.post(daemon.url("auth") + "/households", json={"name": 42}, headers=admin)
+    error = assert_error(answer, 400, "invalid_request")
+    assert error["details"][0]["field"] == "name"
+    answer = httpx.post(daemon.url("auth") + "/auth/login", json={"email": "a@b.cd", "password": ["x"]})
+    assert assert_error(answer, 400)["details"][0]["field"] == "password"
+
+
+def test_oversize_body_is_413(daemon, admin):
+    huge = b'{"name": "' + b"x" * (2 * 1024 * 1024) + b'"}'
+    for service, path, headers in (("auth", "/auth/login", {}), ("config", "/services", admin)):
+        answer = httpx.post(daemon.url(service) + path, content=huge, headers={**headers, "content-type": "application/json"})
+        assert_error(answer, 413, "body_too_large")
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_unknown_route_and_wrong_method(daemon, service):
+    assert_error(send(daemon, service, "GET", "/no/such/thing"), 404, "not_found")
+    answer = send(daemon, service, "DELETE", "/openapi.json")
+    assert_error(answer, 405, "method_not_allowed")
+    assert "GET" in answer.headers["Allow"]
+
+
+def test_request_ids_are_echoed_or_made(daemon):
+    answer = httpx.get(daemon.url("auth") + "/health", headers={"X-Request-Id": "trace-abc-123"})
+    assert answer.headers["X-Request-Id"] == "trace-abc-123"
+    forged = httpx.get(daemon.url("auth") + "/health", headers={"X-Request-Id": "<b>fake log line</b>"})
+    assert forged.headers["X-Request-Id"] != "<b>fake log line</b>"
+    assert len(httpx.get(daemon.url("auth") + "/health").headers["X-Request-Id"]) == 32

@@ -1,0 +1,3 @@
+from voxd.cli import main
+
+main()

@@ -1,0 +1,46 @@
+"""The fixed table of voxd services: name, default port, health path, and where the app lives.
+
+Ports are the platform spec's defaults (DESIGN §1); `VOXD_PORT_OFFSET` shifts all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ServiceSpec:
+    name: str
+    port: int
+    health_path: str
+    factory: str  # "module:function" returning an aiohttp Application
+    database: bool  # owns a SQLite database
+
+
+CATALOG: dict[str, ServiceSpec] = {
+    spec.name: spec
+    for spec in (
+        ServiceSpec("config", 7700, "/health", "voxd.services.config.app:create_app", True),
+        ServiceSpec("auth", 7701, "/health", "voxd.services.auth.app:create_app", True),
+        ServiceSpec(
+            "command-center",
+            7703,
+            "/api/v0/health",
+            "voxd.services.command_center.app:create_app",
+            False,
+        ),
+    )
+}
+
+# Start order: discovery first, then the credential authority, then everything else.
+START_ORDER = ("config", "auth")
+
+
+def normalize_name(name: str) -> str:
+    """`command_center` and `Command-Center` both mean `command-center`."""
+    return name.strip().lower().replace("_", "-")
+
+
+def ordered(names: list[str]) -> list[str]:
+    first = [n for n in START_ORDER if n in names]
+    return first + [n for n in names if n not in first]

@@ -1,0 +1,22 @@
+"""The `voxd` command: thin click verbs that call the running daemon over HTTP (DESIGN §4)."""
+
+from __future__ import annotations
+
+import click
+
+from voxd import __version__
+from voxd.cli import households, nodes, serve, users
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="voxd")
+def main() -> None:
+    """voxd: a self-hosted household voice assistant."""
+
+
+main.add_command(serve.init)
+main.add_command(serve.serve)
+main.add_command(users.user)
+main.add_command(households.households)
+main.add_command(nodes.node)
+main.add_command(nodes.nodes)

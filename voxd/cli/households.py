@@ -1,0 +1,43 @@
+"""`voxd households create|list`."""
+
+from __future__ import annotations
+
+import click
+
+from voxd.cli.admin_client import admin_call
+from voxd.cli.output import print_json, print_record, print_table
+from voxd.cli.settings_option import load_settings
+
+
+@click.group()
+def households() -> None:
+    """Manage households (a home and its time zone)."""
+
+
+@households.command("create")
+@click.argument("name")
+@click.option("--timezone", default="UTC", show_default=True, help="IANA time zone, e.g. Europe/Berlin.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def create(name: str, timezone: str, as_json: bool) -> None:
+    """Create a household."""
+    created = admin_call(load_settings(), "auth", "POST", "/households",
+                         json={"name": name, "timezone": timezone})
+    if as_json:
+        print_json(created)
+    else:
+        print_record("Household created", created)
+
+
+@households.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_households(as_json: bool) -> None:
+    """List households with their ids."""
+    found = admin_call(load_settings(), "auth", "GET", "/households")["households"]
+    if as_json:
+        print_json(found)
+        return
+    print_table(
+        "Households",
+        ("household_id", "name", "timezone", "created"),
+        ((h["household_id"], h["name"], h["timezone"], h["created_at"]) for h in found),
+    )

@@ -1,0 +1,31 @@
+"""Writing a node's credentials into its TOML config file, keeping the node's other settings
+and comments (tomlkit), with mode 0600 because the file now holds a secret."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
+from voxd.cli.output import CliError
+
+CREDENTIAL_KEYS = ("node_id", "api_key", "household_id", "room", "name", "command_center_url")
+
+
+def write_node_config(path: Path, values: dict[str, Any]) -> None:
+    try:
+        document = tomlkit.parse(path.read_text()) if path.exists() else tomlkit.document()
+    except (OSError, TOMLKitError) as error:
+        raise CliError(f"cannot read {path}: {error}; fix or remove it and register again") from None
+    for key in CREDENTIAL_KEYS:
+        document[key] = values[key]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(tomlkit.dumps(document))
+    os.replace(temporary, path)
+    os.chmod(path, 0o600)

@@ -1,0 +1,69 @@
+"""`voxd node register` and `voxd nodes list`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from voxd.cli.admin_client import run_admin
+from voxd.cli.node_config import write_node_config
+from voxd.cli.output import console, print_json, print_record, print_table
+from voxd.cli.settings_option import load_settings
+from voxd.kit.service_client import ServiceClient
+
+
+@click.group()
+def node() -> None:
+    """Register a voice node."""
+
+
+@node.command("register")
+@click.option("--household", "household_id", required=True, help="Household id (see `voxd households list`).")
+@click.option("--room", required=True, help="Where the node stands, e.g. kitchen.")
+@click.option("--name", required=True, help="A name for the node.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the credentials into this node config file (mode 0600).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def register(household_id: str, room: str, name: str, config_file: Path | None, as_json: bool) -> None:
+    """Register a node; its API key is shown (or written) only this once."""
+    settings = load_settings()
+
+    async def work(client: ServiceClient) -> dict:
+        created = await client.call(
+            "command-center", "POST", "/api/v0/nodes/register",
+            json={"household_id": household_id, "room": room, "name": name},
+        )
+        return {**created, "command_center_url": await client.resolve("command-center")}
+
+    created = run_admin(settings, work)
+    if config_file is not None:
+        write_node_config(config_file, created)
+    if as_json:
+        print_json(created)
+        return
+    print_record("Node registered", created)
+    if config_file is not None:
+        console.print(f"Credentials written to {config_file}")
+    else:
+        console.print("Keep the api_key: it is not shown again.")
+
+
+@click.group()
+def nodes() -> None:
+    """List voice nodes."""
+
+
+@nodes.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_nodes(as_json: bool) -> None:
+    """List registered nodes (never their keys)."""
+    found = run_admin(load_settings(), lambda c: c.call("command-center", "GET", "/api/v0/nodes"))["nodes"]
+    if as_json:
+        print_json(found)
+        return
+    print_table(
+        "Nodes",
+        ("node_id", "name", "room", "household_id", "created"),
+        ((n["node_id"], n["name"], n["room"], n["household_id"], n["created_at"]) for n in found),
+    )

@@ -1,0 +1,63 @@
+"""`VOXD_HOME` and `voxd init`: the folders and the secrets a first start needs (DESIGN §4).
+
+Secrets go to `$VOXD_HOME/voxd.env` with mode 0600. Existing values are never overwritten; a
+newer voxd that knows more services only adds their missing app keys.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from voxd.catalog import CATALOG
+from voxd.kit.settings import ENV_FILE_NAME, app_key_variable, read_env_file
+
+HEADER = """\
+# voxd secrets and settings, written by `voxd init`. Keep this file private (mode 0600).
+# Variables set in the environment override the values here.
+"""
+
+
+@dataclass(frozen=True)
+class InitResult:
+    home: Path
+    env_file: Path
+    added: list[str]  # names of the secrets this run created
+
+    @property
+    def first_run(self) -> bool:
+        return "ADMIN_API_KEY" in self.added
+
+
+def wanted_secrets() -> dict[str, str]:
+    """Every secret voxd needs, freshly generated; only the missing ones are kept."""
+    wanted = {
+        "ADMIN_API_KEY": secrets.token_urlsafe(32),
+        "JWT_SIGNING_KEY": secrets.token_urlsafe(48),
+    }
+    for name in CATALOG:
+        wanted[app_key_variable(name)] = secrets.token_urlsafe(32)
+    return wanted
+
+
+def ensure_home(home: Path) -> InitResult:
+    """Create VOXD_HOME, data/, models/ and any missing secret; safe to run at every start."""
+    for folder in (home, home / "data", home / "models"):
+        folder.mkdir(parents=True, exist_ok=True)
+    env_file = home / ENV_FILE_NAME
+    existing = read_env_file(env_file)
+    missing = {k: v for k, v in wanted_secrets().items() if k not in existing}
+    if missing:
+        text = env_file.read_text() if env_file.exists() else HEADER
+        if text and not text.endswith("\n"):
+            text += "\n"
+        text += "".join(f"{key}={value}\n" for key, value in missing.items())
+        temporary = env_file.with_suffix(".env.tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(text)
+        os.replace(temporary, env_file)
+    os.chmod(env_file, 0o600)
+    return InitResult(home, env_file, list(missing))

@@ -1,0 +1,1 @@
+"""What every voxd service shares: app factory, errors, auth guards, discovery, storage, settings."""

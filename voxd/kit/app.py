@@ -1,0 +1,174 @@
+"""The app factory every service uses: error middleware, request ids, body limits, health,
+OpenAPI, and the shared resources (HTTP session, discovery, service client, credential validator)
+opened and closed with the app."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+import aiohttp
+from aiohttp import web
+
+from voxd import __version__
+from voxd.catalog import CATALOG
+from voxd.kit.auth import CredentialValidator
+from voxd.kit.auth_client import RemoteValidator
+from voxd.kit.context import REQUEST_ID_HEADER, new_request_id, request_id_var, valid_request_id
+from voxd.kit.db import Database
+from voxd.kit.discovery import Discovery, Resolver
+from voxd.kit.errors import HTTP_STATUS_CODES, ApiError, error_response
+from voxd.kit.openapi import openapi_document
+from voxd.kit.routes import Call, Route, bind, json_response
+from voxd.kit.service_client import ServiceClient, app_headers
+from voxd.kit.settings import Settings
+
+log = logging.getLogger("voxd.kit.app")
+access_log = logging.getLogger("voxd.access")
+
+DEFAULT_MAX_BODY = 1024 * 1024
+
+SERVICE = web.AppKey("service", str)
+SETTINGS = web.AppKey("settings", Settings)
+HTTP = web.AppKey("http", aiohttp.ClientSession)
+RESOLVER = web.AppKey("resolver", Resolver)
+CLIENT = web.AppKey("client", ServiceClient)
+VALIDATOR = web.AppKey("validator", CredentialValidator)
+DB = web.AppKey("db", Database)
+
+CleanupContext = Callable[[web.Application], AsyncIterator[None]]
+
+
+@dataclass(frozen=True)
+class HealthStatus:
+    status: str
+    service: str
+    version: str
+
+
+def http_error_message(request: web.Request, error: web.HTTPException) -> str:
+    if error.status == 404:
+        return f"there is no {request.method} {request.path} on this service"
+    if error.status == 405:
+        allowed = ", ".join(sorted(getattr(error, "allowed_methods", ()) or ()))
+        return f"{request.method} is not allowed on {request.path}; allowed: {allowed}"
+    if error.status == 413:
+        return "the request body is too large"
+    return error.text or error.reason
+
+
+@web.middleware
+async def request_context(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Request id in, JSON errors out: no handler needs to think about either."""
+    incoming = request.headers.get(REQUEST_ID_HEADER)
+    request_id = incoming if valid_request_id(incoming) else new_request_id()
+    token = request_id_var.set(request_id)
+    started = time.perf_counter()
+    try:
+        try:
+            response = await handler(request)
+        except ApiError as error:
+            response = error.response()
+        except web.HTTPException as error:
+            if error.status < 400:
+                raise
+            code = HTTP_STATUS_CODES.get(error.status, "http_error")
+            response = error_response(error.status, code, http_error_message(request, error))
+            if error.status == 405:
+                response.headers["Allow"] = error.headers.get("Allow", "")
+        except (asyncio.CancelledError, ConnectionResetError):
+            raise
+        except Exception:
+            log.exception("unexpected error in %s %s", request.method, request.path)
+            response = error_response(
+                500, "internal_error", f"unexpected server error; request id {request_id}"
+            )
+        response.headers[REQUEST_ID_HEADER] = request_id
+        access_log.debug(
+            "%s %s -> %s in %.1f ms",
+            request.method,
+            request.path,
+            response.status,
+            (time.perf_counter() - started) * 1000,
+        )
+        return response
+    finally:
+        request_id_var.reset(token)
+
+
+ResolverFactory = Callable[[web.Application], Resolver]
+
+
+def http_resources(resolver_factory: ResolverFactory | None) -> CleanupContext:
+    """Open the HTTP session, discovery, service client and remote validator for one app."""
+
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        settings = app[SETTINGS]
+        credentials = settings.app_credentials(app[SERVICE])
+        session = aiohttp.ClientSession()
+        app[HTTP] = session
+        app[RESOLVER] = (
+            resolver_factory(app)
+            if resolver_factory
+            else Discovery(settings, session, app_headers(credentials))
+        )
+        app[CLIENT] = ServiceClient(session, app[RESOLVER], app_headers(credentials))
+        if VALIDATOR not in app:
+            app[VALIDATOR] = RemoteValidator(
+                app[CLIENT], settings.get_float("VOXD_CREDENTIAL_CACHE_TTL", 30.0)
+            )
+        yield
+        await session.close()
+
+    return context
+
+
+def database(migrations: list[str]) -> CleanupContext:
+    """Open the service's own SQLite file (DESIGN §3) for the life of the app."""
+
+    async def context(app: web.Application) -> AsyncIterator[None]:
+        settings = app[SETTINGS]
+        app[DB] = await Database.open(settings.database_path(app[SERVICE]), migrations)
+        yield
+        await app[DB].close()
+
+    return context
+
+
+def create_service_app(
+    name: str,
+    settings: Settings,
+    routes: list[Route],
+    *,
+    resources: list[CleanupContext] = (),
+    resolver_factory: ResolverFactory | None = None,
+    max_body: int = DEFAULT_MAX_BODY,
+) -> web.Application:
+    """An aiohttp app for one service; `resources` open after the shared HTTP resources."""
+    app = web.Application(middlewares=[request_context], client_max_size=max_body)
+    app[SERVICE] = name
+    app[SETTINGS] = settings
+    app.cleanup_ctx.append(http_resources(resolver_factory))
+    app.cleanup_ctx.extend(resources)
+
+    async def health(call: Call[None]) -> web.Response:
+        return json_response(HealthStatus("ok", name, __version__))
+
+    all_routes = [
+        Route("GET", CATALOG[name].health_path, health, response=HealthStatus, summary="health check"),
+        *routes,
+    ]
+    document = openapi_document(name, __version__, all_routes)
+
+    async def openapi(call: Call[None]) -> web.Response:
+        return web.json_response(document)
+
+    all_routes.append(Route("GET", "/openapi.json", openapi, summary="this OpenAPI document"))
+    for route in all_routes:
+        app.router.add_route(route.method, route.path, bind(route, settings.admin_api_key))
+    return app

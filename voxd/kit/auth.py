@@ -1,0 +1,166 @@
+"""Auth guards for the four credential patterns of the spec (DESIGN §3).
+
+A route declares which patterns it accepts; `authenticate` runs before the handler, picks the
+pattern the caller presented, and checks it: the admin key locally in constant time, node keys,
+app credentials and JWTs through a `CredentialValidator` (the auth service, over HTTP, cached).
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import hmac
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from aiohttp import web
+
+from voxd.kit.errors import forbidden, unauthorized
+
+ADMIN_KEY_HEADER = "X-Admin-Key"
+NODE_KEY_HEADER = "X-API-Key"
+APP_ID_HEADER = "X-Service-App-Id"
+APP_KEY_HEADER = "X-Service-App-Key"
+
+
+class Pattern(enum.Enum):
+    NODE = "node"  # X-API-Key: {node_id}:{api_key}
+    APP = "app"  # X-Service-App-Id + X-Service-App-Key
+    USER = "user"  # Authorization: Bearer <jwt>, any valid user
+    ADMIN_USER = "admin_user"  # Authorization: Bearer <jwt> of a user with the admin flag
+    ADMIN = "admin"  # X-Admin-Key
+
+
+PATTERN_HEADERS = {
+    Pattern.NODE: "X-API-Key",
+    Pattern.APP: "X-Service-App-Id + X-Service-App-Key",
+    Pattern.USER: "Authorization: Bearer <token>",
+    Pattern.ADMIN_USER: "Authorization: Bearer <token of an admin user>",
+    Pattern.ADMIN: "X-Admin-Key",
+}
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling, after their credentials checked out."""
+
+    pattern: Pattern
+    subject: str  # node_id, app id, user_id, or "admin"
+    household_id: str | None = None
+    is_admin: bool = False
+    expires_at: float | None = None  # epoch seconds, for JWTs
+
+
+class CredentialValidator(Protocol):
+    async def validate_node(self, api_key: str) -> Principal | None: ...
+
+    async def validate_app(self, app_id: str, app_key: str) -> Principal | None: ...
+
+    async def validate_token(self, token: str) -> Principal | None: ...
+
+
+def secret_digest(secret: str) -> str:
+    """How high-entropy secrets (api keys, app keys, refresh tokens) are stored and cache-keyed."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def constant_time_equal(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+def presented_patterns(headers: Mapping[str, str]) -> list[Pattern]:
+    """The patterns a request carries credentials for, in a fixed order."""
+    found = []
+    if ADMIN_KEY_HEADER in headers:
+        found.append(Pattern.ADMIN)
+    if APP_ID_HEADER in headers or APP_KEY_HEADER in headers:
+        found.append(Pattern.APP)
+    if NODE_KEY_HEADER in headers:
+        found.append(Pattern.NODE)
+    if "Authorization" in headers:
+        found.append(Pattern.USER)
+    return found
+
+
+def describe(patterns: Iterable[Pattern]) -> str:
+    return " or ".join(PATTERN_HEADERS[p] for p in patterns)
+
+
+def bearer_token(headers: Mapping[str, str]) -> str | None:
+    scheme, _, token = headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+async def authenticate(
+    request: web.Request,
+    accepted: tuple[Pattern, ...],
+    validator: CredentialValidator,
+    admin_key: str | None,
+) -> Principal | None:
+    """Check the caller against the route's accepted patterns; raise 401/403 as the contract says."""
+    if not accepted:
+        return None
+    presented = presented_patterns(request.headers)
+    if not presented:
+        raise unauthorized(
+            f"this endpoint needs credentials: {describe(accepted)}", "missing_credentials"
+        )
+    accepts_user = Pattern.USER in accepted or Pattern.ADMIN_USER in accepted
+    usable = [p for p in presented if p in accepted or (p is Pattern.USER and accepts_user)]
+    if not usable:
+        raise unauthorized(
+            f"this endpoint does not accept {describe(presented)}; it accepts {describe(accepted)}",
+            "credentials_not_accepted",
+        )
+    pattern = usable[0]
+    headers = request.headers
+    if pattern is Pattern.ADMIN:
+        if not admin_key or not constant_time_equal(headers[ADMIN_KEY_HEADER], admin_key):
+            raise unauthorized("the admin key is not valid", "invalid_admin_key")
+        return Principal(Pattern.ADMIN, "admin", is_admin=True)
+    if pattern is Pattern.APP:
+        app_id, app_key = headers.get(APP_ID_HEADER, ""), headers.get(APP_KEY_HEADER, "")
+        principal = await validator.validate_app(app_id, app_key) if app_id and app_key else None
+        if principal is None:
+            raise unauthorized("the app credentials are not valid", "invalid_app_credentials")
+        return principal
+    if pattern is Pattern.NODE:
+        principal = await validator.validate_node(headers[NODE_KEY_HEADER])
+        if principal is None:
+            raise unauthorized("the node API key is not valid", "invalid_api_key")
+        return principal
+    token = bearer_token(headers)
+    principal = await validator.validate_token(token) if token else None
+    if principal is None:
+        raise unauthorized("the access token is missing, malformed or expired", "invalid_token")
+    if Pattern.USER not in accepted and not principal.is_admin:
+        raise forbidden("this endpoint is for administrators", "admin_required")
+    return principal
+
+
+class TtlCache:
+    """A small cache of validation results, so a busy node does not ask the auth service each time."""
+
+    def __init__(self, ttl_seconds: float, max_entries: int = 10_000) -> None:
+        self.ttl = ttl_seconds
+        self.max_entries = max_entries
+        self._entries: dict[str, tuple[float, Principal]] = {}
+
+    def get(self, key: str) -> Principal | None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        expires, principal = entry
+        if expires < time.monotonic() or (
+            principal.expires_at is not None and principal.expires_at <= time.time()
+        ):
+            del self._entries[key]
+            return None
+        return principal
+
+    def put(self, key: str, principal: Principal) -> None:
+        if len(self._entries) >= self.max_entries:
+            self._entries.clear()
+        self._entries[key] = (time.monotonic() + self.ttl, principal)

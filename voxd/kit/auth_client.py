@@ -1,0 +1,53 @@
+"""Credential checks done by the auth service over HTTP, with a short cache (DESIGN §3)."""
+
+from __future__ import annotations
+
+from voxd.kit.auth import Pattern, Principal, TtlCache, secret_digest
+from voxd.kit.service_client import ServiceClient
+
+
+class RemoteValidator:
+    """The `CredentialValidator` of every service except auth itself."""
+
+    def __init__(self, client: ServiceClient, ttl_seconds: float = 30.0) -> None:
+        self._client = client
+        self._cache = TtlCache(ttl_seconds)
+
+    async def _validate(self, cache_key: str, path: str, body: dict[str, str]) -> Principal | None:
+        cached = self._cache.get(cache_key)
+        if cached is not None:
+            return cached
+        answer = await self._client.call("auth", "POST", path, json=body)
+        if not answer.get("valid"):
+            return None
+        principal = principal_from_validation(answer)
+        self._cache.put(cache_key, principal)
+        return principal
+
+    async def validate_node(self, api_key: str) -> Principal | None:
+        return await self._validate(
+            "node:" + secret_digest(api_key), "/internal/validate-node", {"api_key": api_key}
+        )
+
+    async def validate_app(self, app_id: str, app_key: str) -> Principal | None:
+        return await self._validate(
+            "app:" + secret_digest(f"{app_id}\0{app_key}"),
+            "/internal/validate-app",
+            {"app_id": app_id, "app_key": app_key},
+        )
+
+    async def validate_token(self, token: str) -> Principal | None:
+        return await self._validate(
+            "jwt:" + secret_digest(token), "/internal/validate-token", {"token": token}
+        )
+
+
+def principal_from_validation(answer: dict) -> Principal:
+    """The auth service's validation answers all carry `pattern`, `subject` and the extras."""
+    return Principal(
+        pattern=Pattern(answer["pattern"]),
+        subject=answer["subject"],
+        household_id=answer.get("household_id"),
+        is_admin=bool(answer.get("is_admin")),
+        expires_at=answer.get("expires_at"),
+    )

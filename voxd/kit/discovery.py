@@ -1,0 +1,84 @@
+"""Service discovery: a service name to its base URL, through the config service, cached.
+
+Explicit variables win (`SERVICE_AUTH_BASE_URL`, `SERVICE_<NAME>_BASE_URL`, `SERVICE_CONFIG_URL`).
+Answers are cached for `VOXD_DISCOVERY_TTL` seconds (default 300). While the config service is
+down, cached URLs keep working until they expire; after that, callers get a clear 503 (spec outage
+table, DESIGN §3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Protocol
+
+import aiohttp
+
+from voxd.kit.errors import unavailable
+from voxd.kit.settings import Settings
+
+LOOKUP_TIMEOUT = aiohttp.ClientTimeout(total=3)
+
+
+class Resolver(Protocol):
+    async def resolve(self, name: str) -> str: ...
+
+    def forget(self, name: str) -> None: ...
+
+
+def explicit_url(settings: Settings, name: str) -> str | None:
+    if name == "config":
+        return settings.config_url
+    variable = "SERVICE_" + name.upper().replace("-", "_") + "_BASE_URL"
+    value = settings.get(variable)
+    return value.rstrip("/") if value else None
+
+
+class Discovery:
+    """Resolves names through the config service with whatever credentials the caller holds."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        session: aiohttp.ClientSession,
+        credentials_headers: dict[str, str],
+    ) -> None:
+        self._settings = settings
+        self._session = session
+        self._headers = credentials_headers
+        self._ttl = settings.get_float("VOXD_DISCOVERY_TTL", 300.0)
+        self._cache: dict[str, tuple[float, str]] = {}
+
+    async def resolve(self, name: str) -> str:
+        explicit = explicit_url(self._settings, name)
+        if explicit:
+            return explicit
+        cached = self._cache.get(name)
+        if cached and cached[0] > time.monotonic():
+            return cached[1]
+        url = f"{self._settings.config_url}/services/{name}"
+        try:
+            async with self._session.get(url, headers=self._headers, timeout=LOOKUP_TIMEOUT) as resp:
+                if resp.status == 404:
+                    raise unavailable(
+                        f"no service named {name!r} is registered with the config service",
+                        f"{name}_unavailable",
+                    )
+                if resp.status != 200:
+                    raise unavailable(
+                        f"the config service answered {resp.status} when asked for {name!r}",
+                        "discovery_failed",
+                    )
+                found = (await resp.json())["url"].rstrip("/")
+        except (aiohttp.ClientError, asyncio.TimeoutError, KeyError, ValueError):
+            raise unavailable(
+                f"cannot find the {name} service: the config service at "
+                f"{self._settings.config_url} is not reachable",
+                "config_unavailable",
+            ) from None
+        self._cache[name] = (time.monotonic() + self._ttl, found)
+        return found
+
+    def forget(self, name: str) -> None:
+        """Drop a cached URL that stopped answering, so the next call asks again."""
+        self._cache.pop(name, None)

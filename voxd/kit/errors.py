@@ -1,0 +1,83 @@
+"""The one error shape every service answers with (DESIGN §3).
+
+`{"error": {"code": "snake_case_code", "message": "what went wrong and what to do", "details"?}}`
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+
+class ApiError(Exception):
+    """Raise anywhere in a handler; the error middleware turns it into the JSON error shape."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers or {}
+
+    def response(self) -> web.Response:
+        return error_response(self.status, self.code, self.message, self.details, self.headers)
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        error["details"] = details
+    return {"error": error}
+
+
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    details: Any = None,
+    headers: dict[str, str] | None = None,
+) -> web.Response:
+    return web.json_response(error_body(code, message, details), status=status, headers=headers)
+
+
+def bad_request(message: str, code: str = "invalid_request", details: Any = None) -> ApiError:
+    return ApiError(400, code, message, details)
+
+
+def unauthorized(message: str, code: str = "unauthorized") -> ApiError:
+    return ApiError(401, code, message)
+
+
+def forbidden(message: str, code: str = "forbidden") -> ApiError:
+    return ApiError(403, code, message)
+
+
+def not_found(message: str, code: str = "not_found") -> ApiError:
+    return ApiError(404, code, message)
+
+
+def conflict(message: str, code: str = "conflict") -> ApiError:
+    return ApiError(409, code, message)
+
+
+def unavailable(message: str, code: str = "dependency_unavailable") -> ApiError:
+    return ApiError(503, code, message)
+
+
+# aiohttp's own HTTP exceptions (unknown route, wrong method, body too large) mapped to our codes.
+HTTP_STATUS_CODES = {
+    400: "invalid_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+}

@@ -1,0 +1,85 @@
+"""Each service's OpenAPI document, derived from its route declarations (GET /openapi.json)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from voxd.kit.auth import Pattern
+from voxd.kit.routes import Route, adapter
+
+SECURITY_SCHEMES = {
+    "node": {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "{node_id}:{api_key}"},
+    "app_id": {"type": "apiKey", "in": "header", "name": "X-Service-App-Id"},
+    "app_key": {"type": "apiKey", "in": "header", "name": "X-Service-App-Key"},
+    "bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
+    "admin": {"type": "apiKey", "in": "header", "name": "X-Admin-Key"},
+}
+
+PATTERN_SECURITY = {
+    Pattern.NODE: {"node": []},
+    Pattern.APP: {"app_id": [], "app_key": []},
+    Pattern.USER: {"bearer": []},
+    Pattern.ADMIN_USER: {"bearer": ["admin"]},
+    Pattern.ADMIN: {"admin": []},
+}
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "details": {},
+            },
+        }
+    },
+}
+
+
+def operation(route: Route) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": route.summary, "responses": {}}
+    if route.tags:
+        op["tags"] = list(route.tags)
+    parameters = [
+        {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+        for name in re.findall(r"{(\w+)}", route.path)
+    ]
+    if route.query is not None:
+        schema = adapter(route.query).json_schema()
+        required = set(schema.get("required", []))
+        for name, prop in schema.get("properties", {}).items():
+            parameters.append({"name": name, "in": "query", "required": name in required, "schema": prop})
+    if parameters:
+        op["parameters"] = parameters
+    if route.body is not None:
+        op["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": adapter(route.body).json_schema()}},
+        }
+    success: dict[str, Any] = {"description": "success"}
+    if route.response is not None:
+        success["content"] = {"application/json": {"schema": adapter(route.response).json_schema()}}
+    op["responses"][str(route.status)] = success
+    op["responses"]["default"] = {
+        "description": "error",
+        "content": {"application/json": {"schema": ERROR_SCHEMA}},
+    }
+    op["security"] = [PATTERN_SECURITY[p] for p in route.auth]
+    return op
+
+
+def openapi_document(service: str, version: str, routes: list[Route]) -> dict[str, Any]:
+    paths: dict[str, dict[str, Any]] = {}
+    for route in routes:
+        paths.setdefault(route.path, {})[route.method.lower()] = operation(route)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": f"voxd {service} service", "version": version},
+        "paths": paths,
+        "components": {"securitySchemes": SECURITY_SCHEMES},
+    }

@@ -1,0 +1,113 @@
+"""A route is declared once: method, path, accepted auth patterns, body and query types.
+
+From that one declaration the kit derives the credential check (before anything else), body and
+query validation into typed dataclasses, and the service's OpenAPI document.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from aiohttp import web
+from pydantic import TypeAdapter, ValidationError
+from pydantic_core import to_jsonable_python
+
+from voxd.kit.auth import Pattern, Principal, authenticate
+from voxd.kit.errors import ApiError, bad_request
+
+T = TypeVar("T")
+Handler = Callable[["Call[Any]"], Awaitable[web.StreamResponse]]
+
+
+@dataclass
+class Call(Generic[T]):
+    """What a handler receives: the request, who made it, and the validated body and query."""
+
+    request: web.Request
+    principal: Principal | None
+    body: T
+    query: Any = None
+
+    @property
+    def app(self) -> web.Application:
+        return self.request.app
+
+    def path(self, name: str) -> str:
+        return self.request.match_info[name]
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    path: str
+    handler: Handler
+    auth: tuple[Pattern, ...] = ()  # empty: public
+    body: type | None = None
+    query: type | None = None
+    response: type | None = None
+    status: int = 200
+    summary: str = ""
+    max_body: int | None = None  # bytes; the app's limit when None
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+
+@functools.lru_cache(maxsize=None)
+def adapter(model: type) -> TypeAdapter[Any]:
+    return TypeAdapter(model)
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    """Dataclasses, UUIDs and datetimes become JSON without per-handler conversion code."""
+    return web.json_response(to_jsonable_python(data), status=status)
+
+
+def describe_validation_error(error: ValidationError) -> tuple[str, list[dict[str, str]]]:
+    problems = []
+    for item in error.errors(include_url=False):
+        location = ".".join(str(part) for part in item["loc"]) or "body"
+        problems.append({"field": location, "problem": item["msg"]})
+    first = problems[0]
+    return f"{first['field']}: {first['problem']}", problems
+
+
+async def parse_body(request: web.Request, route: Route) -> Any:
+    assert route.body is not None
+    if request.content_type not in ("application/json", "application/octet-stream") and request.body_exists:
+        raise ApiError(415, "unsupported_media_type", "send the body as application/json")
+    raw = await request.read()
+    if route.max_body is not None and len(raw) > route.max_body:
+        raise ApiError(413, "body_too_large", f"the body is larger than {route.max_body} bytes")
+    if not raw.strip():
+        raise bad_request("the request body is empty; send a JSON object", "empty_body")
+    try:
+        return adapter(route.body).validate_json(raw, strict=True)
+    except ValidationError as error:
+        if any(item["type"] == "json_invalid" for item in error.errors()):
+            raise bad_request("the request body is not valid JSON", "malformed_json") from None
+        message, problems = describe_validation_error(error)
+        raise bad_request(message, "invalid_request", problems) from None
+
+
+def parse_query(request: web.Request, route: Route) -> Any:
+    assert route.query is not None
+    try:
+        return adapter(route.query).validate_python(dict(request.query))
+    except ValidationError as error:
+        message, problems = describe_validation_error(error)
+        raise bad_request(message, "invalid_query", problems) from None
+
+
+def bind(route: Route, admin_key: str | None) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """The aiohttp handler for a route: credentials first, then body and query, then the handler."""
+    from voxd.kit.app import VALIDATOR  # the app module imports this one
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        principal = await authenticate(request, route.auth, request.app[VALIDATOR], admin_key)
+        body = await parse_body(request, route) if route.body is not None else None
+        query = parse_query(request, route) if route.query is not None else None
+        return await route.handler(Call(request, principal, body, query))
+
+    return handler

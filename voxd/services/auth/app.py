@@ -1,0 +1,397 @@
+"""Auth service (7701): users and sessions, households, nodes, app credentials, and the
+credential checks every other service asks for (spec §Authentication, DESIGN §3)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+import uuid
+import zoneinfo
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from aiohttp import web
+from pydantic import Field
+
+from voxd.kit.app import DB, SETTINGS, VALIDATOR, create_service_app, database
+from voxd.kit.auth import Pattern, Principal
+from voxd.kit.errors import ApiError, bad_request, conflict, not_found, unauthorized
+from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.settings import Settings
+from voxd.services.auth.passwords import MIN_PASSWORD_LENGTH, hash_password, verify_password
+from voxd.services.auth.ratelimit import FailureLimiter
+from voxd.services.auth.store import MIGRATIONS, STORE, AuthStore, Household, Node, User
+from voxd.services.auth.tokens import JWT_KEY, issue_access_token, new_refresh_token
+from voxd.services.auth.validator import LocalValidator
+
+log = logging.getLogger("voxd.auth")
+
+EMAIL_LIMITER = web.AppKey("email_limiter", FailureLimiter)
+ADDRESS_LIMITER = web.AppKey("address_limiter", FailureLimiter)
+
+Email = Annotated[str, Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+Label = Annotated[str, Field(min_length=1, max_length=100)]
+Secret = Annotated[str, Field(min_length=1, max_length=1024)]
+
+ADMINS = (Pattern.ADMIN, Pattern.ADMIN_USER)
+
+
+# --- request and response bodies ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoginRequest:
+    email: Annotated[str, Field(max_length=254)]
+    password: Secret
+
+
+@dataclass(frozen=True)
+class RefreshRequest:
+    refresh_token: Secret
+
+
+@dataclass(frozen=True)
+class TokenPair:
+    access_token: str
+    refresh_token: str
+    token_type: str
+    expires_in: int
+
+
+@dataclass(frozen=True)
+class NewUser:
+    email: Email
+    display_name: Label
+    password: Annotated[str, Field(min_length=MIN_PASSWORD_LENGTH, max_length=1024)]
+    is_admin: bool = False
+    household_id: uuid.UUID | None = None
+
+
+@dataclass(frozen=True)
+class UserList:
+    users: list[User]
+
+
+@dataclass(frozen=True)
+class NewHousehold:
+    name: Label
+    timezone: str = "UTC"
+
+
+@dataclass(frozen=True)
+class HouseholdList:
+    households: list[Household]
+
+
+@dataclass(frozen=True)
+class NewNode:
+    household_id: uuid.UUID
+    room: Label
+    name: Label
+
+
+@dataclass(frozen=True)
+class NodeCredentials:
+    """Shown once, when the node is created; only a digest of api_key is kept."""
+
+    node_id: str
+    api_key: str
+    household_id: str
+    room: str
+    name: str
+
+
+@dataclass(frozen=True)
+class NodeList:
+    nodes: list[Node]
+
+
+@dataclass(frozen=True)
+class NodeFilter:
+    household_id: str | None = None
+
+
+@dataclass(frozen=True)
+class NodeKeyCheck:
+    api_key: Secret
+
+
+@dataclass(frozen=True)
+class AppKeyCheck:
+    app_id: Annotated[str, Field(max_length=100)]
+    app_key: Secret
+
+
+@dataclass(frozen=True)
+class TokenCheck:
+    token: Annotated[str, Field(max_length=4096)]
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Every validate-* answer; the id field named for the pattern (node_id, app_id, user_id)."""
+
+    valid: bool
+    pattern: str | None = None
+    subject: str | None = None
+    node_id: str | None = None
+    app_id: str | None = None
+    user_id: str | None = None
+    household_id: str | None = None
+    is_admin: bool = False
+    expires_at: float | None = None
+
+
+@dataclass(frozen=True)
+class DisplayName:
+    user_id: str
+    display_name: str
+    household_id: str | None
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def store(call: Call) -> AuthStore:
+    return call.app[STORE]
+
+
+def validation(principal: Principal | None, id_field: str) -> web.Response:
+    if principal is None:
+        return json_response(Validation(valid=False))
+    answer = Validation(
+        valid=True,
+        pattern=principal.pattern.value,
+        subject=principal.subject,
+        household_id=principal.household_id,
+        is_admin=principal.is_admin,
+        expires_at=principal.expires_at,
+        **{id_field: principal.subject},
+    )
+    return json_response(answer)
+
+
+def check_timezone(name: str) -> str:
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise bad_request(
+            f"unknown time zone {name!r}: use an IANA name such as Europe/Berlin", "invalid_timezone"
+        ) from None
+    return name
+
+
+async def require_household(call: Call, household_id: uuid.UUID) -> Household:
+    household = await store(call).household(str(household_id))
+    if household is None:
+        raise not_found(
+            f"no household {household_id}; `voxd households list` shows the ids", "household_not_found"
+        )
+    return household
+
+
+async def issue_pair(call: Call, user: User, family_id: str, expires_at: float) -> web.Response:
+    settings = call.app[SETTINGS]
+    lifetime = settings.get_int("VOXD_ACCESS_TOKEN_TTL", 900)
+    access = issue_access_token(call.app[JWT_KEY], user.user_id, user.household_id, user.is_admin, lifetime)
+    refresh = new_refresh_token()
+    await store(call).store_refresh_token(refresh, user.user_id, family_id, expires_at)
+    return json_response(TokenPair(access, refresh, "bearer", lifetime))
+
+
+def too_many(wait: int) -> ApiError:
+    return ApiError(
+        429,
+        "too_many_attempts",
+        f"too many failed logins; try again in {wait} seconds",
+        headers={"Retry-After": str(wait)},
+    )
+
+
+# --- sessions ---------------------------------------------------------------------------------
+
+
+async def login(call: Call[LoginRequest]) -> web.Response:
+    email = call.body.email.strip().lower()
+    address = call.request.remote or "unknown"
+    by_email, by_address = call.app[EMAIL_LIMITER], call.app[ADDRESS_LIMITER]
+    wait = max(by_email.retry_after(email), by_address.retry_after(address))
+    if wait:
+        raise too_many(wait)
+    record = await store(call).login_record(email)
+    if not await verify_password(record[1] if record else None, call.body.password):
+        by_email.fail(email)
+        by_address.fail(address)
+        raise unauthorized("the email or password is wrong", "invalid_credentials")
+    by_email.reset(email)
+    lifetime = call.app[SETTINGS].get_int("VOXD_REFRESH_TOKEN_TTL", 30 * 24 * 3600)
+    return await issue_pair(call, record[0], uuid.uuid4().hex, time.time() + lifetime)
+
+
+async def refresh(call: Call[RefreshRequest]) -> web.Response:
+    outcome = await store(call).use_refresh_token(call.body.refresh_token)
+    user = await store(call).user(outcome.user_id) if outcome.user_id else None
+    if user is None or outcome.family_id is None or outcome.expires_at is None:
+        if outcome.reused:
+            log.warning("a spent refresh token was presented again; its session family is revoked")
+        raise unauthorized("the refresh token is not valid; log in again", "invalid_refresh_token")
+    return await issue_pair(call, user, outcome.family_id, outcome.expires_at)
+
+
+async def logout(call: Call[RefreshRequest]) -> web.Response:
+    await store(call).revoke_refresh_family(call.body.refresh_token)
+    return web.Response(status=204)
+
+
+async def me(call: Call[None]) -> web.Response:
+    user = await store(call).user(call.principal.subject)
+    if user is None:
+        raise unauthorized("this user no longer exists", "invalid_token")
+    return json_response(user)
+
+
+# --- users and households ---------------------------------------------------------------------
+
+
+async def create_user(call: Call[NewUser]) -> web.Response:
+    body = call.body
+    if body.household_id is not None:
+        await require_household(call, body.household_id)
+    password_hash = await hash_password(body.password)
+    user = await store(call).create_user(
+        body.email.strip().lower(),
+        body.display_name.strip(),
+        password_hash,
+        body.is_admin,
+        str(body.household_id) if body.household_id else None,
+    )
+    if user is None:
+        raise conflict(f"a user with email {body.email!r} already exists", "email_taken")
+    return json_response(user, status=201)
+
+
+async def list_users(call: Call[None]) -> web.Response:
+    return json_response(UserList(await store(call).users()))
+
+
+async def create_household(call: Call[NewHousehold]) -> web.Response:
+    household = await store(call).create_household(
+        call.body.name.strip(), check_timezone(call.body.timezone)
+    )
+    return json_response(household, status=201)
+
+
+async def list_households(call: Call[None]) -> web.Response:
+    return json_response(HouseholdList(await store(call).households()))
+
+
+# --- internal: nodes, names, credential checks ---------------------------------------------------
+
+
+async def create_node(call: Call[NewNode]) -> web.Response:
+    household = await require_household(call, call.body.household_id)
+    api_key = secrets.token_urlsafe(32)
+    node = await store(call).create_node(
+        household.household_id, call.body.room.strip(), call.body.name.strip(), api_key
+    )
+    credentials = NodeCredentials(node.node_id, api_key, node.household_id, node.room, node.name)
+    return json_response(credentials, status=201)
+
+
+async def list_nodes(call: Call[None]) -> web.Response:
+    return json_response(NodeList(await store(call).nodes(call.query.household_id)))
+
+
+async def display_name(call: Call[None]) -> web.Response:
+    user_id = call.path("user_id")
+    user = await store(call).user(user_id)
+    if user is None:
+        raise not_found(f"no user {user_id}", "user_not_found")
+    return json_response(DisplayName(user.user_id, user.display_name, user.household_id))
+
+
+async def validate_node(call: Call[NodeKeyCheck]) -> web.Response:
+    return validation(await call.app[VALIDATOR].validate_node(call.body.api_key), "node_id")
+
+
+async def validate_app(call: Call[AppKeyCheck]) -> web.Response:
+    principal = await call.app[VALIDATOR].validate_app(call.body.app_id, call.body.app_key)
+    return validation(principal, "app_id")
+
+
+async def validate_token(call: Call[TokenCheck]) -> web.Response:
+    return validation(await call.app[VALIDATOR].validate_token(call.body.token), "user_id")
+
+
+APP = (Pattern.APP,)
+
+ROUTES = [
+    Route("POST", "/auth/login", login, body=LoginRequest, response=TokenPair,
+          summary="log in with email and password"),
+    Route("POST", "/auth/refresh", refresh, body=RefreshRequest, response=TokenPair,
+          summary="trade a refresh token for a new pair (rotation; reuse revokes the session)"),
+    Route("POST", "/auth/logout", logout, body=RefreshRequest, status=204,
+          summary="end the session of this refresh token"),
+    Route("GET", "/auth/me", me, (Pattern.USER,), response=User, summary="the logged-in user"),
+    Route("POST", "/users", create_user, ADMINS, body=NewUser, response=User, status=201,
+          summary="create a user"),
+    Route("GET", "/users", list_users, ADMINS, response=UserList, summary="list users"),
+    Route("POST", "/households", create_household, ADMINS, body=NewHousehold, response=Household,
+          status=201, summary="create a household"),
+    Route("GET", "/households", list_households, (*ADMINS, Pattern.APP), response=HouseholdList,
+          summary="list households"),
+    Route("POST", "/internal/nodes", create_node, APP, body=NewNode, response=NodeCredentials,
+          status=201, summary="create a node and its API key (shown once)"),
+    Route("GET", "/internal/nodes", list_nodes, APP, query=NodeFilter, response=NodeList,
+          summary="list nodes, without keys"),
+    Route("GET", "/internal/users/{user_id}", display_name, APP, response=DisplayName,
+          summary="a user's display name"),
+    Route("POST", "/internal/validate-node", validate_node, APP, body=NodeKeyCheck,
+          response=Validation, summary="check a node's X-API-Key value"),
+    Route("POST", "/internal/validate-app", validate_app, APP, body=AppKeyCheck,
+          response=Validation, summary="check another service's app credentials"),
+    Route("POST", "/internal/validate-token", validate_token, APP, body=TokenCheck,
+          response=Validation, summary="check a user's access token"),
+]
+
+
+def app_keys(settings: Settings) -> dict[str, str]:
+    """Every APP_KEY_<NAME> in the settings is the app credential of service <name>."""
+    return {
+        variable[len("APP_KEY_"):].lower().replace("_", "-"): value
+        for variable, value in settings.values.items()
+        if variable.startswith("APP_KEY_") and value
+    }
+
+
+async def auth_state(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    app[STORE] = AuthStore(app[DB])
+    await app[STORE].set_app_credentials(app_keys(settings))
+    window = settings.get_float("VOXD_LOGIN_WINDOW_SECONDS", 900.0)
+    app[EMAIL_LIMITER] = FailureLimiter(settings.get_int("VOXD_LOGIN_MAX_FAILURES", 5), window)
+    app[ADDRESS_LIMITER] = FailureLimiter(
+        settings.get_int("VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS", 30), window
+    )
+
+    async def purge_expired() -> None:
+        while True:
+            await app[STORE].purge_expired_refresh_tokens()
+            await asyncio.sleep(3600)
+
+    task = asyncio.create_task(purge_expired())
+    yield
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+def create_app(settings: Settings) -> web.Application:
+    app = create_service_app("auth", settings, ROUTES, resources=[database(MIGRATIONS), auth_state])
+    app[JWT_KEY] = settings.require("JWT_SIGNING_KEY")
+    app[VALIDATOR] = LocalValidator(app)
+    return app

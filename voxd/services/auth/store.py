@@ -1,0 +1,239 @@
+"""The auth service's database: households, users, nodes, app credentials, refresh tokens."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from aiohttp import web
+
+from voxd.kit.auth import constant_time_equal, secret_digest
+from voxd.kit.db import Database
+
+MIGRATIONS = [
+    """
+    CREATE TABLE households (
+        household_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE users (
+        user_id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        display_name TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        is_admin INTEGER NOT NULL DEFAULT 0,
+        household_id TEXT REFERENCES households(household_id),
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE nodes (
+        node_id TEXT PRIMARY KEY,
+        api_key_hash TEXT NOT NULL,
+        household_id TEXT NOT NULL REFERENCES households(household_id),
+        room TEXT NOT NULL,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE app_credentials (
+        app_id TEXT PRIMARY KEY,
+        key_hash TEXT NOT NULL
+    );
+    CREATE TABLE refresh_tokens (
+        token_hash TEXT PRIMARY KEY,
+        family_id TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+        issued_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        used_at REAL,
+        revoked_at REAL
+    );
+    CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
+    """,
+]
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Household:
+    household_id: str
+    name: str
+    timezone: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class User:
+    user_id: str
+    email: str
+    display_name: str
+    is_admin: bool
+    household_id: str | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Node:
+    node_id: str
+    household_id: str
+    room: str
+    name: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class RefreshOutcome:
+    """What presenting a refresh token found: a user to issue for, or why not."""
+
+    user_id: str | None
+    family_id: str | None
+    expires_at: float | None
+    reused: bool = False
+
+
+def _user(row: sqlite3.Row) -> User:
+    return User(
+        row["user_id"], row["email"], row["display_name"], bool(row["is_admin"]),
+        row["household_id"], row["created_at"],
+    )
+
+
+def _node(row: sqlite3.Row) -> Node:
+    return Node(row["node_id"], row["household_id"], row["room"], row["name"], row["created_at"])
+
+
+class AuthStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # households
+    async def create_household(self, name: str, tz: str) -> Household:
+        household = Household(str(uuid.uuid4()), name, tz, now_iso())
+        await self.db.execute(
+            "INSERT INTO households VALUES (?, ?, ?, ?)",
+            (household.household_id, name, tz, household.created_at),
+        )
+        return household
+
+    async def households(self) -> list[Household]:
+        rows = await self.db.fetchall("SELECT * FROM households ORDER BY created_at, name")
+        return [Household(**dict(row)) for row in rows]
+
+    async def household(self, household_id: str) -> Household | None:
+        row = await self.db.fetchone("SELECT * FROM households WHERE household_id = ?", (household_id,))
+        return Household(**dict(row)) if row else None
+
+    # users
+    async def create_user(
+        self, email: str, display_name: str, password_hash: str, is_admin: bool, household_id: str | None
+    ) -> User | None:
+        """None when the email is taken."""
+        user = User(str(uuid.uuid4()), email, display_name, is_admin, household_id, now_iso())
+        try:
+            await self.db.execute(
+                "INSERT INTO users VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (user.user_id, email, display_name, password_hash, int(is_admin), household_id, user.created_at),
+            )
+        except sqlite3.IntegrityError:
+            return None
+        return user
+
+    async def users(self) -> list[User]:
+        return [_user(r) for r in await self.db.fetchall("SELECT * FROM users ORDER BY created_at")]
+
+    async def user(self, user_id: str) -> User | None:
+        row = await self.db.fetchone("SELECT * FROM users WHERE user_id = ?", (user_id,))
+        return _user(row) if row else None
+
+    async def login_record(self, email: str) -> tuple[User, str] | None:
+        row = await self.db.fetchone("SELECT * FROM users WHERE email = ?", (email,))
+        return (_user(row), row["password_hash"]) if row else None
+
+    # nodes
+    async def create_node(self, household_id: str, room: str, name: str, api_key: str) -> Node:
+        node = Node(str(uuid.uuid4()), household_id, room, name, now_iso())
+        await self.db.execute(
+            "INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?)",
+            (node.node_id, secret_digest(api_key), household_id, room, name, node.created_at),
+        )
+        return node
+
+    async def nodes(self, household_id: str | None = None) -> list[Node]:
+        if household_id:
+            rows = await self.db.fetchall(
+                "SELECT * FROM nodes WHERE household_id = ? ORDER BY created_at", (household_id,)
+            )
+        else:
+            rows = await self.db.fetchall("SELECT * FROM nodes ORDER BY created_at")
+        return [_node(r) for r in rows]
+
+    async def check_node(self, node_id: str, api_key: str) -> Node | None:
+        row = await self.db.fetchone("SELECT * FROM nodes WHERE node_id = ?", (node_id,))
+        presented = secret_digest(api_key)
+        stored = row["api_key_hash"] if row else secret_digest("voxd-no-such-node")
+        return _node(row) if row and constant_time_equal(presented, stored) else None
+
+    # app credentials
+    async def set_app_credentials(self, keys: dict[str, str]) -> None:
+        async with self.db.transaction() as conn:
+            for app_id, key in keys.items():
+                await conn.execute(
+                    "INSERT INTO app_credentials VALUES (?, ?) "
+                    "ON CONFLICT(app_id) DO UPDATE SET key_hash = excluded.key_hash",
+                    (app_id, secret_digest(key)),
+                )
+
+    async def check_app(self, app_id: str, app_key: str) -> bool:
+        row = await self.db.fetchone("SELECT key_hash FROM app_credentials WHERE app_id = ?", (app_id,))
+        stored = row["key_hash"] if row else secret_digest("voxd-no-such-app")
+        return row is not None and constant_time_equal(secret_digest(app_key), stored)
+
+    # refresh tokens
+    async def store_refresh_token(
+        self, token: str, user_id: str, family_id: str, expires_at: float
+    ) -> None:
+        await self.db.execute(
+            "INSERT INTO refresh_tokens (token_hash, family_id, user_id, issued_at, expires_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (secret_digest(token), family_id, user_id, time.time(), expires_at),
+        )
+
+    async def use_refresh_token(self, token: str) -> RefreshOutcome:
+        """Spend a refresh token once. Presenting a spent one revokes its whole family."""
+        digest = secret_digest(token)
+        now = time.time()
+        async with self.db.transaction() as conn:
+            async with conn.execute("SELECT * FROM refresh_tokens WHERE token_hash = ?", (digest,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return RefreshOutcome(None, None, None)
+            if row["used_at"] is not None or row["revoked_at"] is not None:
+                await conn.execute(
+                    "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+                    (now, row["family_id"]),
+                )
+                return RefreshOutcome(None, row["family_id"], None, reused=row["used_at"] is not None)
+            if row["expires_at"] <= now:
+                return RefreshOutcome(None, None, None)
+            await conn.execute("UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?", (now, digest))
+            return RefreshOutcome(row["user_id"], row["family_id"], row["expires_at"])
+
+    async def revoke_refresh_family(self, token: str) -> None:
+        """Logout: this token and every token rotated from the same login stop working."""
+        await self.db.execute(
+            "UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND family_id = "
+            "(SELECT family_id FROM refresh_tokens WHERE token_hash = ?)",
+            (time.time(), secret_digest(token)),
+        )
+
+    async def purge_expired_refresh_tokens(self) -> int:
+        return await self.db.execute("DELETE FROM refresh_tokens WHERE expires_at < ?", (time.time(),))
+
+
+STORE = web.AppKey("auth_store", AuthStore)

@@ -1,0 +1,66 @@
+"""Node registration (spec §Node registration): the command center asks the auth service, which
+generates the node_id and api_key pair and keeps only a digest of the key."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Annotated
+
+from aiohttp import web
+from pydantic import Field
+
+from voxd.kit.app import CLIENT
+from voxd.kit.auth import Pattern
+from voxd.kit.routes import Call, Route, json_response
+
+Label = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+@dataclass(frozen=True)
+class NodeRegistration:
+    household_id: uuid.UUID
+    room: Label
+    name: Label
+
+
+@dataclass(frozen=True)
+class RegisteredNode:
+    node_id: str
+    api_key: str
+    household_id: str
+    room: str
+    name: str
+
+
+@dataclass(frozen=True)
+class NodeSummary:
+    node_id: str
+    household_id: str
+    room: str
+    name: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class NodeList:
+    nodes: list[NodeSummary]
+
+
+async def register_node(call: Call[NodeRegistration]) -> web.Response:
+    body = {"household_id": str(call.body.household_id), "room": call.body.room, "name": call.body.name}
+    created = await call.app[CLIENT].call("auth", "POST", "/internal/nodes", json=body)
+    return json_response(created, status=201)
+
+
+async def list_nodes(call: Call[None]) -> web.Response:
+    return json_response(await call.app[CLIENT].call("auth", "GET", "/internal/nodes"))
+
+
+ROUTES = [
+    Route("POST", "/api/v0/nodes/register", register_node, (Pattern.ADMIN,), body=NodeRegistration,
+          response=RegisteredNode, status=201,
+          summary="register a node; the api_key is shown only in this answer"),
+    Route("GET", "/api/v0/nodes", list_nodes, (Pattern.ADMIN, Pattern.ADMIN_USER), response=NodeList,
+          summary="list registered nodes, without keys"),
+]
