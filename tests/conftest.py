@@ -100,11 +100,11 @@ class Daemon:
         try:
             for name in self.services:
                 httpx.get(self.url(name) + CATALOG[name].health_path, timeout=1).raise_for_status()
-            if "config" in self.services:
-                answer = httpx.get(self.url("config") + "/services", headers={"X-Admin-Key": self.admin_key})
-                registered = {entry["name"] for entry in answer.json().get("services", [])}
-                return set(self.services) <= registered
-            return True
+            config_url = self.extra_env.get("SERVICE_CONFIG_URL", self.url("config"))
+            answer = httpx.get(config_url + "/services", headers={"X-Admin-Key": self.admin_key})
+            registered = {entry["name"]: entry["url"] for entry in answer.json().get("services", [])}
+            port = lambda name: f":{CATALOG[name].port + self.offset}"  # noqa: E731
+            return all(registered.get(name, "").endswith(port(name)) for name in self.services)
         except (httpx.HTTPError, KeyError, ValueError, FileNotFoundError):
             return False
 

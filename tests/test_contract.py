@@ -72,13 +72,20 @@ def test_no_credentials_is_401_everywhere(daemon):
 
 
 def test_wrong_pattern_is_refused(daemon, registered_node, app_creds, admin):
+    """Valid credentials of a pattern the route does not take: 403; forged ones: 401."""
     node_header = {"X-API-Key": f"{registered_node['node_id']}:{registered_node['api_key']}"}
+    forged = {
+        "node": {"X-API-Key": f"{registered_node['node_id']}:forged"},
+        "app_id": {**app_creds, "X-Service-App-Key": "forged"},
+        "admin": {"X-Admin-Key": "forged"},
+    }
     for service, method, path, operation in protected_routes(daemon):
         schemes = accepted(operation)
         for scheme, headers in (("node", node_header), ("app_id", app_creds), ("admin", admin)):
             if scheme not in schemes:
                 answer = send(daemon, service, method, path, headers=headers, json={})
-                assert_error(answer, 401, "credentials_not_accepted")
+                assert_error(answer, 403, "credentials_not_accepted")
+                assert_error(send(daemon, service, method, path, headers=forged[scheme], json={}), 401)
 
 
 def test_bad_admin_key_is_401(daemon):
@@ -147,6 +154,8 @@ def test_bad_bodies_are_400_with_reasons(daemon, admin):
             assert_error(not_object, 400)
             form = httpx.request(method, url, data={"a": "b"}, headers=headers)
             assert_error(form, 415, "unsupported_media_type")
+            untyped = httpx.request(method, url, content=b"{}", headers=headers)
+            assert_error(untyped, 415, "unsupported_media_type")
 
 
 def test_wrong_types_are_400_naming_the_field(daemon, admin):
@@ -178,3 +187,11 @@ def test_request_ids_are_echoed_or_made(daemon):
     forged = httpx.get(daemon.url("auth") + "/health", headers={"X-Request-Id": "<b>fake log line</b>"})
     assert forged.headers["X-Request-Id"] != "<b>fake log line</b>"
     assert len(httpx.get(daemon.url("auth") + "/health").headers["X-Request-Id"]) == 32
+
+
+def test_over_long_credentials_are_401_not_400(daemon, app_creds):
+    long_token = {"Authorization": "Bearer " + "a" * 5000}
+    answer = send(daemon, "command-center", "GET", "/api/v0/nodes", headers=long_token)
+    assert_error(answer, 401, "invalid_token")
+    long_app = {**app_creds, "X-Service-App-Key": "k" * 2000}
+    assert_error(send(daemon, "config", "GET", "/services", headers=long_app), 401, "invalid_app_credentials")

@@ -51,7 +51,11 @@ async def start_service(settings: Settings, name: str) -> web.AppRunner:
     runner = web.AppRunner(
         load_factory(name)(settings), access_log=None, shutdown_timeout=SHUTDOWN_GRACE_SECONDS
     )
-    await runner.setup()
+    try:
+        await runner.setup()
+    except BaseException:
+        await runner.cleanup()  # close what the service's start-up had already opened
+        raise
     port = settings.port(name)
     try:
         await web.TCPSite(runner, settings.bind_host, port).start()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from voxd.cli.admin_client import admin_call
-from voxd.cli.output import print_json, print_record, print_table
+from voxd.cli.output import print_json, print_record, print_table, short_time
 from voxd.cli.settings_option import load_settings
 
 
@@ -39,5 +39,5 @@ def list_households(as_json: bool) -> None:
     print_table(
         "Households",
         ("household_id", "name", "timezone", "created"),
-        ((h["household_id"], h["name"], h["timezone"], h["created_at"]) for h in found),
+        ((h["household_id"], h["name"], h["timezone"], short_time(h["created_at"])) for h in found),
     )

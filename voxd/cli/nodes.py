@@ -8,7 +8,7 @@ import click
 
 from voxd.cli.admin_client import run_admin
 from voxd.cli.node_config import write_node_config
-from voxd.cli.output import console, print_json, print_record, print_table
+from voxd.cli.output import console, print_json, print_record, print_table, short_time
 from voxd.cli.settings_option import load_settings
 from voxd.kit.service_client import ServiceClient
 
@@ -64,6 +64,6 @@ def list_nodes(as_json: bool) -> None:
         return
     print_table(
         "Nodes",
-        ("node_id", "name", "room", "household_id", "created"),
-        ((n["node_id"], n["name"], n["room"], n["household_id"], n["created_at"]) for n in found),
+        ("node_id", "name", "room", "created"),
+        ((n["node_id"], n["name"], n["room"], short_time(n["created_at"])) for n in found),
     )

@@ -22,9 +22,10 @@ def print_json(data: Any) -> None:
 
 
 def print_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """The first column (an id people copy) is never wrapped; the others fold to fit."""
     table = Table(title=title, title_justify="left")
-    for column in columns:
-        table.add_column(column, overflow="fold")
+    for index, column in enumerate(columns):
+        table.add_column(column, overflow="fold", no_wrap=index == 0)
     for row in rows:
         table.add_row(*("" if v is None else str(v) for v in row))
     console.print(table)
@@ -32,3 +33,8 @@ def print_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[Any]
 
 def print_record(title: str, record: dict[str, Any]) -> None:
     print_table(title, ("field", "value"), record.items())
+
+
+def short_time(iso: str | None) -> str:
+    """2026-11-22T02:14:38+00:00 -> 2026-11-22 02:14"""
+    return (iso or "")[:16].replace("T", " ")

@@ -60,7 +60,6 @@ def list_users(as_json: bool) -> None:
         return
     print_table(
         "Users",
-        ("user_id", "email", "name", "admin", "household_id"),
-        ((u["user_id"], u["email"], u["display_name"], "yes" if u["is_admin"] else "", u["household_id"])
-         for u in users),
+        ("user_id", "email", "name", "admin"),
+        ((u["user_id"], u["email"], u["display_name"], "yes" if u["is_admin"] else "") for u in users),
     )

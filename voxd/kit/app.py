@@ -159,16 +159,15 @@ def create_service_app(
     async def health(call: Call[None]) -> web.Response:
         return json_response(HealthStatus("ok", name, __version__))
 
-    all_routes = [
-        Route("GET", CATALOG[name].health_path, health, response=HealthStatus, summary="health check"),
-        *routes,
-    ]
-    document = openapi_document(name, __version__, all_routes)
-
     async def openapi(call: Call[None]) -> web.Response:
         return web.json_response(document)
 
-    all_routes.append(Route("GET", "/openapi.json", openapi, summary="this OpenAPI document"))
+    all_routes = [
+        Route("GET", CATALOG[name].health_path, health, response=HealthStatus, summary="health check"),
+        Route("GET", "/openapi.json", openapi, summary="this OpenAPI document"),
+        *routes,
+    ]
+    document = openapi_document(name, __version__, all_routes)
     for route in all_routes:
         app.router.add_route(route.method, route.path, bind(route, settings.admin_api_key))
     return app

@@ -99,7 +99,11 @@ async def authenticate(
     validator: CredentialValidator,
     admin_key: str | None,
 ) -> Principal | None:
-    """Check the caller against the route's accepted patterns; raise 401/403 as the contract says."""
+    """Check the caller against the route's accepted patterns (DESIGN §3).
+
+    No credentials, or bad ones: 401. Good credentials of a pattern the route does not take, or a
+    non-admin user on an admin route: 403.
+    """
     if not accepted:
         return None
     presented = presented_patterns(request.headers)
@@ -109,13 +113,25 @@ async def authenticate(
         )
     accepts_user = Pattern.USER in accepted or Pattern.ADMIN_USER in accepted
     usable = [p for p in presented if p in accepted or (p is Pattern.USER and accepts_user)]
+    principal = await check(request.headers, usable[0] if usable else presented[0], validator, admin_key)
     if not usable:
-        raise unauthorized(
-            f"this endpoint does not accept {describe(presented)}; it accepts {describe(accepted)}",
+        raise forbidden(
+            f"this endpoint does not accept {describe([principal.pattern])}; "
+            f"it accepts {describe(accepted)}",
             "credentials_not_accepted",
         )
-    pattern = usable[0]
-    headers = request.headers
+    if principal.pattern is Pattern.USER and Pattern.USER not in accepted and not principal.is_admin:
+        raise forbidden("this endpoint is for administrators", "admin_required")
+    return principal
+
+
+async def check(
+    headers: Mapping[str, str],
+    pattern: Pattern,
+    validator: CredentialValidator,
+    admin_key: str | None,
+) -> Principal:
+    """The principal behind the presented credentials of one pattern, or 401."""
     if pattern is Pattern.ADMIN:
         if not admin_key or not constant_time_equal(headers[ADMIN_KEY_HEADER], admin_key):
             raise unauthorized("the admin key is not valid", "invalid_admin_key")
@@ -135,8 +151,6 @@ async def authenticate(
     principal = await validator.validate_token(token) if token else None
     if principal is None:
         raise unauthorized("the access token is missing, malformed or expired", "invalid_token")
-    if Pattern.USER not in accepted and not principal.is_admin:
-        raise forbidden("this endpoint is for administrators", "admin_required")
     return principal
 
 

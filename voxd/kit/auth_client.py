@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from voxd.kit.auth import Pattern, Principal, TtlCache, secret_digest
+from voxd.kit.errors import ApiError
+from voxd.kit.fields import MAX_TOKEN_LENGTH
 from voxd.kit.service_client import ServiceClient
+
+MAX_CREDENTIAL_LENGTH = 1024
 
 
 class RemoteValidator:
@@ -17,7 +21,12 @@ class RemoteValidator:
         cached = self._cache.get(cache_key)
         if cached is not None:
             return cached
-        answer = await self._client.call("auth", "POST", path, json=body)
+        try:
+            answer = await self._client.call("auth", "POST", path, json=body)
+        except ApiError as error:
+            if error.status == 400:  # the auth service found the credential malformed
+                return None
+            raise
         if not answer.get("valid"):
             return None
         principal = principal_from_validation(answer)
@@ -25,11 +34,15 @@ class RemoteValidator:
         return principal
 
     async def validate_node(self, api_key: str) -> Principal | None:
+        if len(api_key) > MAX_CREDENTIAL_LENGTH:
+            return None
         return await self._validate(
             "node:" + secret_digest(api_key), "/internal/validate-node", {"api_key": api_key}
         )
 
     async def validate_app(self, app_id: str, app_key: str) -> Principal | None:
+        if len(app_id) > 100 or len(app_key) > MAX_CREDENTIAL_LENGTH:
+            return None
         return await self._validate(
             "app:" + secret_digest(f"{app_id}\0{app_key}"),
             "/internal/validate-app",
@@ -37,6 +50,8 @@ class RemoteValidator:
         )
 
     async def validate_token(self, token: str) -> Principal | None:
+        if len(token) > MAX_TOKEN_LENGTH:
+            return None
         return await self._validate(
             "jwt:" + secret_digest(token), "/internal/validate-token", {"token": token}
         )

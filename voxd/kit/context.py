@@ -17,7 +17,11 @@ def new_request_id() -> str:
 
 def valid_request_id(value: str | None) -> bool:
     """Accept a caller's id only if it is short and printable, so it can't forge log lines."""
-    return bool(value) and len(value) <= 128 and all(c.isalnum() or c in "-_.:" for c in value)
+    return (
+        bool(value)
+        and len(value) <= 128
+        and all(c.isascii() and (c.isalnum() or c in "-_.:") for c in value)
+    )
 
 
 class RequestIdFilter(logging.Filter):

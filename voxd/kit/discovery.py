@@ -14,6 +14,7 @@ from typing import Protocol
 
 import aiohttp
 
+from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
 from voxd.kit.errors import unavailable
 from voxd.kit.settings import Settings
 
@@ -57,16 +58,21 @@ class Discovery:
         if cached and cached[0] > time.monotonic():
             return cached[1]
         url = f"{self._settings.config_url}/services/{name}"
+        headers = dict(self._headers)
+        if request_id_var.get():
+            headers[REQUEST_ID_HEADER] = request_id_var.get()
         try:
-            async with self._session.get(url, headers=self._headers, timeout=LOOKUP_TIMEOUT) as resp:
+            async with self._session.get(url, headers=headers, timeout=LOOKUP_TIMEOUT) as resp:
                 if resp.status == 404:
                     raise unavailable(
                         f"no service named {name!r} is registered with the config service",
                         f"{name}_unavailable",
                     )
                 if resp.status != 200:
+                    reason = (await resp.json(content_type=None) or {}).get("error", {}).get("message")
                     raise unavailable(
-                        f"the config service answered {resp.status} when asked for {name!r}",
+                        f"the config service could not say where {name!r} is "
+                        f"({resp.status}: {reason or 'no reason given'})",
                         "discovery_failed",
                     )
                 found = (await resp.json())["url"].rstrip("/")

@@ -75,8 +75,10 @@ def describe_validation_error(error: ValidationError) -> tuple[str, list[dict[st
 
 async def parse_body(request: web.Request, route: Route) -> Any:
     assert route.body is not None
-    if request.content_type not in ("application/json", "application/octet-stream") and request.body_exists:
-        raise ApiError(415, "unsupported_media_type", "send the body as application/json")
+    if request.content_type != "application/json":
+        raise ApiError(
+            415, "unsupported_media_type", "send the body as JSON with Content-Type: application/json"
+        )
     raw = await request.read()
     if route.max_body is not None and len(raw) > route.max_body:
         raise ApiError(413, "body_too_large", f"the body is larger than {route.max_body} bytes")

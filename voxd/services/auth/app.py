@@ -20,8 +20,9 @@ from pydantic import Field
 from voxd.kit.app import DB, SETTINGS, VALIDATOR, create_service_app, database
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import ApiError, bad_request, conflict, not_found, unauthorized
+from voxd.kit.fields import MAX_TOKEN_LENGTH, Label, Secret
 from voxd.kit.routes import Call, Route, json_response
-from voxd.kit.settings import Settings
+from voxd.kit.settings import Settings, SettingsError
 from voxd.services.auth.passwords import MIN_PASSWORD_LENGTH, hash_password, verify_password
 from voxd.services.auth.ratelimit import FailureLimiter
 from voxd.services.auth.store import MIGRATIONS, STORE, AuthStore, Household, Node, User
@@ -33,9 +34,27 @@ log = logging.getLogger("voxd.auth")
 EMAIL_LIMITER = web.AppKey("email_limiter", FailureLimiter)
 ADDRESS_LIMITER = web.AppKey("address_limiter", FailureLimiter)
 
+
+@dataclass(frozen=True)
+class SessionPolicy:
+    access_token_seconds: int
+    refresh_token_seconds: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SessionPolicy:
+        """Read at start-up, so a bad value stops the daemon instead of failing logins later."""
+        policy = cls(
+            settings.get_int("VOXD_ACCESS_TOKEN_TTL", 900),
+            settings.get_int("VOXD_REFRESH_TOKEN_TTL", 30 * 24 * 3600),
+        )
+        if policy.access_token_seconds <= 0 or policy.refresh_token_seconds <= 0:
+            raise SettingsError("VOXD_ACCESS_TOKEN_TTL and VOXD_REFRESH_TOKEN_TTL must be positive")
+        return policy
+
+
+POLICY = web.AppKey("session_policy", SessionPolicy)
+
 Email = Annotated[str, Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
-Label = Annotated[str, Field(min_length=1, max_length=100)]
-Secret = Annotated[str, Field(min_length=1, max_length=1024)]
 
 ADMINS = (Pattern.ADMIN, Pattern.ADMIN_USER)
 
@@ -79,7 +98,7 @@ class UserList:
 @dataclass(frozen=True)
 class NewHousehold:
     name: Label
-    timezone: str = "UTC"
+    timezone: Annotated[str, Field(min_length=1, max_length=64)] = "UTC"
 
 
 @dataclass(frozen=True)
@@ -128,7 +147,7 @@ class AppKeyCheck:
 
 @dataclass(frozen=True)
 class TokenCheck:
-    token: Annotated[str, Field(max_length=4096)]
+    token: Annotated[str, Field(max_length=MAX_TOKEN_LENGTH)]
 
 
 @dataclass(frozen=True)
@@ -195,8 +214,7 @@ async def require_household(call: Call, household_id: uuid.UUID) -> Household:
 
 
 async def issue_pair(call: Call, user: User, family_id: str, expires_at: float) -> web.Response:
-    settings = call.app[SETTINGS]
-    lifetime = settings.get_int("VOXD_ACCESS_TOKEN_TTL", 900)
+    lifetime = call.app[POLICY].access_token_seconds
     access = issue_access_token(call.app[JWT_KEY], user.user_id, user.household_id, user.is_admin, lifetime)
     refresh = new_refresh_token()
     await store(call).store_refresh_token(refresh, user.user_id, family_id, expires_at)
@@ -222,13 +240,15 @@ async def login(call: Call[LoginRequest]) -> web.Response:
     wait = max(by_email.retry_after(email), by_address.retry_after(address))
     if wait:
         raise too_many(wait)
+    # Count the attempt before the slow check, so parallel guesses can't all slip under the limit.
+    by_email.attempt(email)
+    by_address.attempt(address)
     record = await store(call).login_record(email)
     if not await verify_password(record[1] if record else None, call.body.password):
-        by_email.fail(email)
-        by_address.fail(address)
         raise unauthorized("the email or password is wrong", "invalid_credentials")
     by_email.reset(email)
-    lifetime = call.app[SETTINGS].get_int("VOXD_REFRESH_TOKEN_TTL", 30 * 24 * 3600)
+    by_address.forgive(address)
+    lifetime = call.app[POLICY].refresh_token_seconds
     return await issue_pair(call, record[0], uuid.uuid4().hex, time.time() + lifetime)
 
 
@@ -264,7 +284,7 @@ async def create_user(call: Call[NewUser]) -> web.Response:
     password_hash = await hash_password(body.password)
     user = await store(call).create_user(
         body.email.strip().lower(),
-        body.display_name.strip(),
+        body.display_name,
         password_hash,
         body.is_admin,
         str(body.household_id) if body.household_id else None,
@@ -279,9 +299,7 @@ async def list_users(call: Call[None]) -> web.Response:
 
 
 async def create_household(call: Call[NewHousehold]) -> web.Response:
-    household = await store(call).create_household(
-        call.body.name.strip(), check_timezone(call.body.timezone)
-    )
+    household = await store(call).create_household(call.body.name, check_timezone(call.body.timezone))
     return json_response(household, status=201)
 
 
@@ -295,9 +313,7 @@ async def list_households(call: Call[None]) -> web.Response:
 async def create_node(call: Call[NewNode]) -> web.Response:
     household = await require_household(call, call.body.household_id)
     api_key = secrets.token_urlsafe(32)
-    node = await store(call).create_node(
-        household.household_id, call.body.room.strip(), call.body.name.strip(), api_key
-    )
+    node = await store(call).create_node(household.household_id, call.body.room, call.body.name, api_key)
     credentials = NodeCredentials(node.node_id, api_key, node.household_id, node.room, node.name)
     return json_response(credentials, status=201)
 
@@ -370,6 +386,7 @@ def app_keys(settings: Settings) -> dict[str, str]:
 
 async def auth_state(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
+    app[POLICY] = SessionPolicy.from_settings(settings)
     app[STORE] = AuthStore(app[DB])
     await app[STORE].set_app_credentials(app_keys(settings))
     window = settings.get_float("VOXD_LOGIN_WINDOW_SECONDS", 900.0)

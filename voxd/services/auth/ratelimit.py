@@ -7,6 +7,10 @@ from collections import deque
 
 
 class FailureLimiter:
+    """Attempts per key within a sliding window; a success resets or forgives."""
+
+    MAX_KEYS = 50_000
+
     def __init__(self, max_failures: int, window_seconds: float) -> None:
         self.max_failures = max_failures
         self.window = window_seconds
@@ -28,8 +32,23 @@ class FailureLimiter:
             return 0
         return max(1, int(times[0] + self.window - now) + 1)
 
-    def fail(self, key: str) -> None:
-        self._recent(key, time.monotonic()).append(time.monotonic())
+    def attempt(self, key: str) -> None:
+        if len(self._failures) >= self.MAX_KEYS:
+            self._prune()
+        now = time.monotonic()
+        self._recent(key, now).append(now)
+
+    def forgive(self, key: str) -> None:
+        """Take back the newest attempt of a key (it succeeded)."""
+        times = self._failures.get(key)
+        if times:
+            times.pop()
 
     def reset(self, key: str) -> None:
         self._failures.pop(key, None)
+
+    def _prune(self) -> None:
+        now = time.monotonic()
+        for key in list(self._failures):
+            if not self._recent(key, now):
+                del self._failures[key]

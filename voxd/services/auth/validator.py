@@ -33,12 +33,14 @@ class LocalValidator:
 
     async def validate_token(self, token: str) -> Principal | None:
         claims = verify_access_token(self._app[JWT_KEY], token)
-        if claims is None or await self._store.user(claims.user_id) is None:
+        user = await self._store.user(claims.user_id) if claims else None
+        if claims is None or user is None:
             return None
+        # The database, not the token, says what the user may do now.
         return Principal(
             Pattern.USER,
-            claims.user_id,
-            household_id=claims.household_id,
-            is_admin=claims.is_admin,
+            user.user_id,
+            household_id=user.household_id,
+            is_admin=user.is_admin,
             expires_at=claims.expires_at,
         )

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Annotated
-
 from aiohttp import web
-from pydantic import Field
 
 from voxd.kit.app import CLIENT
 from voxd.kit.auth import Pattern
+from voxd.kit.fields import Label
 from voxd.kit.routes import Call, Route, json_response
-
-Label = Annotated[str, Field(min_length=1, max_length=100)]
 
 
 @dataclass(frozen=True)

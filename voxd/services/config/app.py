@@ -18,7 +18,7 @@ from voxd.services.config.registry import (
     ServiceEntry,
     check_name,
     check_url,
-    for_containers,
+    url_for_caller,
 )
 
 READERS = (Pattern.APP, Pattern.ADMIN)
@@ -34,9 +34,8 @@ def registry(call: Call) -> Registry:
 
 
 def shown(call: Call, entry: ServiceEntry) -> ServiceEntry:
-    if call.app[SETTINGS].get("SERVICE_CONFIG_URL_STYLE") == "dockerized":
-        return ServiceEntry(entry.name, for_containers(entry.url))
-    return entry
+    dockerized = call.app[SETTINGS].get("SERVICE_CONFIG_URL_STYLE") == "dockerized"
+    return ServiceEntry(entry.name, url_for_caller(entry.url, call.request.remote, dockerized))
 
 
 async def list_services(call: Call[None]) -> web.Response:
@@ -55,7 +54,7 @@ async def get_service(call: Call[None]) -> web.Response:
 async def register_service(call: Call[ServiceEntry]) -> web.Response:
     entry = ServiceEntry(check_name(call.body.name), check_url(call.body.url))
     created = await registry(call).put(entry)
-    return json_response(entry, status=201 if created else 200)
+    return json_response(shown(call, entry), status=201 if created else 200)
 
 
 async def deregister_service(call: Call[None]) -> web.Response:

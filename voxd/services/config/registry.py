@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from typing import Annotated
+
+from pydantic import Field
 from yarl import URL
 
 from voxd.kit.db import Database
 from voxd.kit.errors import bad_request
+from voxd.kit.fields import MAX_URL_LENGTH
 
 MIGRATIONS = [
     """
@@ -22,13 +26,17 @@ MIGRATIONS = [
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0"}
+
+
+def is_loopback(address: str | None) -> bool:
+    return address is not None and (address in LOOPBACK_HOSTS or address.startswith("127."))
 DOCKER_HOST = "host.docker.internal"
 
 
 @dataclass(frozen=True)
 class ServiceEntry:
-    name: str
-    url: str
+    name: Annotated[str, Field(max_length=63)]
+    url: Annotated[str, Field(max_length=MAX_URL_LENGTH)]
 
 
 def check_name(name: str) -> str:
@@ -60,10 +68,12 @@ def check_url(raw: str) -> str:
     return raw.rstrip("/")
 
 
-def for_containers(url: str) -> str:
-    """SERVICE_CONFIG_URL_STYLE=dockerized: loopback hosts become the container host gateway."""
+def url_for_caller(url: str, caller: str | None, dockerized: bool) -> str:
+    """SERVICE_CONFIG_URL_STYLE=dockerized: a caller from outside this host's loopback (a container,
+    through the bridge) gets the container-host-gateway address for a loopback URL; processes on
+    the host itself keep the real one, so voxd's own services go on finding each other."""
     parsed = URL(url)
-    if parsed.host in LOOPBACK_HOSTS:
+    if dockerized and not is_loopback(caller) and parsed.host in LOOPBACK_HOSTS:
         return str(parsed.with_host(DOCKER_HOST)).rstrip("/")
     return url
 

@@ -1,0 +1,103 @@
+"""The README's walk-through, typed as a user would: households, users, nodes through `voxd`."""
+
+from __future__ import annotations
+
+import json
+import stat
+import tomllib
+
+import httpx
+
+from conftest import login, unique_email
+
+
+def test_households_users_and_login_through_the_cli(voxd_cli, daemon):
+    created = voxd_cli("households", "create", "Lake House", "--timezone", "Europe/Oslo", "--json")
+    assert created.exit_code == 0, created.output
+    household = json.loads(created.output)
+    assert household["timezone"] == "Europe/Oslo"
+    table = voxd_cli("households", "list")
+    assert "Lake House" in table.output and household["household_id"] in table.output
+
+    email = unique_email("ann")
+    added = voxd_cli("user", "add", "--email", email, "--name", "Ann", "--admin",
+                     "--household", household["household_id"], "--password-stdin", "--json",
+                     input="a long password\n")
+    assert added.exit_code == 0, added.output
+    user = json.loads(added.output)
+    assert user["is_admin"] is True and user["household_id"] == household["household_id"]
+    assert "a long password" not in added.output
+    assert login(daemon, email, "a long password").status_code == 200
+
+    listed = voxd_cli("user", "list", "--json")
+    assert email in [u["email"] for u in json.loads(listed.output)]
+
+
+def test_prompted_password_must_be_confirmed(voxd_cli, daemon):
+    email = unique_email("bo")
+    result = voxd_cli("user", "add", "--email", email, "--name", "Bo", input="pw number one\npw number one\n")
+    assert result.exit_code == 0, result.output
+    assert login(daemon, email, "pw number one").status_code == 200
+
+
+def test_node_register_writes_the_config_file_keeping_other_settings(voxd_cli, daemon, household, tmp_path, app_creds):
+    config = tmp_path / "node.toml"
+    config.write_text('# my kitchen node\nwake_word = "hey_jarvis"\n\n[audio]\ndevice = 3\n')
+    result = voxd_cli("node", "register", "--household", household["household_id"],
+                      "--room", "kitchen", "--name", "counter", "--config", str(config))
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE(config.stat().st_mode) == 0o600
+    text = config.read_text()
+    assert text.startswith("# my kitchen node")
+    settings = tomllib.loads(text)
+    assert settings["wake_word"] == "hey_jarvis" and settings["audio"]["device"] == 3
+    assert settings["command_center_url"] == daemon.url("command-center")
+    assert settings["room"] == "kitchen"
+    key = f"{settings['node_id']}:{settings['api_key']}"
+    valid = httpx.post(daemon.url("auth") + "/internal/validate-node", json={"api_key": key}, headers=app_creds)
+    assert valid.json()["valid"] is True
+
+    # registering again replaces the credentials in place
+    again = voxd_cli("node", "register", "--household", household["household_id"],
+                     "--room", "kitchen", "--name", "counter", "--config", str(config))
+    assert again.exit_code == 0
+    renewed = tomllib.loads(config.read_text())
+    assert renewed["node_id"] != settings["node_id"] and renewed["audio"]["device"] == 3
+
+    listed = voxd_cli("nodes", "list", "--json")
+    assert renewed["node_id"] in [n["node_id"] for n in json.loads(listed.output)]
+    assert renewed["api_key"] not in listed.output
+
+
+def test_clear_one_line_errors(voxd_cli, make_daemon, tmp_path):
+    bad = voxd_cli("node", "register", "--household", "00000000-0000-0000-0000-000000000000",
+                   "--room", "r", "--name", "n")
+    assert bad.exit_code == 1
+    assert bad.output.strip().startswith("Error: no household 00000000-0000-0000-0000-000000000000")
+    tz = voxd_cli("households", "create", "X", "--timezone", "Nowhere/City")
+    assert tz.exit_code == 1 and "unknown time zone" in tz.output
+
+    stopped = make_daemon(start=False)
+    voxd_cli("init", target=stopped)
+    down = voxd_cli("households", "list", target=stopped)
+    assert down.exit_code == 1
+    assert down.output.strip() == (
+        f"Error: the voxd daemon is not running: nothing answers at {stopped.url('config')}; "
+        "start it with `voxd serve`"
+    )
+
+    broken = tmp_path / "broken.toml"
+    broken.write_text("this is = = not toml")
+    result = voxd_cli("node", "register", "--household", "00000000-0000-0000-0000-000000000000",
+                      "--room", "r", "--name", "n", "--config", str(broken))
+    assert result.exit_code == 1 and broken.read_text() == "this is = = not toml"
+
+
+def test_init_is_idempotent(voxd_cli, make_daemon):
+    fresh = make_daemon(start=False)
+    first = voxd_cli("init", target=fresh)
+    assert "Initialized" in first.output
+    before = (fresh.home / "voxd.env").read_text()
+    second = voxd_cli("init", target=fresh)
+    assert "already initialized" in second.output
+    assert (fresh.home / "voxd.env").read_text() == before

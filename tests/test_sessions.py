@@ -1,0 +1,148 @@
+"""A user's story with the auth service: log in, use the token, refresh, log out; and the
+defences: rotation, theft detection, equal failures, rate limits."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import jwt
+
+from conftest import login, unique_email
+
+
+def refresh(daemon, token: str) -> httpx.Response:
+    return httpx.post(daemon.url("auth") + "/auth/refresh", json={"refresh_token": token})
+
+
+def me(daemon, access: str) -> httpx.Response:
+    return httpx.get(daemon.url("auth") + "/auth/me", headers={"Authorization": f"Bearer {access}"})
+
+
+def test_login_gives_a_working_pair(daemon, make_user, household):
+    user, password = make_user()
+    answer = login(daemon, user["email"].upper(), password)
+    assert answer.status_code == 200, answer.text
+    pair = answer.json()
+    assert pair["token_type"] == "bearer" and pair["expires_in"] == 900
+    assert len(pair["refresh_token"]) >= 43  # 256 bits, base64url
+    header = jwt.get_unverified_header(pair["access_token"])
+    assert header["alg"] == "HS256"
+    claims = jwt.decode(pair["access_token"], daemon.secrets["JWT_SIGNING_KEY"], algorithms=["HS256"], issuer="voxd")
+    assert claims["sub"] == user["user_id"]
+    assert claims["household_id"] == household["household_id"]
+    assert claims["admin"] is False
+    assert claims["exp"] - claims["iat"] == 900
+    profile = me(daemon, pair["access_token"])
+    assert profile.status_code == 200 and profile.json()["email"] == user["email"]
+    assert "password" not in str(profile.json())
+
+
+def test_refresh_rotates_and_the_old_token_dies(daemon, user_tokens):
+    first = refresh(daemon, user_tokens["refresh_token"])
+    assert first.status_code == 200, first.text
+    second_pair = first.json()
+    assert second_pair["refresh_token"] != user_tokens["refresh_token"]
+    assert me(daemon, second_pair["access_token"]).status_code == 200
+    again = refresh(daemon, second_pair["refresh_token"])
+    assert again.status_code == 200
+
+
+def test_reusing_a_spent_refresh_token_revokes_the_family(daemon, user_tokens):
+    stolen = user_tokens["refresh_token"]
+    legit = refresh(daemon, stolen).json()["refresh_token"]
+    replay = refresh(daemon, stolen)
+    assert replay.status_code == 401 and replay.json()["error"]["code"] == "invalid_refresh_token"
+    # the whole family is dead, including the legitimate newest token
+    assert refresh(daemon, legit).status_code == 401
+
+
+def test_logout_kills_the_refresh_token(daemon, user_tokens):
+    answer = httpx.post(daemon.url("auth") + "/auth/logout", json={"refresh_token": user_tokens["refresh_token"]})
+    assert answer.status_code == 204
+    assert refresh(daemon, user_tokens["refresh_token"]).status_code == 401
+    # logging out twice, or with a made-up token, is harmless
+    again = httpx.post(daemon.url("auth") + "/auth/logout", json={"refresh_token": "made-up"})
+    assert again.status_code == 204
+
+
+def test_refresh_tokens_are_stored_only_as_digests(daemon, user_tokens):
+    database = (daemon.home / "data" / "auth.db").read_bytes()
+    assert user_tokens["refresh_token"].encode() not in database
+    wal = daemon.home / "data" / "auth.db-wal"
+    if wal.exists():
+        assert user_tokens["refresh_token"].encode() not in wal.read_bytes()
+
+
+def test_failures_look_the_same_for_unknown_email_and_wrong_password(daemon, make_user):
+    user, _ = make_user()
+    timings = {}
+    answers = {}
+    for case, email in (("wrong password", user["email"]), ("unknown email", unique_email("ghost"))):
+        started = time.perf_counter()
+        answers[case] = login(daemon, email, "not the password")
+        timings[case] = time.perf_counter() - started
+    assert answers["wrong password"].status_code == answers["unknown email"].status_code == 401
+    assert answers["wrong password"].json() == answers["unknown email"].json()
+    # both paths run one argon2 verification: same order of magnitude (no timed assertion on noise)
+    assert timings["unknown email"] > timings["wrong password"] / 10
+
+
+def test_repeated_failures_are_rate_limited(daemon, make_user):
+    user, password = make_user()
+    codes = [login(daemon, user["email"], "wrong guess").status_code for _ in range(5)]
+    assert codes == [401] * 5
+    blocked = login(daemon, user["email"], password)
+    assert blocked.status_code == 429
+    assert blocked.json()["error"]["code"] == "too_many_attempts"
+    assert int(blocked.headers["Retry-After"]) > 0
+
+
+def test_short_passwords_and_duplicate_emails_are_refused(daemon, admin, make_user):
+    user, _ = make_user()
+    url = daemon.url("auth") + "/users"
+    short = httpx.post(url, json={"email": unique_email(), "display_name": "X", "password": "short"}, headers=admin)
+    assert short.status_code == 400 and short.json()["error"]["details"][0]["field"] == "password"
+    dup = httpx.post(url, json={"email": user["email"], "display_name": "X", "password": "long enough pw"}, headers=admin)
+    assert dup.status_code == 409 and dup.json()["error"]["code"] == "email_taken"
+    bad_household = httpx.post(url, json={"email": unique_email(), "display_name": "X", "password": "long enough pw",
+                                          "household_id": "00000000-0000-0000-0000-000000000000"}, headers=admin)
+    assert bad_household.status_code == 404
+
+
+def test_an_admin_user_can_manage_with_a_jwt(daemon, admin_tokens, user_tokens):
+    admin_bearer = {"Authorization": f"Bearer {admin_tokens['access_token']}"}
+    created = httpx.post(daemon.url("auth") + "/households", json={"name": "Cabin", "timezone": "America/Denver"}, headers=admin_bearer)
+    assert created.status_code == 201, created.text
+    listed = httpx.get(daemon.url("command-center") + "/api/v0/nodes", headers=admin_bearer)
+    assert listed.status_code == 200
+    user_bearer = {"Authorization": f"Bearer {user_tokens['access_token']}"}
+    refused = httpx.post(daemon.url("auth") + "/households", json={"name": "Nope"}, headers=user_bearer)
+    assert refused.status_code == 403
+
+
+def test_households_validate_time_zones(daemon, admin):
+    url = daemon.url("auth") + "/households"
+    bad = httpx.post(url, json={"name": "Mars base", "timezone": "Mars/Olympus"}, headers=admin)
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_timezone"
+    default = httpx.post(url, json={"name": "Flat"}, headers=admin)
+    assert default.status_code == 201 and default.json()["timezone"] == "UTC"
+    listed = httpx.get(url, headers=admin).json()["households"]
+    assert default.json() in listed
+
+
+def test_parallel_guesses_cannot_slip_under_the_limit(daemon, make_user):
+    from concurrent.futures import ThreadPoolExecutor
+
+    user, password = make_user()
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        codes = list(pool.map(lambda _: login(daemon, user["email"], "parallel guess").status_code, range(12)))
+    assert codes.count(401) <= 5 and codes.count(429) >= 7, codes
+    assert login(daemon, user["email"], password).status_code == 429
+
+
+def test_blank_names_are_refused(daemon, admin):
+    answer = httpx.post(daemon.url("auth") + "/households", json={"name": "   "}, headers=admin)
+    assert answer.status_code == 400 and answer.json()["error"]["details"][0]["field"] == "name"
+    trimmed = httpx.post(daemon.url("auth") + "/households", json={"name": "  Barn  "}, headers=admin)
+    assert trimmed.json()["name"] == "Barn"
