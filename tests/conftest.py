@@ -27,6 +27,7 @@ STARTUP_TIMEOUT = 30.0
 def ports_free(ports: list[int]) -> bool:
     for port in ports:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as a restarted daemon does
             try:
                 sock.bind(("127.0.0.1", port))
             except OSError:

@@ -101,3 +101,33 @@ def test_init_is_idempotent(voxd_cli, make_daemon):
     second = voxd_cli("init", target=fresh)
     assert "already initialized" in second.output
     assert (fresh.home / "voxd.env").read_text() == before
+
+
+def test_logs_query_stats_and_follow(voxd_cli, daemon, app_creds):
+    import subprocess
+    import sys
+    import uuid
+
+    service = f"cli-{uuid.uuid4().hex[:6]}"
+    entries = [{"service": service, "level": lvl, "message": f"{lvl} from the cli test"} for lvl in ("info", "error")]
+    httpx.post(daemon.url("logs") + "/api/v0/logs/batch", json={"logs": entries}, headers=app_creds)
+
+    lines = voxd_cli("logs", "query", "--service", service, "--json").output.splitlines()
+    assert [json.loads(line)["message"] for line in lines] == ["info from the cli test", "error from the cli test"]
+    table = voxd_cli("logs", "query", "--service", service, "--level", "error")
+    assert "error from the cli test" in table.output and "info from" not in table.output
+    stats = json.loads(voxd_cli("logs", "stats", "--json").output)
+    assert stats["by_service"][service]["total"] == 2
+    assert voxd_cli("logs", "query", "--since", "soon").exit_code == 1
+
+    follow = subprocess.Popen([sys.executable, "-m", "voxd", "logs", "query", "--service", service, "--json", "--follow"],
+                              env=daemon.env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert "info from the cli test" in follow.stdout.readline()
+        assert "error from the cli test" in follow.stdout.readline()
+        fresh = {"service": service, "level": "warning", "message": "followed live"}
+        httpx.post(daemon.url("logs") + "/api/v0/logs", json=fresh, headers=app_creds)
+        assert json.loads(follow.stdout.readline())["message"] == "followed live"
+    finally:
+        follow.terminate()
+        follow.wait(timeout=10)

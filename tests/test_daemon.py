@@ -53,6 +53,7 @@ def test_a_busy_port_is_a_one_line_error(make_daemon):
     daemon = make_daemon(start=False)
     busy = CATALOG["auth"].port + daemon.offset
     with socket.socket() as holder:
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         holder.bind(("127.0.0.1", busy))
         holder.listen()
         result = subprocess.run([sys.executable, "-m", "voxd", "serve"], env=daemon.env,

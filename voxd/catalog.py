@@ -22,6 +22,7 @@ CATALOG: dict[str, ServiceSpec] = {
     for spec in (
         ServiceSpec("config", 7700, "/health", "voxd.services.config.app:create_app", True),
         ServiceSpec("auth", 7701, "/health", "voxd.services.auth.app:create_app", True),
+        ServiceSpec("logs", 7702, "/health", "voxd.services.logs.app:create_app", True),
         ServiceSpec(
             "command-center",
             7703,

@@ -17,6 +17,8 @@ from aiohttp import web
 
 from voxd.catalog import CATALOG, ordered
 from voxd.kit.auth import ADMIN_KEY_HEADER
+from voxd.kit.log_setup import install_shipper
+from voxd.kit.redact import Redactor
 from voxd.kit.settings import Settings, database_variable
 
 log = logging.getLogger("voxd.daemon")
@@ -105,6 +107,8 @@ async def serve(settings: Settings, names: list[str]) -> None:
         loop.add_signal_handler(signum, stop.set)
     runners: list[web.AppRunner] = []
     registration: asyncio.Task[None] | None = None
+    shipper = install_shipper(Redactor(settings.secret_values()), settings.get("VOXD_LOG_SHIP_LEVEL", "INFO"))
+    shipping = asyncio.create_task(shipper.run())
     try:
         for name in names:
             runners.append(await start_service(settings, name))
@@ -118,6 +122,11 @@ async def serve(settings: Settings, names: list[str]) -> None:
             registration.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await registration
+        await shipper.close()  # deliver what is buffered while the services can still send
+        shipping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await shipping
+        logging.getLogger().removeHandler(shipper)
         for runner in reversed(runners):
             await runner.cleanup()
         for signum in (signal.SIGINT, signal.SIGTERM):

@@ -12,6 +12,7 @@ from voxd.cli.settings_option import load_settings
 from voxd.daemon import StartupError, serve as run_daemon
 from voxd.home import ensure_home
 from voxd.kit.log_setup import configure_logging
+from voxd.kit.redact import Redactor
 from voxd.kit.settings import SettingsError
 
 
@@ -46,7 +47,7 @@ def serve(services: str | None) -> None:
     settings = load_settings()
     result = ensure_home(settings.home)
     settings = load_settings()
-    configure_logging(settings.get("VOXD_LOG_LEVEL", "INFO"))
+    configure_logging(settings.get("VOXD_LOG_LEVEL", "INFO"), Redactor(settings.secret_values()))
     if result.first_run:
         console.print(f"First start: initialized {result.home} (secrets in {result.env_file})", style="bold")
     try:

@@ -17,12 +17,19 @@ from voxd import __version__
 from voxd.catalog import CATALOG
 from voxd.kit.auth import CredentialValidator
 from voxd.kit.auth_client import RemoteValidator
-from voxd.kit.context import REQUEST_ID_HEADER, new_request_id, request_id_var, valid_request_id
+from voxd.kit.context import (
+    REQUEST_ID_HEADER,
+    new_request_id,
+    request_id_var,
+    service_var,
+    valid_request_id,
+)
 from voxd.kit.db import Database
 from voxd.kit.discovery import Discovery, Resolver
 from voxd.kit.errors import HTTP_STATUS_CODES, ApiError, error_response
+from voxd.kit.log_client import installed_shipper
 from voxd.kit.openapi import openapi_document
-from voxd.kit.routes import Call, Route, bind, json_response
+from voxd.kit.routes import QUIET, Call, Route, bind, json_response
 from voxd.kit.service_client import ServiceClient, app_headers
 from voxd.kit.settings import Settings
 
@@ -68,6 +75,7 @@ async def request_context(
     incoming = request.headers.get(REQUEST_ID_HEADER)
     request_id = incoming if valid_request_id(incoming) else new_request_id()
     token = request_id_var.set(request_id)
+    service_var.set(request.app[SERVICE])
     started = time.perf_counter()
     try:
         try:
@@ -89,7 +97,8 @@ async def request_context(
                 500, "internal_error", f"unexpected server error; request id {request_id}"
             )
         response.headers[REQUEST_ID_HEADER] = request_id
-        access_log.debug(
+        access_log.log(
+            logging.DEBUG if request.get(QUIET) else logging.INFO,
             "%s %s -> %s in %.1f ms",
             request.method,
             request.path,
@@ -122,7 +131,12 @@ def http_resources(resolver_factory: ResolverFactory | None) -> CleanupContext:
             app[VALIDATOR] = RemoteValidator(
                 app[CLIENT], settings.get_float("VOXD_CREDENTIAL_CACHE_TTL", 30.0)
             )
+        shipper = installed_shipper()
+        if shipper is not None:
+            shipper.attach(app[SERVICE], app[CLIENT])
         yield
+        if shipper is not None:
+            shipper.detach(app[SERVICE])
         await session.close()
 
     return context
@@ -163,8 +177,9 @@ def create_service_app(
         return web.json_response(document)
 
     all_routes = [
-        Route("GET", CATALOG[name].health_path, health, response=HealthStatus, summary="health check"),
-        Route("GET", "/openapi.json", openapi, summary="this OpenAPI document"),
+        Route("GET", CATALOG[name].health_path, health, response=HealthStatus, summary="health check",
+              quiet=True),
+        Route("GET", "/openapi.json", openapi, summary="this OpenAPI document", quiet=True),
         *routes,
     ]
     document = openapi_document(name, __version__, all_routes)

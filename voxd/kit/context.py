@@ -9,6 +9,8 @@ from contextvars import ContextVar
 REQUEST_ID_HEADER = "X-Request-Id"
 
 request_id_var: ContextVar[str | None] = ContextVar("voxd_request_id", default=None)
+# The service handling the current request, so a log entry names the service it came from.
+service_var: ContextVar[str | None] = ContextVar("voxd_service", default=None)
 
 
 def new_request_id() -> str:
@@ -25,9 +27,11 @@ def valid_request_id(value: str | None) -> bool:
 
 
 class RequestIdFilter(logging.Filter):
-    """Puts the current request id on every log record as `record.request_id`."""
+    """Puts the current request id and service on every log record (`request_id`, `service`)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not hasattr(record, "request_id"):
             record.request_id = request_id_var.get()
+        if not hasattr(record, "service"):
+            record.service = service_var.get()
         return True

@@ -19,6 +19,7 @@ from voxd.kit.auth import Pattern, Principal, authenticate
 from voxd.kit.errors import ApiError, bad_request
 
 T = TypeVar("T")
+QUIET = "voxd_quiet_route"
 Handler = Callable[["Call[Any]"], Awaitable[web.StreamResponse]]
 
 
@@ -51,6 +52,7 @@ class Route:
     status: int = 200
     summary: str = ""
     max_body: int | None = None  # bytes; the app's limit when None
+    quiet: bool = False  # no access log line (health checks, log ingestion itself)
     tags: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -64,11 +66,16 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     return web.json_response(to_jsonable_python(data), status=status)
 
 
-def describe_validation_error(error: ValidationError) -> tuple[str, list[dict[str, str]]]:
-    problems = []
+def describe_validation_error(error: ValidationError) -> tuple[str, list[dict[str, Any]]]:
+    """One problem per invalid field; inside a list, `index` says which item (batches)."""
+    problems: list[dict[str, Any]] = []
     for item in error.errors(include_url=False):
         location = ".".join(str(part) for part in item["loc"]) or "body"
-        problems.append({"field": location, "problem": item["msg"]})
+        problem: dict[str, Any] = {"field": location, "problem": item["msg"]}
+        index = next((part for part in item["loc"] if isinstance(part, int)), None)
+        if index is not None:
+            problem["index"] = index
+        problems.append(problem)
     first = problems[0]
     return f"{first['field']}: {first['problem']}", problems
 
@@ -107,6 +114,7 @@ def bind(route: Route, admin_key: str | None) -> Callable[[web.Request], Awaitab
     from voxd.kit.app import VALIDATOR  # the app module imports this one
 
     async def handler(request: web.Request) -> web.StreamResponse:
+        request[QUIET] = route.quiet
         principal = await authenticate(request, route.auth, request.app[VALIDATOR], admin_key)
         body = await parse_body(request, route) if route.body is not None else None
         query = parse_query(request, route) if route.query is not None else None

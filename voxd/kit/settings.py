@@ -131,6 +131,13 @@ class Settings:
     def admin_api_key(self) -> str | None:
         return self.get("ADMIN_API_KEY")
 
+    def secret_values(self) -> list[str]:
+        """Every secret value voxd knows, so log output can be scrubbed of them."""
+        return [
+            value for key, value in self.values.items()
+            if value and (key in ("ADMIN_API_KEY", "JWT_SIGNING_KEY") or key.startswith("APP_KEY_"))
+        ]
+
     def app_credentials(self, service: str) -> AppCredentials | None:
         key = self.get(app_key_variable(service))
         return AppCredentials(app_id=service, app_key=key) if key else None

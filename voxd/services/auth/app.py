@@ -239,15 +239,18 @@ async def login(call: Call[LoginRequest]) -> web.Response:
     by_email, by_address = call.app[EMAIL_LIMITER], call.app[ADDRESS_LIMITER]
     wait = max(by_email.retry_after(email), by_address.retry_after(address))
     if wait:
+        log.warning("login for %s refused: too many failed attempts", email)
         raise too_many(wait)
     # Count the attempt before the slow check, so parallel guesses can't all slip under the limit.
     by_email.attempt(email)
     by_address.attempt(address)
     record = await store(call).login_record(email)
     if not await verify_password(record[1] if record else None, call.body.password):
+        log.info("failed login for %s", email)
         raise unauthorized("the email or password is wrong", "invalid_credentials")
     by_email.reset(email)
     by_address.forgive(address)
+    log.info("user %s logged in", record[0].user_id)
     lifetime = call.app[POLICY].refresh_token_seconds
     return await issue_pair(call, record[0], uuid.uuid4().hex, time.time() + lifetime)
 
@@ -291,6 +294,7 @@ async def create_user(call: Call[NewUser]) -> web.Response:
     )
     if user is None:
         raise conflict(f"a user with email {body.email!r} already exists", "email_taken")
+    log.info("created user %s (%s)%s", user.user_id, user.email, " with admin rights" if user.is_admin else "")
     return json_response(user, status=201)
 
 
@@ -300,6 +304,7 @@ async def list_users(call: Call[None]) -> web.Response:
 
 async def create_household(call: Call[NewHousehold]) -> web.Response:
     household = await store(call).create_household(call.body.name, check_timezone(call.body.timezone))
+    log.info("created household %s (%s, %s)", household.household_id, household.name, household.timezone)
     return json_response(household, status=201)
 
 
@@ -314,6 +319,7 @@ async def create_node(call: Call[NewNode]) -> web.Response:
     household = await require_household(call, call.body.household_id)
     api_key = secrets.token_urlsafe(32)
     node = await store(call).create_node(household.household_id, call.body.room, call.body.name, api_key)
+    log.info("created node %s (%s in %s) for household %s", node.node_id, node.name, node.room, node.household_id)
     credentials = NodeCredentials(node.node_id, api_key, node.household_id, node.room, node.name)
     return json_response(credentials, status=201)
 
@@ -366,11 +372,11 @@ ROUTES = [
           summary="list nodes, without keys"),
     Route("GET", "/internal/users/{user_id}", display_name, APP, response=DisplayName,
           summary="a user's display name"),
-    Route("POST", "/internal/validate-node", validate_node, APP, body=NodeKeyCheck,
+    Route("POST", "/internal/validate-node", validate_node, APP, quiet=True, body=NodeKeyCheck,
           response=Validation, summary="check a node's X-API-Key value"),
-    Route("POST", "/internal/validate-app", validate_app, APP, body=AppKeyCheck,
+    Route("POST", "/internal/validate-app", validate_app, APP, quiet=True, body=AppKeyCheck,
           response=Validation, summary="check another service's app credentials"),
-    Route("POST", "/internal/validate-token", validate_token, APP, body=TokenCheck,
+    Route("POST", "/internal/validate-token", validate_token, APP, quiet=True, body=TokenCheck,
           response=Validation, summary="check a user's access token"),
 ]
 

@@ -4,6 +4,7 @@ generates the node_id and api_key pair and keeps only a digest of the key."""
 from __future__ import annotations
 
 import uuid
+import logging
 from dataclasses import dataclass
 from aiohttp import web
 
@@ -11,6 +12,8 @@ from voxd.kit.app import CLIENT
 from voxd.kit.auth import Pattern
 from voxd.kit.fields import Label
 from voxd.kit.routes import Call, Route, json_response
+
+log = logging.getLogger("voxd.command-center.nodes")
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class NodeList:
 async def register_node(call: Call[NodeRegistration]) -> web.Response:
     body = {"household_id": str(call.body.household_id), "room": call.body.room, "name": call.body.name}
     created = await call.app[CLIENT].call("auth", "POST", "/internal/nodes", json=body)
+    log.info("registered node %s (%s in %s)", created["node_id"], created["name"], created["room"])
     return json_response(created, status=201)
 
 

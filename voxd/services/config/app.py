@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -20,6 +21,8 @@ from voxd.services.config.registry import (
     check_url,
     url_for_caller,
 )
+
+log = logging.getLogger("voxd.config")
 
 READERS = (Pattern.APP, Pattern.ADMIN)
 
@@ -54,6 +57,7 @@ async def get_service(call: Call[None]) -> web.Response:
 async def register_service(call: Call[ServiceEntry]) -> web.Response:
     entry = ServiceEntry(check_name(call.body.name), check_url(call.body.url))
     created = await registry(call).put(entry)
+    log.info("%s service %s at %s", "registered" if created else "updated", entry.name, entry.url)
     return json_response(shown(call, entry), status=201 if created else 200)
 
 
@@ -61,6 +65,7 @@ async def deregister_service(call: Call[None]) -> web.Response:
     name = call.path("name")
     if not await registry(call).delete(name):
         raise not_found(f"no service named {name!r} is registered", "service_not_found")
+    log.info("deregistered service %s", name)
     return web.Response(status=204)
 
 
@@ -85,7 +90,8 @@ class LocalResolver:
 
 ROUTES = [
     Route("GET", "/services", list_services, READERS, response=ServiceList, summary="list services"),
-    Route("GET", "/services/{name}", get_service, READERS, response=ServiceEntry, summary="one service's URL"),
+    Route("GET", "/services/{name}", get_service, READERS, response=ServiceEntry, quiet=True,
+          summary="one service's URL"),
     Route("POST", "/services", register_service, (Pattern.ADMIN,), body=ServiceEntry,
           response=ServiceEntry, status=201, summary="register or update a service (200 on update)"),
     Route("DELETE", "/services/{name}", deregister_service, (Pattern.ADMIN,), status=204,

@@ -1,0 +1,317 @@
+"""Central logs through `voxd serve`: every service's activity arrives, filters and pages are
+exact, batches are all-or-nothing, nothing is lost while the logs service is down, old entries
+expire, a Loki backend gets a copy, and secrets never appear."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import time
+import uuid
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+import pytest
+
+from conftest import Daemon, app_headers, login
+
+LOGS = "/api/v0/logs"
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def post_batch(daemon: Daemon, entries: list[dict], headers: dict) -> httpx.Response:
+    return httpx.post(daemon.url("logs") + LOGS + "/batch", json={"logs": entries}, headers=headers)
+
+
+def query(daemon: Daemon, admin: dict, **params) -> dict:
+    answer = httpx.get(daemon.url("logs") + LOGS, params=params, headers=admin)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def wait_for(check, timeout: float = 15.0, interval: float = 0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = check()
+        if result:
+            return result
+        time.sleep(interval)
+    raise AssertionError("timed out waiting")
+
+
+@pytest.fixture
+def sample(daemon, app_creds):
+    """Twelve entries of a service of their own, spread over twelve minutes."""
+    service = f"sample-{uuid.uuid4().hex[:6]}"
+    base = datetime.now(timezone.utc) - timedelta(minutes=30)
+    levels = ["debug", "INFO", "Warning", "error", "critical", "info"]
+    entries = [
+        {
+            "timestamp": iso(base + timedelta(minutes=i)),
+            "service": service,
+            "level": levels[i % 6],
+            "message": f"Sample message {i} {'Kettle boiled' if i % 4 == 0 else 'lights on'}",
+            "node_id": "node-a" if i % 3 == 0 else None,
+            "request_id": f"req-{i % 2}-{service}",
+            "context": {"i": i},
+        }
+        for i in range(12)
+    ]
+    answer = post_batch(daemon, entries, app_creds)
+    assert answer.status_code == 201 and answer.json() == {"accepted": 12}
+    return service, base, entries
+
+
+def messages(page: dict) -> list[str]:
+    return [entry["message"] for entry in page["logs"]]
+
+
+def expected(entries, keep) -> list[str]:
+    return [e["message"] for e in reversed(entries) if keep(e)]
+
+
+def test_filters_return_exactly_the_matching_entries(daemon, admin, sample):
+    service, base, entries = sample
+    rank = {"debug": 0, "info": 1, "warning": 2, "error": 3, "critical": 4}
+    cases = [
+        ({}, lambda e: True),
+        ({"level": "warning"}, lambda e: rank[e["level"].lower()] >= 2),
+        ({"level": "CRITICAL"}, lambda e: e["level"] == "critical"),
+        ({"node_id": "node-a"}, lambda e: e["node_id"] == "node-a"),
+        ({"request_id": f"req-1-{service}"}, lambda e: e["request_id"] == f"req-1-{service}"),
+        ({"since": iso(base + timedelta(minutes=5)), "until": iso(base + timedelta(minutes=8))},
+         lambda e: "message 5 " in e["message"] or any(f"message {n} " in e["message"] for n in (6, 7, 8))),
+        ({"search": "KETTLE"}, lambda e: "Kettle" in e["message"]),
+        ({"search": "message 1"}, lambda e: "message 1" in e["message"]),
+        ({"since": "20m"}, lambda e: int(e["message"].split()[2]) > 10),
+        ({"level": "error", "node_id": "node-a", "search": "kettle"},
+         lambda e: rank[e["level"].lower()] >= 3 and e["node_id"] == "node-a" and "Kettle" in e["message"]),
+    ]
+    for params, keep in cases:
+        page = query(daemon, admin, service=service, **params)
+        assert messages(page) == expected(entries, keep), params
+    newest = query(daemon, admin, service=service, limit=1)["logs"][0]
+    assert newest["level"] == "info" and newest["context"] == {"i": 11}
+    assert newest["timestamp"].endswith("Z")
+
+
+def test_pagination_walks_every_entry_once_newest_first(daemon, admin, sample):
+    service, _, entries = sample
+    seen, cursor, pages = [], None, 0
+    while True:
+        params = {"service": service, "limit": 5, **({"cursor": cursor} if cursor else {})}
+        page = query(daemon, admin, **params)
+        seen += messages(page)
+        pages += 1
+        cursor = page["next_cursor"]
+        if not cursor:
+            break
+    assert pages == 3
+    assert seen == expected(entries, lambda e: True)
+    bad = httpx.get(daemon.url("logs") + LOGS, params={"cursor": "garbage!"}, headers=admin)
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_cursor"
+
+
+def test_bad_query_parameters_are_400(daemon, admin):
+    for params in ({"since": "yesterday"}, {"since": "2026-01-01T00:00:00"}, {"limit": "0"},
+                   {"limit": "5000"}, {"level": "loud"}, {"limit": "many"}):
+        answer = httpx.get(daemon.url("logs") + LOGS, params=params, headers=admin)
+        assert answer.status_code == 400, (params, answer.text)
+
+
+def test_a_batch_is_all_or_nothing_and_names_the_bad_entry(daemon, admin, app_creds):
+    service = f"batch-{uuid.uuid4().hex[:6]}"
+    good = {"service": service, "level": "info", "message": "fine"}
+    cases = [
+        ({"service": service, "level": "loud", "message": "x"}, "level"),
+        ({"service": service, "level": "info"}, "message"),
+        ({"service": service, "level": "info", "message": "x", "timestamp": "2026-01-01T10:00:00"}, "timestamp"),
+        ({"service": service, "level": "info", "message": "x", "context": "not an object"}, "context"),
+    ]
+    for bad, field in cases:
+        answer = post_batch(daemon, [good, good, bad, good], app_creds)
+        assert answer.status_code == 400, answer.text
+        problem = answer.json()["error"]["details"][0]
+        assert problem["index"] == 2 and problem["field"].endswith(field), problem
+    assert query(daemon, admin, service=service)["logs"] == []
+    too_many = post_batch(daemon, [good] * 1001, app_creds)
+    assert too_many.status_code == 400
+    empty = post_batch(daemon, [], app_creds)
+    assert empty.status_code == 400
+
+
+def test_single_entries_and_nodes_speak_only_for_themselves(daemon, admin, registered_node):
+    node_headers = {"X-API-Key": f"{registered_node['node_id']}:{registered_node['api_key']}"}
+    service = f"node-agent-{uuid.uuid4().hex[:6]}"
+    one = httpx.post(daemon.url("logs") + LOGS, headers=node_headers,
+                     json={"service": service, "level": "warning", "message": "mic unplugged", "node_id": "someone-else"})
+    assert one.status_code == 201
+    entry = query(daemon, admin, service=service)["logs"][0]
+    assert entry["node_id"] == registered_node["node_id"]
+    assert entry["level"] == "warning"
+    assert abs(datetime.fromisoformat(entry["timestamp"]) - datetime.now(timezone.utc)) < timedelta(minutes=1)
+
+
+def test_stats_count_by_service_and_level(daemon, admin, sample):
+    service, _, _ = sample
+    answer = httpx.get(daemon.url("logs") + LOGS + "/stats", params={"since": "1h", "service": service}, headers=admin)
+    assert answer.status_code == 200
+    stats = answer.json()
+    assert stats["total"] == 12
+    assert stats["by_service"][service] == {"total": 12, "debug": 2, "info": 4, "warning": 2, "error": 2, "critical": 2}
+    assert stats["by_level"]["info"] == 4
+    assert stats["oldest"] < stats["newest"]
+    everything = httpx.get(daemon.url("logs") + LOGS + "/stats", headers=admin).json()
+    assert {"config", service} <= set(everything["by_service"])
+
+
+def test_every_services_activity_arrives_with_its_request_id(daemon, admin, household):
+    request_id = f"trace-{uuid.uuid4().hex}"
+    body = {"household_id": household["household_id"], "room": "attic", "name": "attic-pi"}
+    answer = httpx.post(daemon.url("command-center") + "/api/v0/nodes/register", json=body,
+                        headers={**admin, "X-Request-Id": request_id})
+    assert answer.status_code == 201
+    node_id = answer.json()["node_id"]
+
+    def arrived():
+        entries = query(daemon, admin, request_id=request_id)["logs"]
+        services = {e["service"] for e in entries}
+        return entries if {"command-center", "auth"} <= services else None
+
+    entries = wait_for(arrived)
+    text = " ".join(e["message"] for e in entries)
+    assert f"registered node {node_id}" in text and f"created node {node_id}" in text
+    assert answer.json()["api_key"] not in json.dumps(entries)
+
+
+def test_secrets_never_appear_in_entries(daemon, admin, app_creds, make_user):
+    user, password = make_user()
+    tokens = login(daemon, user["email"], password).json()
+    service = f"leaky-{uuid.uuid4().hex[:6]}"
+    leak = {
+        "service": service, "level": "error",
+        "message": f"call failed with X-Admin-Key: {daemon.admin_key} and Bearer {tokens['access_token']}",
+        "context": {"password": password, "headers": {"Authorization": f"Bearer {tokens['access_token']}"},
+                    "note": f"refresh_token={tokens['refresh_token']}"},
+    }
+    assert post_batch(daemon, [leak], app_creds).status_code == 201
+    stored = json.dumps(query(daemon, admin, service=service)["logs"])
+    for secret in (daemon.admin_key, tokens["access_token"], tokens["refresh_token"], password):
+        assert secret not in stored
+    assert "[redacted]" in stored
+    wait_for(lambda: query(daemon, admin, search=user["user_id"])["logs"])  # the login was logged
+    everything = (daemon.home / "data" / "logs.db").read_bytes()
+    wal = daemon.home / "data" / "logs.db-wal"
+    everything += wal.read_bytes() if wal.exists() else b""
+    for secret in [password, tokens["refresh_token"], *daemon.secrets.values()]:
+        assert secret.encode() not in everything
+
+
+def test_nothing_is_lost_while_the_logs_service_is_down(make_daemon):
+    """Host A runs everything but logs; the logs service runs apart and is restarted."""
+    host_a = make_daemon(["config", "auth", "command-center"])
+    logs_host = make_daemon(["logs"], start=False)
+    logs_host.home.mkdir(parents=True, exist_ok=True)
+    shutil.copy(host_a.home / "voxd.env", logs_host.home / "voxd.env")
+    logs_host.extra_env["SERVICE_CONFIG_URL"] = host_a.url("config")
+    logs_host.start()
+    admin = {"X-Admin-Key": host_a.admin_key}
+    households = host_a.url("auth") + "/households"
+
+    before = f"before-{uuid.uuid4().hex}"
+    httpx.post(households, json={"name": before}, headers=admin)
+    wait_for(lambda: query(logs_host, admin, search=before)["logs"])
+
+    assert logs_host.stop() == 0
+    during = f"during-{uuid.uuid4().hex}"
+    answer = httpx.post(households, json={"name": during}, headers=admin)
+    assert answer.status_code == 201  # services keep answering
+    wait_for(lambda: during in host_a.output() and "logs service is not reachable" in host_a.output())
+
+    logs_host.start()
+    arrived = wait_for(lambda: query(logs_host, admin, search=during)["logs"], timeout=40)
+    assert arrived[0]["service"] == "auth"
+    assert query(logs_host, admin, search=before)["logs"]  # what was stored before is still there
+    assert "logs service is back" in host_a.output()
+
+
+def test_old_entries_expire(make_daemon):
+    daemon = make_daemon(["config", "auth", "logs"], VOXD_LOG_RETENTION_DAYS="1",
+                         VOXD_LOG_RETENTION_CHECK_SECONDS="0.5")
+    admin = {"X-Admin-Key": daemon.admin_key}
+    now = datetime.now(timezone.utc)
+    entries = [
+        {"service": "retention", "level": "info", "message": "ancient", "timestamp": iso(now - timedelta(days=2))},
+        {"service": "retention", "level": "info", "message": "recent", "timestamp": iso(now - timedelta(hours=2))},
+    ]
+    assert post_batch(daemon, entries, app_headers(daemon, "auth")).status_code == 201
+    wait_for(lambda: messages(query(daemon, admin, service="retention")) == ["recent"])
+
+
+class FakeLoki(BaseHTTPRequestHandler):
+    """A log store that checks each push against the Loki push API's shape."""
+
+    received: list[dict] = []
+    problems: list[str] = []
+
+    def do_POST(self):  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        problem = self.check(body)
+        if problem:
+            FakeLoki.problems.append(problem)
+            self.send_response(400)
+        else:
+            for stream in body["streams"]:
+                for ts, line in stream["values"]:
+                    FakeLoki.received.append({**stream["stream"], "ns": int(ts), **json.loads(line)})
+            self.send_response(204)
+        self.end_headers()
+
+    def check(self, body) -> str | None:
+        if self.path != "/loki/api/v1/push" or self.headers.get("Content-Type") != "application/json":
+            return f"path {self.path} / type {self.headers.get('Content-Type')}"
+        for stream in body.get("streams", []):
+            if set(stream["stream"]) != {"service", "level"}:
+                return f"labels {stream['stream']}"
+            for value in stream["values"]:
+                if not (len(value) == 2 and isinstance(value[0], str) and value[0].isdigit() and isinstance(value[1], str)):
+                    return f"value {value}"
+        return None if body.get("streams") else "no streams"
+
+    def log_message(self, *args):
+        pass
+
+
+def test_entries_are_forwarded_to_a_loki_store_and_catch_up_after_an_outage(make_daemon):
+    from conftest import free_port_offset
+
+    port = 20000 + free_port_offset() % 9000
+    daemon = make_daemon(["config", "auth", "logs"], LOG_STORE_URL=f"http://127.0.0.1:{port}")
+    creds = app_headers(daemon, "auth")
+    marker = uuid.uuid4().hex
+    early = [{"service": "loki-test", "level": "warning", "message": f"{marker} early {i}", "node_id": "n1",
+              "context": {"i": i}} for i in range(5)]
+    assert post_batch(daemon, early, creds).status_code == 201  # the store is down: kept locally
+
+    FakeLoki.received.clear()
+    FakeLoki.problems.clear()
+    server = ThreadingHTTPServer(("127.0.0.1", port), FakeLoki)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        late = [{"service": "loki-test", "level": "info", "message": f"{marker} late"}]
+        assert post_batch(daemon, late, creds).status_code == 201
+        mine = lambda: [r for r in FakeLoki.received if marker in r["message"]]  # noqa: E731
+        wait_for(lambda: len(mine()) == 6, timeout=40)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert FakeLoki.problems == []
+    first = next(r for r in mine() if r["message"].endswith("early 0"))
+    assert first["service"] == "loki-test" and first["level"] == "warning"
+    assert first["node_id"] == "n1" and first["context"] == {"i": 0}
+    assert abs(first["ns"] / 1e9 - time.time()) < 120

@@ -1,0 +1,129 @@
+"""`voxd logs query` and `voxd logs stats`: what the whole platform is doing, from one command."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime
+
+import click
+from rich.table import Table
+
+from voxd.cli.admin_client import admin_call
+from voxd.cli.output import console, print_json, print_table
+from voxd.cli.settings_option import load_settings
+from voxd.kit.settings import Settings
+from voxd.kit.timeparse import RELATIVE
+
+LEVEL_STYLES = {"debug": "dim", "info": "green", "warning": "yellow", "error": "red", "critical": "bold white on red"}
+FOLLOW_INTERVAL_SECONDS = 1.0
+
+
+@click.group()
+def logs() -> None:
+    """Read the central logs."""
+
+
+def entries_table(entries: list[dict]) -> Table:
+    table = Table(show_header=True, header_style="bold", expand=False)
+    table.add_column("time", no_wrap=True)
+    table.add_column("service", no_wrap=True)
+    table.add_column("level", no_wrap=True)
+    table.add_column("message", overflow="fold")
+    for entry in entries:
+        level = entry["level"]
+        where = entry["service"] + (f" ({entry['node_id'][:8]})" if entry.get("node_id") else "")
+        table.add_row(
+            entry["timestamp"][5:19].replace("T", " "),
+            where,
+            f"[{LEVEL_STYLES.get(level, '')}]{level}[/]",
+            entry["message"],
+        )
+    return table
+
+
+def query_time(value: str | None) -> str | None:
+    """Times typed without a zone mean the local time of the person typing."""
+    if not value or RELATIVE.match(value):
+        return value
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return value  # the service explains what it accepts
+    return (moment if moment.tzinfo else moment.astimezone()).isoformat()
+
+
+def fetch(settings: Settings, params: dict) -> dict:
+    params = {**params, "since": query_time(params.get("since")), "until": query_time(params.get("until"))}
+    clean = {k: str(v) for k, v in params.items() if v not in (None, "")}
+    return admin_call(settings, "logs", "GET", "/api/v0/logs", params=clean)
+
+
+def show(entries: list[dict], as_json: bool) -> None:
+    """Oldest first on screen, like a log file."""
+    ordered = list(reversed(entries))
+    if as_json:
+        for entry in ordered:
+            click.echo(json.dumps(entry, sort_keys=True))
+    elif ordered:
+        console.print(entries_table(ordered))
+
+
+@logs.command("query")
+@click.option("--service", help="Only this service (config, auth, command-center, ...).")
+@click.option("--level", type=click.Choice(["debug", "info", "warning", "error", "critical"], case_sensitive=False),
+              help="At least this level.")
+@click.option("--node", "node_id", help="Only entries of this node_id.")
+@click.option("--request", "request_id", help="Only entries of this request id.")
+@click.option("--since", help="RFC 3339 time or relative: 15m, 2h, 7d.")
+@click.option("--until", help="RFC 3339 time or relative.")
+@click.option("--search", help="Substring of the message, any case.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--follow", "-f", is_flag=True, help="Keep printing new entries until Ctrl+C.")
+def query(service, level, node_id, request_id, since, until, search, limit, as_json, follow) -> None:
+    """Show log entries, newest last."""
+    settings = load_settings()
+    params = {"service": service, "level": level, "node_id": node_id, "request_id": request_id,
+              "since": since, "until": until, "search": search, "limit": limit}
+    page = fetch(settings, params)
+    show(page["logs"], as_json)
+    if not follow:
+        if not page["logs"] and not as_json:
+            console.print("No entries match.")
+        return
+    seen = {entry["id"] for entry in page["logs"]}
+    newest = page["logs"][0]["timestamp"] if page["logs"] else None
+    try:
+        while True:
+            time.sleep(FOLLOW_INTERVAL_SECONDS)
+            fresh = fetch(settings, {**params, "since": newest or since, "until": None, "limit": 1000})["logs"]
+            fresh = [entry for entry in fresh if entry["id"] not in seen]
+            if fresh:
+                show(fresh, as_json)
+                seen.update(entry["id"] for entry in fresh)
+                newest = max(newest or "", fresh[0]["timestamp"])
+    except KeyboardInterrupt:
+        pass
+
+
+@logs.command("stats")
+@click.option("--since", default="24h", show_default=True, help="RFC 3339 time or relative: 15m, 2h, 7d.")
+@click.option("--until", help="RFC 3339 time or relative.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def stats(since: str, until: str | None, as_json: bool) -> None:
+    """Count entries by service and level."""
+    params = {k: v for k, v in {"since": query_time(since), "until": query_time(until)}.items() if v}
+    answer = admin_call(load_settings(), "logs", "GET", "/api/v0/logs/stats", params=params)
+    if as_json:
+        print_json(answer)
+        return
+    levels = list(answer["by_level"])
+    rows = [
+        (service, *(counts.get(level, 0) for level in levels), counts["total"])
+        for service, counts in sorted(answer["by_service"].items())
+    ]
+    rows.append(("all", *(answer["by_level"][level] for level in levels), answer["total"]))
+    print_table(f"Log entries {answer['since'][:19]} .. {answer['until'][:19]}", ("service", *levels, "total"), rows)
+    if answer["oldest"]:
+        console.print(f"oldest {answer['oldest']}, newest {answer['newest']}")

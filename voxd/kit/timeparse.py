@@ -1,0 +1,41 @@
+"""Times as users and clients write them: RFC 3339 with a zone, or relative ("15m", "2h", "7d")."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+RELATIVE = re.compile(r"^\s*(\d+)\s*(s|m|h|d|w)\s*$")
+UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def parse_time(value: str, now: datetime | None = None) -> datetime:
+    """An aware UTC datetime; `15m` means fifteen minutes before now. ValueError explains misuse."""
+    now = now or datetime.now(timezone.utc)
+    match = RELATIVE.match(value)
+    if match:
+        amount, unit = match.groups()
+        return now - timedelta(**{UNITS[unit]: int(amount)})
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise ValueError(
+            f"{value!r} is not a time: use RFC 3339 (2026-11-22T08:00:00Z) or a relative time (15m, 2h, 7d)"
+        ) from None
+    if parsed.tzinfo is None:
+        raise ValueError(f"{value!r} has no time zone: add Z or an offset such as +01:00")
+    return parsed.astimezone(timezone.utc)
+
+
+def to_micros(moment: datetime) -> int:
+    return int(moment.timestamp() * 1_000_000) if moment.tzinfo else int(
+        moment.replace(tzinfo=timezone.utc).timestamp() * 1_000_000
+    )
+
+
+def from_micros(micros: int) -> datetime:
+    return datetime.fromtimestamp(micros / 1_000_000, tz=timezone.utc)
+
+
+def rfc3339(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")

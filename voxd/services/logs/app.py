@@ -1,0 +1,221 @@
+"""Logs service (7702): central structured logs. Services and nodes send entries; admins query,
+page and count them; old entries expire; LOG_STORE_URL forwards a copy to a Loki-style backend."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from aiohttp import web
+from pydantic import Field
+
+from voxd.kit.app import DB, HTTP, SETTINGS, create_service_app, database
+from voxd.kit.auth import Pattern, Principal
+from voxd.kit.errors import bad_request
+from voxd.kit.redact import Redactor
+from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.settings import Settings
+from voxd.kit.timeparse import parse_time, rfc3339, from_micros, to_micros
+from voxd.services.logs.entries import (
+    LEVELS,
+    Level,
+    LogBatchIn,
+    LogEntry,
+    LogEntryIn,
+    StoredEntry,
+    context_json,
+    timestamp_or,
+)
+from voxd.services.logs.forwarder import LokiForwarder
+from voxd.services.logs.store import LOG_STORE, MIGRATIONS, BadCursor, LogFilter, LogStore
+
+log = logging.getLogger("voxd.logs")
+
+FORWARDER = web.AppKey("forwarder", LokiForwarder)
+REDACTOR = web.AppKey("redactor", Redactor)
+SENDERS = (Pattern.APP, Pattern.NODE)
+READERS = (Pattern.ADMIN, Pattern.ADMIN_USER)
+MAX_BATCH_BODY = 4 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Accepted:
+    accepted: int
+
+
+@dataclass(frozen=True)
+class LogQuery:
+    service: str | None = None
+    level: Level | None = None
+    node_id: str | None = None
+    request_id: str | None = None
+    since: str | None = None
+    until: str | None = None
+    search: Annotated[str, Field(max_length=200)] | None = None
+    limit: Annotated[int, Field(ge=1, le=1000)] = 100
+    cursor: str | None = None
+
+
+@dataclass(frozen=True)
+class LogPage:
+    logs: list[LogEntry]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class StatsQuery:
+    since: str = "24h"
+    until: str | None = None
+    service: str | None = None
+
+
+@dataclass(frozen=True)
+class LogStats:
+    since: str
+    until: str
+    total: int
+    by_level: dict[str, int]
+    by_service: dict[str, dict[str, int]]
+    oldest: str | None
+    newest: str | None
+
+
+def time_param(name: str, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return to_micros(parse_time(value))
+    except ValueError as error:
+        raise bad_request(f"{name}: {error}", "invalid_query", [{"field": name, "problem": str(error)}]) from None
+
+
+def stored(entry: LogEntryIn, principal: Principal | None, redactor: Redactor, now: int) -> StoredEntry:
+    """Nodes speak only for themselves: their entries carry their own node_id."""
+    node_id = principal.subject if principal and principal.pattern is Pattern.NODE else entry.node_id
+    return StoredEntry(
+        ts=timestamp_or(entry.timestamp, now),
+        service=entry.service,
+        level=LEVELS[entry.level],
+        message=redactor.text(entry.message),
+        node_id=node_id,
+        request_id=entry.request_id,
+        context=context_json(redactor.value(entry.context)) if entry.context else None,
+    )
+
+
+async def ingest(call: Call, entries: list[LogEntryIn]) -> web.Response:
+    now = int(time.time() * 1_000_000)
+    rows = [stored(e, call.principal, call.app[REDACTOR], now) for e in entries]
+    await call.app[LOG_STORE].add(rows)
+    if FORWARDER in call.app:
+        call.app[FORWARDER].wake.set()
+    return json_response(Accepted(len(rows)), status=201)
+
+
+async def submit_one(call: Call[LogEntryIn]) -> web.Response:
+    return await ingest(call, [call.body])
+
+
+async def submit_batch(call: Call[LogBatchIn]) -> web.Response:
+    return await ingest(call, call.body.logs)
+
+
+async def query_logs(call: Call[None]) -> web.Response:
+    q: LogQuery = call.query
+    filters = LogFilter(
+        service=q.service,
+        min_level=LEVELS[q.level] if q.level else None,
+        node_id=q.node_id,
+        request_id=q.request_id,
+        since=time_param("since", q.since),
+        until=time_param("until", q.until),
+        search=q.search,
+    )
+    try:
+        page = await call.app[LOG_STORE].query(filters, q.limit, q.cursor)
+    except BadCursor as error:
+        raise bad_request(str(error), "invalid_cursor") from None
+    return json_response(LogPage(page.entries, page.next_cursor))
+
+
+async def log_stats(call: Call[None]) -> web.Response:
+    q: StatsQuery = call.query
+    since = time_param("since", q.since)
+    until = time_param("until", q.until) or int(time.time() * 1_000_000)
+    rows = await call.app[LOG_STORE].stats(LogFilter(service=q.service, since=since, until=until))
+    by_level = {name: 0 for name in LEVELS}
+    by_service: dict[str, dict[str, int]] = {}
+    names = {number: name for name, number in LEVELS.items()}
+    for row in rows:
+        level = names.get(row["level"], str(row["level"]))
+        by_level[level] = by_level.get(level, 0) + row["n"]
+        counts = by_service.setdefault(row["service"], {"total": 0})
+        counts[level] = counts.get(level, 0) + row["n"]
+        counts["total"] += row["n"]
+    oldest = min((r["oldest"] for r in rows), default=None)
+    newest = max((r["newest"] for r in rows), default=None)
+    stats = LogStats(
+        since=rfc3339(from_micros(since)),
+        until=rfc3339(from_micros(until)),
+        total=sum(by_level.values()),
+        by_level=by_level,
+        by_service=by_service,
+        oldest=rfc3339(from_micros(oldest)) if oldest is not None else None,
+        newest=rfc3339(from_micros(newest)) if newest is not None else None,
+    )
+    return json_response(stats)
+
+
+ROUTES = [
+    Route("POST", "/api/v0/logs", submit_one, SENDERS, body=LogEntryIn, response=Accepted, status=201,
+          summary="submit one log entry", quiet=True),
+    Route("POST", "/api/v0/logs/batch", submit_batch, SENDERS, body=LogBatchIn, response=Accepted,
+          status=201, max_body=MAX_BATCH_BODY, quiet=True,
+          summary="submit up to 1000 entries; all are stored or none (400 names the bad entry's index)"),
+    Route("GET", "/api/v0/logs", query_logs, READERS, query=LogQuery, response=LogPage,
+          summary="query entries, newest first; pass next_cursor back as cursor for the next page"),
+    Route("GET", "/api/v0/logs/stats", log_stats, READERS, query=StatsQuery, response=LogStats,
+          summary="counts by service and level over a window (default: the last 24 hours)"),
+]
+
+
+async def background_work(app: web.Application) -> AsyncIterator[None]:
+    """Retention always; forwarding when LOG_STORE_URL is set."""
+    settings = app[SETTINGS]
+    app[LOG_STORE] = LogStore(app[DB])
+    app[REDACTOR] = Redactor(settings.secret_values())
+    retention_days = settings.get_float("VOXD_LOG_RETENTION_DAYS", 30.0)
+    interval = settings.get_float("VOXD_LOG_RETENTION_CHECK_SECONDS", 3600.0)
+
+    async def expire_old_entries() -> None:
+        while True:
+            cutoff = int((time.time() - retention_days * 86400) * 1_000_000)
+            deleted = await app[LOG_STORE].delete_older_than(cutoff)
+            if deleted:
+                log.info("retention: deleted %d entries older than %g days", deleted, retention_days)
+            await asyncio.sleep(interval)
+
+    tasks = [asyncio.create_task(expire_old_entries())]
+    store_url = settings.get("LOG_STORE_URL")
+    if store_url:
+        app[FORWARDER] = LokiForwarder(app[LOG_STORE], app[HTTP], store_url)
+        tasks.append(asyncio.create_task(app[FORWARDER].run()))
+        log.info("forwarding log entries to %s", app[FORWARDER].url)
+    yield
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def create_app(settings: Settings) -> web.Application:
+    return create_service_app(
+        "logs", settings, ROUTES, resources=[database(MIGRATIONS), background_work],
+        max_body=MAX_BATCH_BODY,
+    )

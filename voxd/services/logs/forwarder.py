@@ -1,0 +1,105 @@
+"""Forwarding to a log storage backend (LOG_STORE_URL) with the Loki push API.
+
+The local database is the outbox: the forwarder remembers the last forwarded id there, so a
+backend outage or a restart of voxd loses nothing; it catches up in order once the backend answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections import defaultdict
+
+import aiohttp
+
+from voxd.services.logs.entries import LEVEL_NAMES
+from voxd.services.logs.store import LogStore
+
+log = logging.getLogger("voxd.logs.forwarder")
+
+PUSH_PATH = "/loki/api/v1/push"
+BATCH_SIZE = 1000
+IDLE_WAIT_SECONDS = 5.0
+MAX_BACKOFF_SECONDS = 30.0
+
+
+def push_url(configured: str) -> str:
+    configured = configured.rstrip("/")
+    return configured if configured.endswith(PUSH_PATH) else configured + PUSH_PATH
+
+
+def loki_payload(rows: list[sqlite3.Row]) -> dict:
+    """Labels are `service` and `level` only (few streams, cheap for Loki); the rest is the line."""
+    streams: dict[tuple[str, str], list[list[str]]] = defaultdict(list)
+    for row in rows:
+        level = LEVEL_NAMES.get(row["level"], "info")
+        line = {"message": row["message"]}
+        for key in ("node_id", "request_id"):
+            if row[key]:
+                line[key] = row[key]
+        if row["context"]:
+            line["context"] = json.loads(row["context"])
+        streams[(row["service"], level)].append([str(row["ts"] * 1000), json.dumps(line)])
+    return {
+        "streams": [
+            {"stream": {"service": service, "level": level}, "values": sorted(values, key=lambda v: int(v[0]))}
+            for (service, level), values in streams.items()
+        ]
+    }
+
+
+class BackendRefused(Exception):
+    """The backend answered but will not take the batch; retrying it would stall forwarding."""
+
+
+class LokiForwarder:
+    def __init__(self, store: LogStore, session: aiohttp.ClientSession, url: str) -> None:
+        self._store = store
+        self._session = session
+        self.url = push_url(url)
+        self.wake = asyncio.Event()
+
+    async def run(self) -> None:
+        last_id = await self._store.forwarded_up_to(self.url)
+        backoff = 1.0
+        failing = False
+        while True:
+            self.wake.clear()
+            rows = await self._store.after(last_id, BATCH_SIZE)
+            if not rows:
+                try:
+                    await asyncio.wait_for(self.wake.wait(), IDLE_WAIT_SECONDS)
+                except asyncio.TimeoutError:
+                    pass
+                continue
+            try:
+                await self._push(rows)
+            except BackendRefused as refusal:
+                log.error("the log store refused %d entries (%s); they stay in the local store only",
+                          len(rows), refusal)
+            except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+                if not failing:
+                    log.warning("the log store at %s is not reachable (%s); entries wait locally",
+                                self.url, error.__class__.__name__)
+                    failing = True
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
+                continue
+            if failing:
+                log.info("the log store at %s answers again; catching up", self.url)
+                failing = False
+            backoff = 1.0
+            last_id = rows[-1]["id"]
+            await self._store.set_forwarded(self.url, last_id)
+
+    async def _push(self, rows: list[sqlite3.Row]) -> None:
+        timeout = aiohttp.ClientTimeout(total=10)
+        async with self._session.post(self.url, json=loki_payload(rows), timeout=timeout) as resp:
+            if resp.status < 300:
+                return
+            body = (await resp.text())[:200]
+            if resp.status == 429 or resp.status >= 500:
+                raise aiohttp.ClientResponseError(resp.request_info, (), status=resp.status, message=body)
+            raise BackendRefused(f"{resp.status}: {body}")
