@@ -107,7 +107,7 @@ async def serve(settings: Settings, names: list[str]) -> None:
         loop.add_signal_handler(signum, stop.set)
     runners: list[web.AppRunner] = []
     registration: asyncio.Task[None] | None = None
-    shipper = install_shipper(Redactor(settings.secret_values()), settings.get("VOXD_LOG_SHIP_LEVEL", "INFO"))
+    shipper = install_shipper(Redactor(settings.secret_values()), settings.get_log_level("VOXD_LOG_SHIP_LEVEL"))
     shipping = asyncio.create_task(shipper.run())
     try:
         for name in names:

@@ -47,7 +47,11 @@ def serve(services: str | None) -> None:
     settings = load_settings()
     result = ensure_home(settings.home)
     settings = load_settings()
-    configure_logging(settings.get("VOXD_LOG_LEVEL", "INFO"), Redactor(settings.secret_values()))
+    try:
+        configure_logging(settings.get_log_level("VOXD_LOG_LEVEL"), Redactor(settings.secret_values()))
+        settings.get_log_level("VOXD_LOG_SHIP_LEVEL")
+    except SettingsError as error:
+        raise CliError(str(error)) from None
     if result.first_run:
         console.print(f"First start: initialized {result.home} (secrets in {result.env_file})", style="bold")
     try:

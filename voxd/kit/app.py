@@ -97,14 +97,14 @@ async def request_context(
                 500, "internal_error", f"unexpected server error; request id {request_id}"
             )
         response.headers[REQUEST_ID_HEADER] = request_id
-        access_log.log(
-            logging.DEBUG if request.get(QUIET) else logging.INFO,
-            "%s %s -> %s in %.1f ms",
-            request.method,
-            request.path,
-            response.status,
-            (time.perf_counter() - started) * 1000,
-        )
+        if not request.get(QUIET):
+            access_log.info(
+                "%s %s -> %s in %.1f ms",
+                request.method,
+                request.path,
+                response.status,
+                (time.perf_counter() - started) * 1000,
+            )
         return response
     finally:
         request_id_var.reset(token)

@@ -24,9 +24,12 @@ from voxd.kit.service_client import ServiceClient
 from voxd.kit.timeparse import rfc3339
 
 BATCH_PATH = "/api/v0/logs/batch"
+# Answers that mean "not now" (credentials not yet known, not yet registered, overloaded).
+RETRY_STATUSES = {401, 403, 404, 408, 429}
 MAX_BACKOFF_SECONDS = 15.0
 # The client's own plumbing is never shipped: it would feed on itself.
-UNSHIPPED_LOGGERS = ("voxd.kit.log_client", "aiohttp.client", "asyncio")
+UNSHIPPED_LOGGERS = ("voxd.kit.log_client", "aiohttp.client", "asyncio", "aiosqlite")
+MAX_BATCH_BYTES = 1024 * 1024  # well under the logs service's 4 MiB batch limit
 
 
 def level_name(levelno: int) -> str:
@@ -144,7 +147,7 @@ class LogShipper(logging.Handler):
     async def send_pending(self) -> bool:
         """Send everything buffered; False when the logs service could not be reached."""
         while self._buffer:
-            batch = [self._buffer.popleft() for _ in range(min(self._batch_size, len(self._buffer)))]
+            batch = self._take_batch()
             unsent = await self._send(batch)
             if unsent:
                 self._buffer.extendleft(reversed(unsent))
@@ -153,6 +156,19 @@ class LogShipper(logging.Handler):
                     self.dropped += 1
                 return False
         return True
+
+    def _take_batch(self) -> list[dict[str, Any]]:
+        """Up to `batch_size` entries and about MAX_BATCH_BYTES of text, at least one entry."""
+        batch: list[dict[str, Any]] = []
+        size = 0
+        while self._buffer and len(batch) < self._batch_size:
+            entry = self._buffer[0]
+            entry_size = len(entry["message"].encode()) + len(str(entry.get("context", "")).encode()) + 200
+            if batch and size + entry_size > MAX_BATCH_BYTES:
+                break
+            batch.append(self._buffer.popleft())
+            size += entry_size
+        return batch
 
     async def _send(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Send one batch, each service's entries with its own credentials; answers what is unsent."""
@@ -168,13 +184,13 @@ class LogShipper(logging.Handler):
             try:
                 client = self._clients.get(service, fallback)
                 answer = await client.request("logs", "POST", BATCH_PATH, json={"logs": entries})
-                if answer.status >= 300 and answer.status != 400:
-                    raise ApiError(answer.status, "logs_refused", f"it answered {answer.status}")
+                if answer.status in RETRY_STATUSES or answer.status >= 500:
+                    raise ApiError(answer.status, "logs_unavailable", f"it answered {answer.status}")
             except ApiError as error:
                 self._went_unreachable(error.message)
                 return [entry for _, group in pending for entry in group]
-            if answer.status == 400:  # a bad entry would be refused forever: report it, move on
-                self._console(f"the logs service refused {len(entries)} entries: {answer.data}")
+            if answer.status >= 300:  # refused as such would be refused forever: report, move on
+                self._console(f"the logs service refused {len(entries)} entries ({answer.status}): {answer.data}")
             pending.pop(0)
         if self._unreachable:
             self._unreachable = False

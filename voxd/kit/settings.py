@@ -102,6 +102,12 @@ class Settings:
         except ValueError:
             raise SettingsError(f"{key} must be a number, got {raw!r}") from None
 
+    def get_log_level(self, key: str, default: str = "INFO") -> str:
+        value = (self.get(key, default) or default).upper()
+        if value not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise SettingsError(f"{key} must be DEBUG, INFO, WARNING, ERROR or CRITICAL, got {value!r}")
+        return value
+
     @property
     def port_offset(self) -> int:
         return self.get_int("VOXD_PORT_OFFSET", 0)

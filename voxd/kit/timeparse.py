@@ -15,7 +15,10 @@ def parse_time(value: str, now: datetime | None = None) -> datetime:
     match = RELATIVE.match(value)
     if match:
         amount, unit = match.groups()
-        return now - timedelta(**{UNITS[unit]: int(amount)})
+        try:
+            return now - timedelta(**{UNITS[unit]: int(amount)})
+        except OverflowError:
+            raise ValueError(f"{value!r} reaches back before the year 1") from None
     try:
         parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
@@ -24,7 +27,10 @@ def parse_time(value: str, now: datetime | None = None) -> datetime:
         ) from None
     if parsed.tzinfo is None:
         raise ValueError(f"{value!r} has no time zone: add Z or an offset such as +01:00")
-    return parsed.astimezone(timezone.utc)
+    try:
+        return parsed.astimezone(timezone.utc)
+    except OverflowError:
+        raise ValueError(f"{value!r} is outside the years 1 to 9999 in UTC") from None
 
 
 def to_micros(moment: datetime) -> int:

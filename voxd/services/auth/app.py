@@ -25,7 +25,8 @@ from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings, SettingsError
 from voxd.services.auth.passwords import MIN_PASSWORD_LENGTH, hash_password, verify_password
 from voxd.services.auth.ratelimit import FailureLimiter
-from voxd.services.auth.store import MIGRATIONS, STORE, AuthStore, Household, Node, User
+from voxd.kit.node_records import NodeList, NodeRegistration, RegisteredNode
+from voxd.services.auth.store import MIGRATIONS, STORE, AuthStore, Household, User
 from voxd.services.auth.tokens import JWT_KEY, issue_access_token, new_refresh_token
 from voxd.services.auth.validator import LocalValidator
 
@@ -104,29 +105,6 @@ class NewHousehold:
 @dataclass(frozen=True)
 class HouseholdList:
     households: list[Household]
-
-
-@dataclass(frozen=True)
-class NewNode:
-    household_id: uuid.UUID
-    room: Label
-    name: Label
-
-
-@dataclass(frozen=True)
-class NodeCredentials:
-    """Shown once, when the node is created; only a digest of api_key is kept."""
-
-    node_id: str
-    api_key: str
-    household_id: str
-    room: str
-    name: str
-
-
-@dataclass(frozen=True)
-class NodeList:
-    nodes: list[Node]
 
 
 @dataclass(frozen=True)
@@ -315,12 +293,12 @@ async def list_households(call: Call[None]) -> web.Response:
 # --- internal: nodes, names, credential checks ---------------------------------------------------
 
 
-async def create_node(call: Call[NewNode]) -> web.Response:
+async def create_node(call: Call[NodeRegistration]) -> web.Response:
     household = await require_household(call, call.body.household_id)
     api_key = secrets.token_urlsafe(32)
     node = await store(call).create_node(household.household_id, call.body.room, call.body.name, api_key)
     log.info("created node %s (%s in %s) for household %s", node.node_id, node.name, node.room, node.household_id)
-    credentials = NodeCredentials(node.node_id, api_key, node.household_id, node.room, node.name)
+    credentials = RegisteredNode(node.node_id, api_key, node.household_id, node.room, node.name)
     return json_response(credentials, status=201)
 
 
@@ -366,7 +344,7 @@ ROUTES = [
           status=201, summary="create a household"),
     Route("GET", "/households", list_households, (*ADMINS, Pattern.APP), response=HouseholdList,
           summary="list households"),
-    Route("POST", "/internal/nodes", create_node, APP, body=NewNode, response=NodeCredentials,
+    Route("POST", "/internal/nodes", create_node, APP, body=NodeRegistration, response=RegisteredNode,
           status=201, summary="create a node and its API key (shown once)"),
     Route("GET", "/internal/nodes", list_nodes, APP, query=NodeFilter, response=NodeList,
           summary="list nodes, without keys"),

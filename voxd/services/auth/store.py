@@ -12,6 +12,7 @@ from aiohttp import web
 
 from voxd.kit.auth import constant_time_equal, secret_digest
 from voxd.kit.db import Database
+from voxd.kit.node_records import Node
 
 MIGRATIONS = [
     """
@@ -75,15 +76,6 @@ class User:
     display_name: str
     is_admin: bool
     household_id: str | None
-    created_at: str
-
-
-@dataclass(frozen=True)
-class Node:
-    node_id: str
-    household_id: str
-    room: str
-    name: str
     created_at: str
 
 

@@ -3,47 +3,15 @@ generates the node_id and api_key pair and keeps only a digest of the key."""
 
 from __future__ import annotations
 
-import uuid
 import logging
-from dataclasses import dataclass
 from aiohttp import web
 
 from voxd.kit.app import CLIENT
 from voxd.kit.auth import Pattern
-from voxd.kit.fields import Label
+from voxd.kit.node_records import NodeList, NodeRegistration, RegisteredNode
 from voxd.kit.routes import Call, Route, json_response
 
 log = logging.getLogger("voxd.command-center.nodes")
-
-
-@dataclass(frozen=True)
-class NodeRegistration:
-    household_id: uuid.UUID
-    room: Label
-    name: Label
-
-
-@dataclass(frozen=True)
-class RegisteredNode:
-    node_id: str
-    api_key: str
-    household_id: str
-    room: str
-    name: str
-
-
-@dataclass(frozen=True)
-class NodeSummary:
-    node_id: str
-    household_id: str
-    room: str
-    name: str
-    created_at: str
-
-
-@dataclass(frozen=True)
-class NodeList:
-    nodes: list[NodeSummary]
 
 
 async def register_node(call: Call[NodeRegistration]) -> web.Response:

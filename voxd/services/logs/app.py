@@ -32,15 +32,18 @@ from voxd.services.logs.entries import (
     timestamp_or,
 )
 from voxd.services.logs.forwarder import LokiForwarder
+from voxd.services.logs.indexer import TextIndexer
 from voxd.services.logs.store import LOG_STORE, MIGRATIONS, BadCursor, LogFilter, LogStore
 
 log = logging.getLogger("voxd.logs")
 
 FORWARDER = web.AppKey("forwarder", LokiForwarder)
+INDEXER = web.AppKey("indexer", TextIndexer)
 REDACTOR = web.AppKey("redactor", Redactor)
 SENDERS = (Pattern.APP, Pattern.NODE)
 READERS = (Pattern.ADMIN, Pattern.ADMIN_USER)
 MAX_BATCH_BODY = 4 * 1024 * 1024
+MAX_ENTRY_BODY = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -104,14 +107,23 @@ def stored(entry: LogEntryIn, principal: Principal | None, redactor: Redactor, n
         message=redactor.text(entry.message),
         node_id=node_id,
         request_id=entry.request_id,
-        context=context_json(redactor.value(entry.context)) if entry.context else None,
+        context=redacted_context(entry.context, redactor),
     )
+
+
+def redacted_context(context: dict | None, redactor: Redactor) -> str | None:
+    """Serialised once; only a context that could hold a secret is walked and serialised again."""
+    text = context_json(context)
+    if text is not None and redactor.suspicious(text):
+        text = context_json(redactor.value(context))
+    return text
 
 
 async def ingest(call: Call, entries: list[LogEntryIn]) -> web.Response:
     now = int(time.time() * 1_000_000)
     rows = [stored(e, call.principal, call.app[REDACTOR], now) for e in entries]
     await call.app[LOG_STORE].add(rows)
+    call.app[INDEXER].ingested()
     if FORWARDER in call.app:
         call.app[FORWARDER].wake.set()
     return json_response(Accepted(len(rows)), status=201)
@@ -146,7 +158,8 @@ async def query_logs(call: Call[None]) -> web.Response:
 async def log_stats(call: Call[None]) -> web.Response:
     q: StatsQuery = call.query
     since = time_param("since", q.since)
-    until = time_param("until", q.until) or int(time.time() * 1_000_000)
+    until = time_param("until", q.until)
+    until = int(time.time() * 1_000_000) if until is None else until
     rows = await call.app[LOG_STORE].stats(LogFilter(service=q.service, since=since, until=until))
     by_level = {name: 0 for name in LEVELS}
     by_service: dict[str, dict[str, int]] = {}
@@ -173,7 +186,7 @@ async def log_stats(call: Call[None]) -> web.Response:
 
 ROUTES = [
     Route("POST", "/api/v0/logs", submit_one, SENDERS, body=LogEntryIn, response=Accepted, status=201,
-          summary="submit one log entry", quiet=True),
+          max_body=MAX_ENTRY_BODY, summary="submit one log entry", quiet=True),
     Route("POST", "/api/v0/logs/batch", submit_batch, SENDERS, body=LogBatchIn, response=Accepted,
           status=201, max_body=MAX_BATCH_BODY, quiet=True,
           summary="submit up to 1000 entries; all are stored or none (400 names the bad entry's index)"),
@@ -200,7 +213,8 @@ async def background_work(app: web.Application) -> AsyncIterator[None]:
                 log.info("retention: deleted %d entries older than %g days", deleted, retention_days)
             await asyncio.sleep(interval)
 
-    tasks = [asyncio.create_task(expire_old_entries())]
+    app[INDEXER] = TextIndexer(app[LOG_STORE])
+    tasks = [asyncio.create_task(expire_old_entries()), asyncio.create_task(app[INDEXER].run())]
     store_url = settings.get("LOG_STORE_URL")
     if store_url:
         app[FORWARDER] = LokiForwarder(app[LOG_STORE], app[HTTP], store_url)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, AwareDatetime, Field
@@ -24,6 +24,24 @@ def level_name(value: str) -> str:
 
 
 Level = Annotated[str, AfterValidator(level_name)]
+MAX_CONTEXT_LENGTH = 16 * 1024
+EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
+MAX_FUTURE = timedelta(days=1)
+
+
+def plausible_time(moment: datetime) -> datetime:
+    """Entries from before 1970 or more than a day ahead are a client's clock bug, not a log."""
+    if moment < EARLIEST:
+        raise ValueError("timestamp is before 1970")
+    if moment > datetime.now(timezone.utc) + MAX_FUTURE:
+        raise ValueError("timestamp is more than a day in the future")
+    return moment
+
+
+def bounded_context(context: dict[str, Any] | None) -> dict[str, Any] | None:
+    if context is not None and len(context_json(context) or "") > MAX_CONTEXT_LENGTH:
+        raise ValueError(f"context is larger than {MAX_CONTEXT_LENGTH} bytes as JSON")
+    return context
 
 
 @dataclass(frozen=True)
@@ -31,10 +49,10 @@ class LogEntryIn:
     service: Annotated[str, Field(min_length=1, max_length=100)]
     level: Level
     message: Annotated[str, Field(max_length=MAX_MESSAGE_LENGTH)]
-    timestamp: AwareDatetime | None = None
+    timestamp: Annotated[AwareDatetime, AfterValidator(plausible_time)] | None = None
     node_id: Annotated[str, Field(max_length=100)] | None = None
     request_id: Annotated[str, Field(max_length=128)] | None = None
-    context: dict[str, Any] | None = None
+    context: Annotated[dict[str, Any] | None, AfterValidator(bounded_context)] = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+import time
 from collections import defaultdict
 
 import aiohttp
@@ -23,6 +24,8 @@ PUSH_PATH = "/loki/api/v1/push"
 BATCH_SIZE = 1000
 IDLE_WAIT_SECONDS = 5.0
 MAX_BACKOFF_SECONDS = 30.0
+REFUSAL_REPORT_SECONDS = 300.0  # refusals are logged this rarely: the log line is itself forwarded
+RETRY_STATUSES = {401, 403, 404, 408, 429}  # a store that is being set up or is overloaded
 
 
 def push_url(configured: str) -> str:
@@ -65,6 +68,8 @@ class LokiForwarder:
         last_id = await self._store.forwarded_up_to(self.url)
         backoff = 1.0
         failing = False
+        refused = 0
+        reported_at = -REFUSAL_REPORT_SECONDS
         while True:
             self.wake.clear()
             rows = await self._store.after(last_id, BATCH_SIZE)
@@ -77,8 +82,11 @@ class LokiForwarder:
             try:
                 await self._push(rows)
             except BackendRefused as refusal:
-                log.error("the log store refused %d entries (%s); they stay in the local store only",
-                          len(rows), refusal)
+                refused += len(rows)
+                if time.monotonic() - reported_at >= REFUSAL_REPORT_SECONDS:
+                    log.error("the log store refused %d entries (last: %s); they stay in the local store only",
+                              refused, refusal)
+                    refused, reported_at = 0, time.monotonic()
             except (aiohttp.ClientError, asyncio.TimeoutError) as error:
                 if not failing:
                     log.warning("the log store at %s is not reachable (%s); entries wait locally",
@@ -100,6 +108,6 @@ class LokiForwarder:
             if resp.status < 300:
                 return
             body = (await resp.text())[:200]
-            if resp.status == 429 or resp.status >= 500:
+            if resp.status in RETRY_STATUSES or resp.status >= 500:
                 raise aiohttp.ClientResponseError(resp.request_info, (), status=resp.status, message=body)
             raise BackendRefused(f"{resp.status}: {body}")
