@@ -63,8 +63,9 @@ class Daemon:
             VOXD_HOME=str(self.home),
             VOXD_PORT_OFFSET=str(self.offset),
             VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="100000",
-            **self.extra_env,
+            VOXD_LLM_BACKEND="none",  # tests that want a model say which
         )
+        env.update(self.extra_env)
         return env
 
     def url(self, service: str) -> str:

@@ -9,6 +9,7 @@ import httpx
 import jwt
 
 from conftest import login, unique_email
+from voxd.kit.timeparse import local_zone_name
 
 
 def refresh(daemon, token: str) -> httpx.Response:
@@ -126,7 +127,7 @@ def test_households_validate_time_zones(daemon, admin):
     bad = httpx.post(url, json={"name": "Mars base", "timezone": "Mars/Olympus"}, headers=admin)
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_timezone"
     default = httpx.post(url, json={"name": "Flat"}, headers=admin)
-    assert default.status_code == 201 and default.json()["timezone"] == "UTC"
+    assert default.status_code == 201 and default.json()["timezone"] == local_zone_name()
     listed = httpx.get(url, headers=admin).json()["households"]
     assert default.json() in listed
 

@@ -28,8 +28,9 @@ CATALOG: dict[str, ServiceSpec] = {
             7703,
             "/api/v0/health",
             "voxd.services.command_center.app:create_app",
-            False,
+            True,
         ),
+        ServiceSpec("llm", 7704, "/health", "voxd.services.llm.app:create_app", False),
     )
 }
 

@@ -16,12 +16,12 @@ def households() -> None:
 
 @households.command("create")
 @click.argument("name")
-@click.option("--timezone", default="UTC", show_default=True, help="IANA time zone, e.g. Europe/Berlin.")
+@click.option("--timezone", help="IANA time zone, e.g. Europe/Berlin (default: the server's zone).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def create(name: str, timezone: str, as_json: bool) -> None:
     """Create a household."""
-    created = admin_call(load_settings(), "auth", "POST", "/households",
-                         json={"name": name, "timezone": timezone})
+    body = {"name": name, **({"timezone": timezone} if timezone else {})}
+    created = admin_call(load_settings(), "auth", "POST", "/households", json=body)
     if as_json:
         print_json(created)
     else:

@@ -20,6 +20,7 @@ class ApiError(Exception):
         message: str,
         details: Any = None,
         headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -27,9 +28,11 @@ class ApiError(Exception):
         self.message = message
         self.details = details
         self.headers = headers or {}
+        self.extra = extra or {}  # top-level fields beside "error" (e.g. a reply a node can speak)
 
     def response(self) -> web.Response:
-        return error_response(self.status, self.code, self.message, self.details, self.headers)
+        body = {**self.extra, **error_body(self.code, self.message, self.details)}
+        return web.json_response(body, status=self.status, headers=self.headers)
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:

@@ -141,7 +141,7 @@ class Settings:
         """Every secret value voxd knows, so log output can be scrubbed of them."""
         return [
             value for key, value in self.values.items()
-            if value and (key in ("ADMIN_API_KEY", "JWT_SIGNING_KEY") or key.startswith("APP_KEY_"))
+            if value and (key in ("ADMIN_API_KEY", "JWT_SIGNING_KEY", "VOXD_LLM_API_KEY") or key.startswith("APP_KEY_"))
         ]
 
     def app_credentials(self, service: str) -> AppCredentials | None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+import zoneinfo
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 RELATIVE = re.compile(r"^\s*(\d+)\s*(s|m|h|d|w)\s*$")
 UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
@@ -45,3 +48,32 @@ def from_micros(micros: int) -> datetime:
 
 def rfc3339(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def local_zone_name() -> str:
+    """This machine's IANA time zone (TZ, /etc/timezone, or the /etc/localtime link), else UTC."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    try:
+        candidates.append(Path("/etc/timezone").read_text().strip())
+    except OSError:
+        pass
+    try:
+        target = os.path.realpath("/etc/localtime")
+        if "zoneinfo/" in target:
+            candidates.append(target.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    for name in candidates:
+        if not name:
+            continue
+        try:
+            zoneinfo.ZoneInfo(name)
+            return name
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            continue
+    return "UTC"
+
+
+def now_iso() -> str:
+    """The current UTC time to the second, as the services store creation times."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

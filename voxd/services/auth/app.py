@@ -23,6 +23,7 @@ from voxd.kit.errors import ApiError, bad_request, conflict, not_found, unauthor
 from voxd.kit.fields import MAX_TOKEN_LENGTH, Label, Secret
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.timeparse import local_zone_name
 from voxd.services.auth.passwords import MIN_PASSWORD_LENGTH, hash_password, verify_password
 from voxd.services.auth.ratelimit import FailureLimiter
 from voxd.kit.node_records import NodeList, NodeRegistration, RegisteredNode
@@ -99,7 +100,7 @@ class UserList:
 @dataclass(frozen=True)
 class NewHousehold:
     name: Label
-    timezone: Annotated[str, Field(min_length=1, max_length=64)] = "UTC"
+    timezone: Annotated[str, Field(min_length=1, max_length=64)] | None = None  # default: the server's zone
 
 
 @dataclass(frozen=True)
@@ -281,7 +282,8 @@ async def list_users(call: Call[None]) -> web.Response:
 
 
 async def create_household(call: Call[NewHousehold]) -> web.Response:
-    household = await store(call).create_household(call.body.name, check_timezone(call.body.timezone))
+    zone = check_timezone(call.body.timezone or local_zone_name())
+    household = await store(call).create_household(call.body.name, zone)
     log.info("created household %s (%s, %s)", household.household_id, household.name, household.timezone)
     return json_response(household, status=201)
 

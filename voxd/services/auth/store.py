@@ -6,12 +6,12 @@ import sqlite3
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
 
 from aiohttp import web
 
 from voxd.kit.auth import constant_time_equal, secret_digest
 from voxd.kit.db import Database
+from voxd.kit.timeparse import now_iso
 from voxd.kit.node_records import Node
 
 MIGRATIONS = [
@@ -55,10 +55,6 @@ MIGRATIONS = [
     CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
     """,
 ]
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)

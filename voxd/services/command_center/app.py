@@ -1,13 +1,26 @@
-"""Command center (7703): the voice command orchestrator. This part: health and node registration."""
+"""Command center (7703): the voice command orchestrator: text commands, node registration,
+memories and command secrets."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from aiohttp import web
 
-from voxd.kit.app import create_service_app
+from voxd.kit.app import DB, create_service_app, database
 from voxd.kit.settings import Settings
-from voxd.services.command_center import nodes
+from voxd.services.command_center import command, memories, nodes, secrets
+from voxd.services.command_center.store import CC_STORE, MIGRATIONS, CommandCenterStore
+
+
+async def store_context(app: web.Application) -> AsyncIterator[None]:
+    app[CC_STORE] = CommandCenterStore(app[DB])
+    yield
 
 
 def create_app(settings: Settings) -> web.Application:
-    return create_service_app("command-center", settings, [*nodes.ROUTES])
+    routes = [*nodes.ROUTES, *command.ROUTES, *memories.ROUTES, *secrets.ROUTES]
+    return create_service_app(
+        "command-center", settings, routes,
+        resources=[database(MIGRATIONS), store_context, command.pipeline_context],
+    )

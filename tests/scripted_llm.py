@@ -1,0 +1,61 @@
+"""A scripted OpenAI-compatible server for deterministic pipeline tests: it answers each
+/v1/chat/completions request with the next scripted message and records what it was sent."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+def tool_call(name: str, arguments: dict[str, Any] | str) -> dict[str, Any]:
+    encoded = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return {"role": "assistant", "content": None,
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": name, "arguments": encoded}}]}
+
+
+def text(content: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": content}
+
+
+class ScriptedModel:
+    def __init__(self) -> None:
+        self.script: list[dict[str, Any]] = []
+        self.requests: list[dict[str, Any]] = []
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                model.requests.append(body)
+                message = model.script.pop(0) if model.script else text("I have nothing scripted.")
+                answer = {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": "scripted",
+                          "choices": [{"index": 0, "message": message,
+                                       "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
+                          "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+                data = json.dumps(answer).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):  # noqa: N802
+                data = json.dumps({"object": "list", "data": [{"id": "scripted", "object": "model"}]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,469 @@
+"""The built-in commands as the pipeline drives them: an utterance is pre-routed (first claim wins, in
+registry order), its arguments coerced, the command executed, and we listen to what would be said.
+
+No daemon and no network: storage is an in-memory dict, there is no language model (ask_model answers
+None) unless a test gives one, and the weather service is a canned stand-in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import datetime, timedelta, timezone
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import aiohttp
+import pytest
+
+from voxd.commands.api import CommandRequest, CommandResponse, RouteContext
+from voxd.commands.arguments import ArgumentProblem, coerce_arguments
+from voxd.commands.builtin.jokes import JOKES
+from voxd.commands.registry import built_in_commands
+
+LONDON = ZoneInfo("Europe/London")
+NOW = datetime(2026, 3, 7, 15, 5, tzinfo=LONDON)  # a Saturday afternoon, GMT
+COMMANDS = built_in_commands()
+BY_NAME = {command.name: command for command in COMMANDS}
+
+
+class MemoryStorage:
+    """A household's command documents in a dict; values go through JSON as they would in SQLite.
+    One storage serves every command here, because set_timer, check_timers and cancel_timer must
+    see the same timers."""
+
+    def __init__(self) -> None:
+        self.documents: dict[str, str] = {}
+
+    async def get(self, key: str) -> Any:
+        return json.loads(self.documents[key]) if key in self.documents else None
+
+    async def put(self, key: str, value: Any) -> None:
+        self.documents[key] = json.dumps(value)
+
+    async def delete(self, key: str) -> None:
+        self.documents.pop(key, None)
+
+
+async def no_model(question: str) -> str | None:
+    return None
+
+
+def context(now: datetime = NOW) -> RouteContext:
+    return RouteContext(now=now, timezone=LONDON)
+
+
+def claims(text: str, now: datetime = NOW) -> list[tuple[str, dict[str, Any]]]:
+    """Every command that would claim `text`, in registry order."""
+    found = []
+    for command in COMMANDS:
+        claim = command.pre_route(text, context(now))
+        if claim is not None:
+            found.append((command.name, claim.arguments))
+    return found
+
+
+def execute(name: str, raw: dict[str, Any], storage: MemoryStorage | None = None, now: datetime = NOW,
+            secrets: dict[str, str] | None = None, ask_model=no_model, http: Any = None) -> CommandResponse:
+    """What the pipeline does after routing: coerce the arguments, then execute."""
+    command = BY_NAME[name]
+    arguments = coerce_arguments(command, raw, context(now))
+    request = CommandRequest(
+        text="", node_id="kitchen", household_id="home", now=now, timezone=LONDON, speaker=None,
+        secrets=secrets or {}, storage=storage or MemoryStorage(), ask_model=ask_model, http=http,
+    )
+    return asyncio.run(command.execute(request, **arguments))
+
+
+class Household:
+    """One household talking to voxd over time: shared storage, a clock that can move on."""
+
+    def __init__(self, **options: Any) -> None:
+        self.storage = MemoryStorage()
+        self.now = NOW
+        self.options = options
+
+    def say(self, text: str) -> str:
+        found = claims(text, self.now)
+        assert found, f"nothing claimed {text!r}"
+        name, raw = found[0]
+        return execute(name, raw, self.storage, self.now, **self.options).spoken_response
+
+    def wait(self, **elapsed: float) -> None:
+        self.now += timedelta(**elapsed)
+
+
+# --- routing: who claims what -------------------------------------------------------------------
+
+ROUTES = [
+    ("stop", "stop", {}),
+    ("Stop.", "stop", {}),
+    ("please stop", "stop", {}),
+    ("stop please", "stop", {}),
+    ("never mind", "stop", {}),
+    ("Nevermind.", "stop", {}),
+    ("cancel", "stop", {}),
+    ("pause", "stop", {}),
+    ("be quiet", "stop", {}),
+    ("That's all, thanks.", "stop", {}),
+    ("forget it", "stop", {}),
+    ("what time is it", "get_current_time", {"location": None}),
+    ("What's the time?", "get_current_time", {"location": None}),
+    ("What time is it in Tokyo?", "get_current_time", {"location": "tokyo"}),
+    ("what time is it in New York right now", "get_current_time", {"location": "new york"}),
+    ("do you know what time it is in New York", "get_current_time", {"location": "new york"}),
+    ("what's 12 times 7", "calculate", {"num1": 12, "num2": 7, "operation": "multiply"}),
+    ("what is twelve times seven", "calculate", {"num1": 12, "num2": 7, "operation": "multiply"}),
+    ("12 plus 3", "calculate", {"num1": 12, "num2": 3, "operation": "add"}),
+    ("What's 100 divided by 4?", "calculate", {"num1": 100, "num2": 4, "operation": "divide"}),
+    ("seven minus two", "calculate", {"num1": 7, "num2": 2, "operation": "subtract"}),
+    ("what is 6 multiplied by 7", "calculate", {"num1": 6, "num2": 7, "operation": "multiply"}),
+    ("can you add 250 and 175 for me", "calculate", {"num1": 250, "num2": 175, "operation": "add"}),
+    ("subtract 7 from 22", "calculate", {"num1": 22, "num2": 7, "operation": "subtract"}),
+    ("set a timer for five minutes", "set_timer", {"duration_seconds": 300, "label": None}),
+    ("Set a 10 minute timer.", "set_timer", {"duration_seconds": 600, "label": None}),
+    ("start a pasta timer for 8 minutes", "set_timer", {"duration_seconds": 480, "label": "pasta"}),
+    ("timer for 30 seconds", "set_timer", {"duration_seconds": 30, "label": None}),
+    ("set a timer for 10 minutes for the eggs", "set_timer", {"duration_seconds": 600, "label": "eggs"}),
+    ("set a new timer for 5 minutes", "set_timer", {"duration_seconds": 300, "label": None}),
+    ("how much time is left", "check_timers", {"label": None}),
+    ("how long is left on the pasta timer", "check_timers", {"label": "pasta"}),
+    ("cancel the timer", "cancel_timer", {}),
+    ("stop the timer", "cancel_timer", {}),
+    ("cancel the pasta timer", "cancel_timer", {"label": "pasta"}),
+    ("cancel all timers", "cancel_timer", {"label": "all"}),
+    ("convert 5 miles to kilometers", "convert_measurement",
+     {"value": 5, "from_unit": "miles", "to_unit": "kilometers"}),
+    ("how many grams in a pound", "convert_measurement", {"value": 1, "from_unit": "pound", "to_unit": "grams"}),
+    ("how many cups is 500 milliliters", "convert_measurement",
+     {"value": 500, "from_unit": "milliliters", "to_unit": "cups"}),
+    ("how many tablespoons are in a quarter cup", "convert_measurement",
+     {"value": 0.25, "from_unit": "cup", "to_unit": "tablespoons"}),
+    ("what's 70 fahrenheit in celsius", "convert_measurement",
+     {"value": 70, "from_unit": "fahrenheit", "to_unit": "celsius"}),
+    ("add milk and eggs to the shopping list", "shopping_list", {"action": "add", "items": ["milk", "eggs"]}),
+    ("Add milk, eggs, and some bread to my shopping list.", "shopping_list",
+     {"action": "add", "items": ["milk", "eggs", "bread"]}),
+    ("what's on my shopping list", "shopping_list", {"action": "read"}),
+    ("remove eggs from the grocery list", "shopping_list", {"action": "remove", "items": ["eggs"]}),
+    ("clear the shopping list", "shopping_list", {"action": "clear"}),
+    ("add call the plumber to my to-do list", "todo_list", {"action": "add", "items": ["call the plumber"]}),
+    ("what's on my todo list", "todo_list", {"action": "read"}),
+    ("tell me a joke", "tell_joke", {"topic": None}),
+    ("tell me a joke about cats", "tell_joke", {"topic": "cats"}),
+    ("make me laugh", "tell_joke", {"topic": None}),
+    ("tell me a dad joke", "tell_joke", {"topic": None}),
+    ("what's the weather", "get_weather", {"city": None}),
+    ("What's the weather in Paris?", "get_weather", {"city": "paris"}),
+    ("what's the weather tomorrow", "get_weather", {"city": None, "resolved_datetimes": ["tomorrow"]}),
+    ("what's the weather in paris tomorrow", "get_weather", {"city": "paris", "resolved_datetimes": ["tomorrow"]}),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "arguments"), ROUTES, ids=[text for text, _, _ in ROUTES])
+def test_each_utterance_is_claimed_by_exactly_one_command(text, name, arguments):
+    assert claims(text) == [(name, arguments)]
+
+
+# Said to a household assistant, but meant for another command or for the model.
+LEFT_FOR_THE_MODEL = [
+    "stop the music",
+    "cancel my meeting",
+    "add a reminder",
+    "add a reminder to buy milk",
+    "remind me to buy milk tomorrow",
+    "add this song to my playlist",
+    "add milk to the list",
+    "set an alarm for 7am",
+    "remind me in 5 minutes",
+    "what time is my meeting",
+    "what time is it in narnia",
+    "what's the date today",
+    "how many days are in a year",
+    "what is love in french",
+    "what's 15 percent of 200",
+    "who wrote hamlet",
+    "tell me a story",
+    "is it going to rain tomorrow",
+]
+
+
+@pytest.mark.parametrize("text", LEFT_FOR_THE_MODEL)
+def test_utterances_meant_for_others_are_not_claimed(text):
+    assert claims(text) == []
+
+
+# --- what each command says ---------------------------------------------------------------------
+
+def test_stop_answers_at_once():
+    response = execute("stop", {})
+    assert response.spoken_response == "Okay."
+    assert response.success
+
+
+@pytest.mark.parametrize(("location", "said"), [
+    (None, "It's 3:05 PM."),
+    ("tokyo", "It's 12:05 AM in Tokyo."),
+    ("new york", "It's 10:05 AM in New York."),
+    ("London", "It's 3:05 PM in London."),
+    ("Narnia", "I don't know the time zone of Narnia."),
+])
+def test_current_time_here_and_elsewhere(location, said):
+    assert execute("get_current_time", {"location": location}).spoken_response == said
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("what's 12 times 7", "12 times 7 is 84."),
+    ("what is twelve times seven", "12 times 7 is 84."),
+    ("12 plus 3", "12 plus 3 is 15."),
+    ("what's 100 divided by 4", "100 divided by 4 is 25."),
+    ("what is 10 divided by 3", "10 divided by 3 is 3.33."),
+    ("seven minus two", "7 minus 2 is 5."),
+    ("what is 2.5 times 4", "2.5 times 4 is 10."),
+    ("what is 0.1 plus 0.2", "0.1 plus 0.2 is 0.3."),
+    ("what's 5 divided by 0", "I can't divide by zero."),
+])
+def test_calculate_speaks_clean_numbers(text, said):
+    assert Household().say(text) == said
+
+
+def test_calculate_accepts_a_models_loose_arguments():
+    response = execute("calculate", {"num1": "12", "num2": "seven", "operation": "Multiply"})
+    assert response.spoken_response == "12 times 7 is 84."
+    assert response.data["result"] == 84
+
+
+def test_timers_set_check_and_cancel_by_label():
+    home = Household()
+    assert home.say("start a pasta timer for 8 minutes") == "Pasta timer set for 8 minutes."
+    assert home.say("set a timer for five minutes") == "Timer set for 5 minutes."
+    stored = asyncio.run(home.storage.get("timers"))
+    assert [(timer["label"], timer["node_id"], timer["duration_seconds"]) for timer in stored] == [
+        ("pasta", "kitchen", 480), (None, "kitchen", 300)]
+    assert datetime.fromisoformat(stored[0]["ends_at"]) == NOW + timedelta(minutes=8)
+
+    home.wait(minutes=3, seconds=30)
+    assert home.say("how much time is left") == (
+        "You have 2 timers. The timer for 5 minutes has 1 minute 30 seconds left. "
+        "The pasta timer has 4 minutes 30 seconds left.")
+    assert home.say("how long is left on the pasta timer") == "The pasta timer has 4 minutes 30 seconds left."
+    assert home.say("cancel the pasta timer") == "Cancelled the pasta timer."
+    assert home.say("how long is left on the pasta timer") == "You don't have a pasta timer."
+    assert home.say("cancel the egg timer") == "You don't have an egg timer."
+
+    home.wait(minutes=2)  # the five-minute timer has rung: reading the list drops it
+    assert home.say("how much time is left") == "You don't have any timers running."
+    assert asyncio.run(home.storage.get("timers")) == []
+
+
+def test_a_timer_without_a_length_is_asked_for():
+    (name, raw), = claims("set a timer")
+    assert name == "set_timer"
+    with pytest.raises(ArgumentProblem, match="I need to know the length of the timer."):
+        coerce_arguments(BY_NAME[name], raw, context())
+
+
+def test_cancel_without_a_label_takes_the_newest_and_says_which():
+    home = Household()
+    home.say("set a timer for 10 minutes for the eggs")
+    home.say("set a 3 minute timer")
+    assert home.say("cancel the timer") == "Cancelled the timer for 3 minutes. You still have 1 other timer."
+    assert home.say("stop the timer") == "Cancelled the eggs timer."
+    assert home.say("cancel the timer") == "You don't have any timers running."
+
+
+def test_cancel_all_timers():
+    home = Household()
+    for text in ("set a timer for 1 minute", "set a 2 minute timer", "start a rice timer for 20 minutes"):
+        home.say(text)
+    assert execute("check_timers", {"label": "all"}, home.storage).spoken_response.startswith("You have 3 timers.")
+    assert home.say("cancel all timers") == "Cancelled all 3 timers."
+    assert home.say("how much time is left") == "You don't have any timers running."
+
+
+def test_a_timer_over_an_hour_is_said_in_hours_and_minutes():
+    home = Household()
+    assert home.say("set a timer for an hour and a half") == "Timer set for 1 hour 30 minutes."
+    home.wait(seconds=10)
+    assert home.say("how much time is left") == "The timer for 1 hour 30 minutes has 1 hour 29 minutes left."
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("convert 5 miles to kilometers", "5 miles is 8.05 kilometers."),
+    ("how many grams in a pound", "1 pound is 453.6 grams."),
+    ("how many cups is 500 milliliters", "500 milliliters is 2.11 cups."),
+    ("what's 70 fahrenheit in celsius", "70 degrees Fahrenheit is 21.1 degrees Celsius."),
+    ("how many ounces in a cup", "1 cup is 8 fluid ounces."),
+    ("how many ounces in a pound", "1 pound is 16 ounces."),
+    ("how many teaspoons in a tablespoon", "1 tablespoon is 3 teaspoons."),
+    ("convert 100 celsius to kelvin", "100 degrees Celsius is 373.1 kelvin."),
+    ("what is 6 feet in meters", "6 feet is 1.83 meters."),
+    ("how many cups in a pound", "I can't convert pounds to cups: pounds measure weight and cups measure volume."),
+])
+def test_measurement_conversions(text, said):
+    assert Household().say(text) == said
+
+
+def test_measurement_names_an_unknown_unit():
+    response = execute("convert_measurement", {"value": 3, "from_unit": "furlongs", "to_unit": "meters"})
+    assert response.spoken_response == "I don't know the unit furlongs."
+    assert not response.success
+
+
+def test_shopping_list_across_calls():
+    home = Household()
+    assert home.say("what's on my shopping list") == "Your shopping list is empty."
+    assert home.say("add milk and eggs to the shopping list") == "Added milk and eggs to your shopping list."
+    assert home.say("put bread and milk on the grocery list") == (
+        "Added bread to your shopping list. Milk is already on it.")
+    assert home.say("what's on my shopping list") == "Your shopping list has milk, eggs and bread."
+    assert home.say("remove eggs from the shopping list") == "Removed eggs from your shopping list."
+    assert home.say("remove cheese from the shopping list") == "Cheese isn't on your shopping list."
+    assert home.say("what's on the shopping list") == "Your shopping list has milk and bread."
+    assert home.say("clear the shopping list") == "Cleared your shopping list."
+    assert home.say("read me the shopping list") == "Your shopping list is empty."
+
+
+def test_todo_list_is_its_own_list():
+    home = Household()
+    home.say("add milk to the shopping list")
+    assert home.say("what's on my to-do list") == "Your to-do list is empty."
+    assert home.say("add call the plumber and book the dentist to my to do list") == (
+        "Added call the plumber and book the dentist to your to-do list.")
+    assert home.say("take call the plumber off the todo list") == "Removed call the plumber from your to-do list."
+    assert home.say("what's on my shopping list") == "Your shopping list has milk."
+
+
+def test_list_asks_what_to_add_when_no_items_came():
+    response = execute("shopping_list", {"action": "add"})
+    assert response.spoken_response == "What should I add?"
+    assert response.wait_for_input
+
+
+def test_jokes_come_from_the_collection_without_a_model():
+    texts = {joke.text for joke in JOKES}
+    assert len(texts) >= 15
+    assert {"food", "animals", "computers", "science", "music"} <= {topic for joke in JOKES for topic in joke.topics}
+    home = Household()
+    told = [home.say("tell me a joke") for _ in range(5)]
+    assert all(joke in texts for joke in told)
+    assert all(first != second for first, second in zip(told, told[1:]))  # never the same twice running
+    assert home.say("tell me a joke about cats") == "Why don't cats play poker in the jungle? Too many cheetahs."
+    computer_jokes = {joke.text for joke in JOKES if "computers" in joke.topics}
+    assert home.say("tell me a joke about programmers") in computer_jokes
+
+
+def test_a_joke_on_an_unknown_topic():
+    response = execute("tell_joke", {"topic": "tax returns"})
+    said = response.spoken_response
+    assert said.startswith("I don't know one about tax returns, but here's one. ")
+    assert said.removeprefix("I don't know one about tax returns, but here's one. ") in {joke.text for joke in JOKES}
+
+    async def model(question: str) -> str:
+        assert "tax returns" in question
+        return "**Why** did the accountant cry? The returns were *taxing*. 😂"
+
+    written = execute("tell_joke", {"topic": "tax returns"}, ask_model=model)
+    assert written.spoken_response == "Why did the accountant cry? The returns were taxing."
+
+
+def test_weather_needs_its_api_key():
+    response = execute("get_weather", {"city": "Paris"})
+    assert response.spoken_response == (
+        "I need an OpenWeather API key to check the weather. An administrator can add one with voxd secrets set.")
+    assert not response.success
+    assert [secret.key for secret in BY_NAME["get_weather"].required_secrets] == ["OPENWEATHER_API_KEY"]
+
+
+class CannedWeather:
+    """Stands in for the aiohttp session: answers from canned OpenWeather JSON, or fails to connect."""
+
+    def __init__(self, answers: dict[str, Any] | None = None) -> None:
+        self.answers = answers
+        self.asked: list[tuple[str, dict[str, str]]] = []
+
+    def get(self, url: str, params: dict[str, str], timeout: aiohttp.ClientTimeout) -> CannedResponse:
+        assert timeout.total == 5
+        self.asked.append((url.rsplit("/", 1)[-1], params))
+        if self.answers is None:
+            raise aiohttp.ClientConnectionError("no route to host")
+        return CannedResponse(self.answers[url.rsplit("/", 1)[-1]])
+
+
+class CannedResponse:
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.status, self.body = 200, body
+
+    async def __aenter__(self) -> CannedResponse:
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        return None
+
+    async def json(self) -> dict[str, Any]:
+        return self.body
+
+
+def forecast_for_paris() -> dict[str, Any]:
+    """Three-hourly slots for the next two days: rain tomorrow, highs rising through the day."""
+    start = datetime(2026, 3, 7, 18, tzinfo=timezone.utc)
+    slots = []
+    for step in range(16):
+        moment = start + timedelta(hours=3 * step)
+        description = "light rain" if moment.date().day == 8 else "clear sky"
+        temperature = 8 + moment.hour / 3
+        slots.append({"dt": int(moment.timestamp()), "weather": [{"description": description}],
+                      "main": {"temp": temperature, "temp_min": temperature - 1, "temp_max": temperature + 1}})
+    return {"city": {"name": "Paris", "timezone": 3600}, "list": slots}
+
+
+WEATHER_KEY = {"OPENWEATHER_API_KEY": "test-key", "WEATHER_DEFAULT_CITY": "London"}
+
+
+def test_weather_now_and_tomorrow_from_the_service():
+    service = CannedWeather({
+        "weather": {"name": "London", "weather": [{"description": "broken clouds"}],
+                    "main": {"temp": 11.6, "temp_min": 10, "temp_max": 13}},
+        "forecast": forecast_for_paris(),
+    })
+    home = Household(secrets=WEATHER_KEY, http=service)
+    assert home.say("what's the weather") == "Right now in London it's 12 degrees with broken clouds."
+    assert home.say("what's the weather in paris tomorrow") == (
+        "Tomorrow in Paris, expect light rain, with a high of 16 and a low of 7 degrees.")
+    assert service.asked == [("weather", {"q": "London", "appid": "test-key", "units": "metric"}),
+                             ("forecast", {"q": "paris", "appid": "test-key", "units": "metric"})]
+
+
+def test_weather_says_when_the_service_is_unreachable():
+    home = Household(secrets=WEATHER_KEY, http=CannedWeather(answers=None))
+    assert home.say("what's the weather in Paris") == "I can't reach the weather service right now."
+    assert Household(secrets=WEATHER_KEY).say("what's the weather") == "I can't reach the weather service right now."
+
+
+def test_weather_asks_for_a_city_when_there_is_no_default():
+    response = execute("get_weather", {}, secrets={"OPENWEATHER_API_KEY": "test-key"})
+    assert response.spoken_response == "Which city should I check the weather for?"
+    assert response.wait_for_input
+
+
+def test_questions_need_a_model():
+    response = execute("answer_question", {"query": "who wrote hamlet"})
+    assert response.spoken_response == "I can't answer questions right now: no language model is available."
+
+    async def model(question: str) -> str:
+        return "Hamlet was written by **William Shakespeare**."
+
+    answered = execute("answer_question", {"query": "who wrote hamlet"}, ask_model=model)
+    assert answered.spoken_response == "Hamlet was written by William Shakespeare."
+
+
+def test_every_command_describes_itself_for_the_model():
+    assert [command.name for command in COMMANDS] == [
+        "stop", "get_current_time", "calculate", "set_timer", "check_timers", "cancel_timer",
+        "convert_measurement", "shopping_list", "todo_list", "tell_joke", "get_weather", "answer_question"]
+    for command in COMMANDS:
+        schema = command.tool_schema()["function"]
+        assert len(schema["description"]) > 30, command.name
+        for name, parameter in schema["parameters"]["properties"].items():
+            assert parameter.get("description"), f"{command.name}.{name}"
+    assert BY_NAME["answer_question"].templates == ()  # the model's fallback claims nothing itself

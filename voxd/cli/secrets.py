@@ -1,0 +1,65 @@
+"""`voxd secrets install` and `voxd secrets set`: third-party keys that commands need."""
+
+from __future__ import annotations
+
+import click
+
+from voxd.cli.admin_client import admin_call
+from voxd.cli.output import CliError, console, print_json, print_table
+from voxd.cli.settings_option import load_settings
+from voxd.kit.settings import Settings
+
+
+@click.group()
+def secrets() -> None:
+    """Install and set the secrets that commands need (API keys). Values are never shown."""
+
+
+def only_household(settings: Settings, given: str | None) -> str:
+    if given:
+        return given
+    found = admin_call(settings, "auth", "GET", "/households")["households"]
+    if len(found) != 1:
+        raise CliError("there is more than one household (or none): pass --household ID")
+    return found[0]["household_id"]
+
+
+@secrets.command("install")
+@click.argument("command", required=False)
+@click.option("--list", "list_only", is_flag=True, help="Show each command's secrets and whether they are set.")
+@click.option("--all", "install_all", is_flag=True, help="Create empty entries for every command's secrets.")
+@click.option("--household", "household_id", help="Household id (default: the only household).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def install(command: str | None, list_only: bool, install_all: bool, household_id: str | None, as_json: bool) -> None:
+    """List required secrets, or create their empty entries for one COMMAND or --all."""
+    settings = load_settings()
+    if list_only or not (command or install_all):
+        overview = admin_call(settings, "command-center", "GET", "/api/v0/secrets")
+        if as_json:
+            print_json(overview["required"])
+            return
+        print_table("Secrets commands need", ("key", "command", "scope", "set for", "description"),
+                    ((r["key"], r["command"], r["scope"], ", ".join(r["set_for"]) or "not set", r["description"])
+                     for r in overview["required"]))
+        return
+    body = {"household_id": only_household(settings, household_id), "command": None if install_all else command}
+    installed = admin_call(settings, "command-center", "POST", "/api/v0/secrets/install", json=body)["installed"]
+    if as_json:
+        print_json(installed)
+    elif installed:
+        console.print(f"Installed {', '.join(installed)}: set each with `voxd secrets set KEY VALUE`.")
+    else:
+        console.print("Nothing to install: the entries exist already.")
+
+
+@secrets.command("set")
+@click.argument("key")
+@click.argument("value")
+@click.option("--node", "node_id", help="Only for this node (default: the whole household).")
+@click.option("--household", "household_id", help="Household id (default: the only household).")
+def set_secret(key: str, value: str, node_id: str | None, household_id: str | None) -> None:
+    """Set KEY to VALUE for a household (or one node)."""
+    settings = load_settings()
+    body = {"value": value, **({"node_id": node_id} if node_id else {"household_id": only_household(settings, household_id)})}
+    admin_call(settings, "command-center", "PUT", f"/api/v0/secrets/{key}", json=body)
+    console.print(f"{key} is set.")

@@ -1,0 +1,178 @@
+"""The public command API: what a voice command declares and what it is given.
+
+A command is a class with a `name`, a `description`, typed `parameters`, the `required_secrets` it
+needs, optional sentence `templates` (or a hand-written `pre_route`) that claim short utterances
+without a language model, and `execute`. voxd validates secrets and arguments before `execute`
+runs, so `execute` receives clean, typed keyword arguments. See docs/commands.md for a worked example.
+
+Third-party commands are found through the entry-point group `voxd.commands`: each entry point
+names a `Command` subclass (or a callable returning a list of instances).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar, Literal, Protocol
+from zoneinfo import ZoneInfo
+
+ParameterType = Literal["string", "integer", "number", "boolean", "enum", "date", "datetime", "duration"]
+PARAMETER_TYPES: tuple[str, ...] = ParameterType.__args__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One typed argument. `many=True` makes it a list of that type."""
+
+    name: str
+    type: ParameterType
+    description: str = ""
+    required: bool = False
+    default: Any = None
+    choices: tuple[str, ...] = ()  # for "enum"
+    many: bool = False
+
+    def __post_init__(self) -> None:
+        if self.type not in PARAMETER_TYPES:
+            raise ValueError(f"parameter {self.name!r}: unknown type {self.type!r}")
+        if self.type == "enum" and not self.choices:
+            raise ValueError(f"parameter {self.name!r}: an enum needs choices")
+
+
+@dataclass(frozen=True)
+class RequiredSecret:
+    """A third-party secret (an API key) a command needs; installed with `voxd secrets`."""
+
+    key: str
+    description: str
+    scope: Literal["household", "node"] = "household"
+
+
+@dataclass(frozen=True)
+class PreRouteResult:
+    """A command's claim on an utterance: its arguments, and optionally the reply to speak."""
+
+    arguments: dict[str, Any] = field(default_factory=dict)
+    spoken_response: str | None = None
+
+
+@dataclass(frozen=True)
+class CommandResponse:
+    """What `execute` answers. With `spoken_response` set, no second model call is made."""
+
+    spoken_response: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    success: bool = True
+    wait_for_input: bool = False  # the node should listen again without a wake word
+
+
+@dataclass(frozen=True)
+class Speaker:
+    user_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class RouteContext:
+    """What a fast matcher may look at: no I/O happens during pre-routing."""
+
+    now: datetime  # aware, in the household's time zone
+    timezone: ZoneInfo
+    speaker: Speaker | None = None
+
+
+class CommandStorage(Protocol):
+    """Small persistent JSON documents per household and command (timers, lists...)."""
+
+    async def get(self, key: str) -> Any: ...
+
+    async def put(self, key: str, value: Any) -> None: ...
+
+    async def delete(self, key: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class CommandRequest:
+    """Everything `execute` may use about the request, besides its arguments."""
+
+    text: str
+    node_id: str
+    household_id: str
+    now: datetime
+    timezone: ZoneInfo
+    speaker: Speaker | None
+    secrets: Mapping[str, str]
+    storage: CommandStorage
+    ask_model: Callable[[str], Awaitable[str | None]]  # a free-form question; None without a model
+    http: Any = None  # an aiohttp.ClientSession for commands that call out (only where configured)
+    request_id: str | None = None
+
+
+class Command:
+    """Subclass this. Class attributes declare the command; `execute` does the work."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    required_secrets: ClassVar[tuple[RequiredSecret, ...]] = ()
+    # Sentence templates (voxd.commands.templates syntax) whose slots are named like parameters.
+    templates: ClassVar[tuple[str, ...]] = ()
+    # Commands that share documents (set_timer, check_timers, cancel_timer) name one scope.
+    storage_scope: ClassVar[str | None] = None
+
+    def __init__(self) -> None:
+        from voxd.commands.templates import Template
+
+        self._templates = [Template(pattern) for pattern in self.templates]
+
+    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
+        """Claim `text` when a template matches it exactly; override for anything cleverer.
+        Claim only what cannot be meant for another command: when in doubt, answer None."""
+        for template in self._templates:
+            slots = template.match(text)
+            if slots is not None:
+                return PreRouteResult(arguments=slots)
+        return None
+
+    async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
+        raise NotImplementedError
+
+    def tool_schema(self) -> dict[str, Any]:
+        """The command as an OpenAI tool."""
+        properties = {p.name: parameter_schema(p) for p in self.parameters}
+        required = [p.name for p in self.parameters if p.required]
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": {"type": "object", "properties": properties, "required": required},
+            },
+        }
+
+
+JSON_TYPES = {
+    "string": {"type": "string"},
+    "integer": {"type": "integer"},
+    "number": {"type": "number"},
+    "boolean": {"type": "boolean"},
+    "enum": {"type": "string"},
+    "date": {"type": "string", "description": "a date (YYYY-MM-DD) or words such as 'tomorrow'"},
+    "datetime": {"type": "string", "description": "a date and time (ISO 8601) or words such as 'in 20 minutes'"},
+    "duration": {"type": "integer", "description": "seconds"},
+}
+
+
+def parameter_schema(parameter: Parameter) -> dict[str, Any]:
+    schema = dict(JSON_TYPES[parameter.type])
+    if parameter.type == "enum":
+        schema["enum"] = list(parameter.choices)
+    hint = schema.pop("description", None)
+    description = " ".join(part for part in (parameter.description, f"({hint})" if hint else "") if part)
+    if description:
+        schema["description"] = description
+    if parameter.many:
+        schema = {"type": "array", "items": schema, **({"description": description} if description else {})}
+        schema["items"].pop("description", None)
+    return schema

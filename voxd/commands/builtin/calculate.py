@@ -1,0 +1,61 @@
+"""`calculate`: two-number arithmetic, answered locally because a small model gets sums wrong."""
+
+from __future__ import annotations
+
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
+from voxd.commands.builtin import spoken_number
+
+OPERATIONS = ("add", "subtract", "multiply", "divide")
+SPOKEN_OPERATOR = {"add": "plus", "subtract": "minus", "multiply": "times", "divide": "divided by"}
+OPERATOR = (
+    "{operation:choice(add=plus, subtract=minus|take away, "
+    "multiply=times|multiplied by|x, divide=divided by|over)}"
+)
+
+
+class Calculate(Command):
+    name = "calculate"
+    description = (
+        "Do arithmetic on two numbers: add, subtract, multiply or divide. "
+        "Use for 'what's 12 times 7' or 'what is 100 divided by 4'; not for unit conversions."
+    )
+    parameters = (
+        Parameter("num1", "number", "first number", required=True),
+        Parameter("num2", "number", "second number", required=True),
+        Parameter("operation", "enum", "operation: add, subtract, multiply or divide",
+                  required=True, choices=OPERATIONS),
+    )
+    templates = (
+        f"[what is|how much is|calculate|what does] {{num1:number}} {OPERATOR} {{num2:number}} [equal|make]",
+        "[please] [can you] {operation:choice(add, multiply, divide)} {num1:number} (and|by|to) {num2:number} "
+        "[for me|please]",
+        "[please] [can you] {operation:choice(subtract)} {num2:number} from {num1:number} [for me|please]",
+    )
+
+    async def execute(self, request: CommandRequest, **arguments) -> CommandResponse:
+        num1, num2, operation = arguments["num1"], arguments["num2"], arguments["operation"]
+        data = {"num1": num1, "num2": num2, "operation": operation}
+        if operation == "divide" and num2 == 0:
+            return CommandResponse("I can't divide by zero.", data=data, success=False)
+        try:
+            result = compute(num1, num2, operation)
+            sentence = (
+                f"{spoken_number(num1)} {SPOKEN_OPERATOR[operation]} {spoken_number(num2)} "
+                f"is {spoken_number(result)}."
+            )
+        except (OverflowError, ValueError):  # past what a float holds, or infinite
+            return CommandResponse("That number is too big for me to say.", data=data, success=False)
+        return CommandResponse(sentence, data={**data, "result": result})
+
+
+def compute(num1: float, num2: float, operation: str) -> float:
+    if operation == "add":
+        return num1 + num2
+    if operation == "subtract":
+        return num1 - num2
+    if operation == "multiply":
+        return num1 * num2
+    return num1 / num2
+
+
+COMMANDS = [Calculate]

@@ -1,0 +1,101 @@
+"""`get_current_time`: the household clock, or the clock in a named city."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
+
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
+
+
+class GetCurrentTime(Command):
+    name = "get_current_time"
+    description = (
+        "Tell the current time, here or in another city or time zone. "
+        "Use for 'what time is it' and 'what time is it in Tokyo'; not for dates of events."
+    )
+    parameters = (
+        Parameter("location", "string", "city or time zone, only when the user names one"),
+    )
+    templates = (
+        "[please] what time is it [right now|now] [in {location}]",
+        "[please] (do you know|can you tell me) what time it is [right now|now] [in {location}]",
+        "[please] (what is|tell me) the [current] time [right now|now] [in {location}]",
+    )
+
+    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
+        """A place that is not a known time zone may be a question about something else."""
+        claim = super().pre_route(text, context)
+        if claim is None or not claim.arguments.get("location"):
+            return claim
+        location = re.sub(r"( right)? now$", "", claim.arguments["location"])
+        return PreRouteResult(arguments={"location": location}) if zone_for(location) else None
+
+    async def execute(self, request: CommandRequest, location: str | None = None) -> CommandResponse:
+        now = request.now.astimezone(request.timezone)
+        place = ""
+        if location:
+            zone = zone_for(location)
+            if zone is None:
+                return CommandResponse(f"I don't know the time zone of {location}.", success=False,
+                                       data={"location": location})
+            now, place = request.now.astimezone(zone), f" in {spoken_place(location, zone)}"
+        return CommandResponse(
+            f"It's {clock_time(now)}{place}.",
+            data={"time": now.isoformat(), "timezone": str(now.tzinfo)},
+        )
+
+
+def clock_time(moment: datetime) -> str:
+    """'3:05 PM', the way a person reads a clock aloud."""
+    hour = moment.hour % 12 or 12
+    return f"{hour}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
+
+
+# Places people ask about that no zone is named after.
+PLACES = {
+    "beijing": "Asia/Shanghai", "china": "Asia/Shanghai", "mumbai": "Asia/Kolkata",
+    "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata", "india": "Asia/Kolkata",
+    "japan": "Asia/Tokyo", "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles",
+    "california": "America/Los_Angeles", "washington": "America/New_York", "boston": "America/New_York",
+    "england": "Europe/London", "uk": "Europe/London", "france": "Europe/Paris", "germany": "Europe/Berlin",
+}
+
+
+def zone_for(location: str) -> ZoneInfo | None:
+    """A zone whose name, or whose last part ('Tokyo' of Asia/Tokyo), is the place named."""
+    key = place_key(location)
+    name = PLACES.get(key) or zones_by_place().get(key)
+    return ZoneInfo(name) if name else None
+
+
+def spoken_place(location: str, zone: ZoneInfo) -> str:
+    """The user's own words for a city, written as the zone spells it ('new york' -> 'New York')."""
+    city = str(zone.key).rsplit("/", 1)[-1].replace("_", " ")
+    if place_key(city) == place_key(location):
+        return city
+    if location.islower():  # words from a template match: 'beijing' -> 'Beijing', 'uk' -> 'UK'
+        return location.upper() if len(location) <= 3 else location.title()
+    return location
+
+
+def place_key(text: str) -> str:
+    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
+
+@cache
+def zones_by_place() -> dict[str, str]:
+    """'tokyo' -> 'Asia/Tokyo', 'europe/london' -> 'Europe/London'. Canonical region zones win
+    over the legacy aliases (US/..., Etc/...) that share a last part."""
+    legacy = ("Etc/", "SystemV/", "US/", "Canada/", "Brazil/", "Chile/", "Mexico/")
+    by_place: dict[str, str] = {}
+    names = sorted(available_timezones(), key=lambda name: (name.startswith(legacy), "/" not in name, name))
+    for name in names:
+        by_place.setdefault(place_key(name), name)
+        by_place.setdefault(place_key(name.rsplit("/", 1)[-1]), name)
+    return by_place
+
+
+COMMANDS = [GetCurrentTime]

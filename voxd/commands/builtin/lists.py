@@ -1,0 +1,161 @@
+"""`shopping_list` and `todo_list`: household lists that anyone in the house adds to and reads.
+
+Both keep the same shape of document, so one class does the work and each list only says its name.
+Templates always name the list, so "add a reminder" or "add this song to my playlist" never land here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
+from voxd.commands.builtin import sentence_case, spoken_list
+from voxd.commands.templates import normalize_utterance
+
+ACTIONS = ("add", "remove", "read", "clear")
+SEPARATORS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+LEADING_FILLER = re.compile(r"^(?:some|a few|a couple of|a|an|the|more)\s+", re.IGNORECASE)
+
+
+def split_items(text: str) -> list[str]:
+    """'milk, eggs and some bread' -> ['milk', 'eggs', 'bread']."""
+    items = (LEADING_FILLER.sub("", part.strip()) for part in SEPARATORS.split(text))
+    return [item for item in items if item]
+
+
+def as_written(phrase: str, original: str) -> str:
+    """`phrase`, a template slot's normalised words, as the utterance wrote them: the commas that
+    separate items ('milk, eggs and bread') and apostrophes ("children's") come back."""
+    words = phrase.split()
+    tokens = [(token, normalize_utterance(token).split()) for token in original.split()]
+    for start in range(len(tokens)):
+        taken: list[str] = []
+        said: list[str] = []
+        for token, normal in tokens[start:]:
+            taken.append(token)
+            said += normal
+            if said == words:
+                return " ".join(taken).strip(" ,;:.!?")
+            if said != words[: len(said)]:
+                break
+    return phrase
+
+
+def item_key(item: str) -> str:
+    """What two spellings of one item share: 'Eggs', 'the egg' -> 'egg'."""
+    return LEADING_FILLER.sub("", " ".join(item.lower().split())).removesuffix("s")
+
+
+def list_templates(noun: str) -> tuple[str, ...]:
+    """The same sentences for every list; `noun` is a template part naming the list."""
+    the_list = f"[my|the|our] {noun}"
+    return (
+        f"[please] [can you] {{action:choice(add=add|put)}} {{items}} (to|on|onto) {the_list} [please]",
+        f"[please] [can you] {{action:choice(remove=remove|delete|take|cross)}} {{items}} (from|off) [of] {the_list}",
+        f"[please] {{action:choice(clear=clear|empty|wipe|delete|erase)}} {the_list} [please]",
+        f"what is (on|in) {the_list}",
+        f"[please] (read|show|tell) [me] {the_list} [please]",
+        f"what do (i|we) have on {the_list}",
+    )
+
+
+class HouseholdList(Command):
+    """Subclasses give `name`, `description`, `templates` and the words for the list."""
+
+    spoken_name: ClassVar[str]
+    parameters = (
+        Parameter("action", "enum", "action: add or remove items, read the list, or clear it",
+                  required=True, choices=ACTIONS),
+        Parameter("items", "string", "items to add or remove, one per entry ('milk and eggs' is two)",
+                  many=True),
+    )
+
+    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
+        claim = super().pre_route(text, context)
+        if claim is None:
+            return None
+        arguments: dict[str, Any] = {"action": claim.arguments.get("action") or "read"}
+        if claim.arguments.get("items"):
+            arguments["items"] = split_items(as_written(claim.arguments["items"], text))
+        return PreRouteResult(arguments=arguments)
+
+    async def execute(self, request: CommandRequest, action: str, items: list[str] | None = None) -> CommandResponse:
+        stored: list[dict[str, Any]] = await request.storage.get(self.name) or []
+        items = [item.strip() for item in items or [] if item.strip()]
+        if action in ("add", "remove") and not items:
+            return CommandResponse(f"What should I {action}?", wait_for_input=True)
+        if action == "add":
+            return await self.add(request, stored, items)
+        if action == "remove":
+            return await self.remove(request, stored, items)
+        if action == "clear":
+            await request.storage.put(self.name, [])
+            said = f"Your {self.spoken_name} was already empty." if not stored else f"Cleared your {self.spoken_name}."
+            return CommandResponse(said, data={"items": []})
+        names = [entry["item"] for entry in stored]
+        if not names:
+            return CommandResponse(f"Your {self.spoken_name} is empty.", data={"items": []})
+        return CommandResponse(f"Your {self.spoken_name} has {spoken_list(names)}.", data={"items": names})
+
+    async def add(self, request: CommandRequest, stored: list[dict[str, Any]], items: list[str]) -> CommandResponse:
+        present = {item_key(entry["item"]) for entry in stored}
+        added, already = [], []
+        for item in items:
+            if item_key(item) in present:
+                already.append(item)
+            else:
+                added.append(item)
+                present.add(item_key(item))
+        speaker = request.speaker.name if request.speaker else None
+        stored += [{"item": item, "added_at": request.now.isoformat(), "added_by": speaker} for item in added]
+        await request.storage.put(self.name, stored)
+        sentences = []
+        if added:
+            sentences.append(f"Added {spoken_list(added)} to your {self.spoken_name}.")
+        if already:
+            verb = "is" if len(already) == 1 else "are"
+            sentences.append(f"{sentence_case(spoken_list(already))} {verb} already on it." if added else
+                             f"{sentence_case(spoken_list(already))} {verb} already on your {self.spoken_name}.")
+        return CommandResponse(" ".join(sentences), data={"added": added, "already_there": already,
+                                                          "items": [entry["item"] for entry in stored]})
+
+    async def remove(self, request: CommandRequest, stored: list[dict[str, Any]], items: list[str]) -> CommandResponse:
+        wanted = {item_key(item): item for item in items}
+        kept = [entry for entry in stored if item_key(entry["item"]) not in wanted]
+        found = {item_key(entry["item"]) for entry in stored}
+        removed = [item for key, item in wanted.items() if key in found]
+        missing = [item for key, item in wanted.items() if key not in found]
+        await request.storage.put(self.name, kept)
+        sentences = []
+        if removed:
+            sentences.append(f"Removed {spoken_list(removed)} from your {self.spoken_name}.")
+        if missing:
+            verb = "isn't" if len(missing) == 1 else "aren't"
+            sentences.append(f"{sentence_case(spoken_list(missing))} {verb} on your {self.spoken_name}.")
+        return CommandResponse(" ".join(sentences), success=bool(removed),
+                               data={"removed": removed, "not_found": missing,
+                                     "items": [entry["item"] for entry in kept]})
+
+
+class ShoppingList(HouseholdList):
+    name = "shopping_list"
+    spoken_name = "shopping list"
+    description = (
+        "The household shopping list: add items, remove items, read it out, or clear it. "
+        "Not for reminders at a time ('remind me to buy milk tomorrow') or playlists."
+    )
+    templates = list_templates("(shopping|grocery|groceries) list")
+
+
+class TodoList(HouseholdList):
+    name = "todo_list"
+    spoken_name = "to-do list"
+    description = (
+        "The household to-do list of tasks: add tasks, remove finished ones, read it out, or clear it. "
+        "Not for reminders at a time; not for the shopping list."
+    )
+    templates = list_templates("(to do|todo|task|tasks) list")
+
+
+COMMANDS = [ShoppingList, TodoList]

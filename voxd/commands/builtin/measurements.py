@@ -1,0 +1,154 @@
+"""`convert_measurement`: lengths, weights, volumes, cooking measures and temperatures.
+
+Answered from a fixed table because the numbers must be right. Volumes are US measures (the cup of
+recipes); "ounces" means fluid ounces when the other unit is a volume.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
+from voxd.commands.builtin import spoken_number
+
+
+@dataclass(frozen=True)
+class Unit:
+    """`factor` is how many base units (metre, gram, millilitre) one of it makes."""
+
+    name: str
+    plural: str
+    dimension: str
+    factor: float
+    synonyms: tuple[str, ...] = ()
+
+    def said(self, amount: str) -> str:
+        """The name to read after `amount` as spoken ('1 cup', '2.5 cups')."""
+        return self.name if amount == "1" else self.plural
+
+
+UNITS = (
+    Unit("mile", "miles", "length", 1609.344, ("mi",)),
+    Unit("kilometer", "kilometers", "length", 1000, ("kilometre", "kilometres", "km", "kms", "k")),
+    Unit("meter", "meters", "length", 1, ("metre", "metres", "m")),
+    Unit("centimeter", "centimeters", "length", 0.01, ("centimetre", "centimetres", "cm", "cms")),
+    Unit("millimeter", "millimeters", "length", 0.001, ("millimetre", "millimetres", "mm")),
+    Unit("yard", "yards", "length", 0.9144, ("yd", "yds")),
+    Unit("foot", "feet", "length", 0.3048, ("ft", "foots")),
+    Unit("inch", "inches", "length", 0.0254, ()),
+    Unit("kilogram", "kilograms", "mass", 1000, ("kilogramme", "kilogrammes", "kilo", "kilos", "kg", "kgs")),
+    Unit("gram", "grams", "mass", 1, ("gramme", "grammes", "g", "gm", "gms")),
+    Unit("milligram", "milligrams", "mass", 0.001, ("mg",)),
+    Unit("pound", "pounds", "mass", 453.59237, ("lb", "lbs")),
+    Unit("ounce", "ounces", "mass", 28.349523125, ("oz",)),
+    Unit("stone", "stone", "mass", 6350.29318, ("stones",)),
+    Unit("liter", "liters", "volume", 1000, ("litre", "litres", "l")),
+    Unit("milliliter", "milliliters", "volume", 1, ("millilitre", "millilitres", "ml", "mls")),
+    Unit("gallon", "gallons", "volume", 3785.411784, ("gal",)),
+    Unit("quart", "quarts", "volume", 946.352946, ("qt",)),
+    Unit("pint", "pints", "volume", 473.176473, ("pt",)),
+    Unit("cup", "cups", "volume", 236.5882365, ()),
+    Unit("fluid ounce", "fluid ounces", "volume", 29.5735295625, ("fl oz", "fluid oz")),
+    Unit("tablespoon", "tablespoons", "volume", 14.78676478125, ("tbsp", "tbsps", "tbs", "tablespoonful")),
+    Unit("teaspoon", "teaspoons", "volume", 4.92892159375, ("tsp", "tsps", "teaspoonful")),
+    Unit("degree Celsius", "degrees Celsius", "temperature", 1, ("celsius", "centigrade", "c")),
+    Unit("degree Fahrenheit", "degrees Fahrenheit", "temperature", 1, ("fahrenheit", "f")),
+    Unit("kelvin", "kelvin", "temperature", 1, ("kelvins",)),
+)
+BY_WORDS = {
+    word: unit
+    for unit in UNITS
+    for word in (unit.name.lower(), unit.plural.lower(), *unit.synonyms)
+}
+MEASURES = {"length": "length", "mass": "weight", "volume": "volume", "temperature": "temperature"}
+
+
+def find_unit(words: str, other: str | None = None) -> Unit | None:
+    """The unit `words` name ('Miles', 'degrees fahrenheit', 'tbsp'); `other`, the unit on the other
+    side, settles 'ounces' (fluid when converting to or from a volume)."""
+    key = " ".join(word for word in words.lower().replace(".", " ").split() if word not in ("a", "an", "of", "the"))
+    for prefix in ("degrees ", "degree "):
+        key = key.removeprefix(prefix)
+    unit = BY_WORDS.get(key) or BY_WORDS.get(key.removesuffix("s")) or BY_WORDS.get(key.removesuffix("es"))
+    if unit is not None and unit.name == "ounce" and other is not None:
+        partner = find_unit(other)
+        if partner is not None and partner.dimension == "volume":
+            return BY_WORDS["fluid ounce"]
+    return unit
+
+
+def convert(value: float, source: Unit, target: Unit) -> float:
+    if source.dimension == "temperature":
+        return from_kelvin(to_kelvin(value, source), target)
+    return value * source.factor / target.factor
+
+
+def to_kelvin(value: float, unit: Unit) -> float:
+    if unit.name == "degree Celsius":
+        return value + 273.15
+    if unit.name == "degree Fahrenheit":
+        return (value - 32) * 5 / 9 + 273.15
+    return value
+
+
+def from_kelvin(kelvin: float, unit: Unit) -> float:
+    if unit.name == "degree Celsius":
+        return kelvin - 273.15
+    if unit.name == "degree Fahrenheit":
+        return (kelvin - 273.15) * 9 / 5 + 32
+    return kelvin
+
+
+class ConvertMeasurement(Command):
+    name = "convert_measurement"
+    description = (
+        "Convert an amount between units of length, weight, volume, cooking measures or temperature, "
+        "such as miles to kilometers, cups to milliliters, pounds to grams or Fahrenheit to Celsius. "
+        "'A' or 'an' means an amount of 1."
+    )
+    parameters = (
+        Parameter("value", "number", "amount to convert", required=True),
+        Parameter("from_unit", "string", "unit to convert from, such as cups", required=True),
+        Parameter("to_unit", "string", "unit to convert to, such as milliliters", required=True),
+    )
+    templates = (
+        "[please] convert [a|an|one] [{value:number}] {from_unit} (to|into|in) {to_unit} [please]",
+        "how many {to_unit} (are|is) [there] in [a|an] [{value:number}] {from_unit}",
+        "how many {to_unit} (in|is|are|make|makes) [a|an] [{value:number}] {from_unit}",
+        "(what is|how much is|how many is) [a|an] [{value:number}] {from_unit} in {to_unit}",
+        "{value:number} {from_unit} (in|to|into) {to_unit}",
+    )
+
+    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
+        """Claimed only when both units are known, so 'what is 5 things in boxes' goes to the model."""
+        claim = super().pre_route(text, context)
+        if claim is None:
+            return None
+        arguments = claim.arguments
+        if find_unit(arguments["from_unit"]) is None or find_unit(arguments["to_unit"]) is None:
+            return None
+        value = 1 if arguments.get("value") is None else arguments["value"]
+        return PreRouteResult(arguments={**arguments, "value": value})
+
+    async def execute(self, request: CommandRequest, value: float, from_unit: str, to_unit: str) -> CommandResponse:
+        source, target = find_unit(from_unit, other=to_unit), find_unit(to_unit, other=from_unit)
+        if source is None or target is None:
+            return CommandResponse(f"I don't know the unit {from_unit if source is None else to_unit}.", success=False)
+        if source.dimension != target.dimension:
+            return CommandResponse(
+                f"I can't convert {source.plural} to {target.plural}: {source.plural} measure "
+                f"{MEASURES[source.dimension]} and {target.plural} measure {MEASURES[target.dimension]}.",
+                success=False,
+            )
+        if source.dimension == "temperature" and to_kelvin(value, source) < 0:
+            return CommandResponse("That is colder than absolute zero.", success=False)
+        result = convert(value, source, target)
+        places = 1 if source.dimension == "temperature" or abs(result) >= 100 else 2
+        amount, answer = spoken_number(value), spoken_number(result, places)
+        return CommandResponse(
+            f"{amount} {source.said(amount)} is {answer} {target.said(answer)}.",
+            data={"value": value, "from_unit": source.name, "to_unit": target.name, "result": result},
+        )
+
+
+COMMANDS = [ConvertMeasurement]

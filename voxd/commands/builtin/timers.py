@@ -1,0 +1,217 @@
+"""`set_timer`, `check_timers`, `cancel_timer`: kitchen timers kept in the household's storage.
+
+Each timer records the node that set it and when it ends, so a scheduler can ring it on that node;
+these commands only keep the list. Timers that have ended are dropped whenever the list is read.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from voxd.commands.api import (
+    Command,
+    CommandRequest,
+    CommandResponse,
+    CommandStorage,
+    Parameter,
+    PreRouteResult,
+    RouteContext,
+)
+from voxd.commands.builtin import plural, sentence_case, spoken_duration
+
+STORAGE_KEY = "timers"
+EVERY_TIMER = "all"  # the label that means every timer
+FILLER = {"the", "my", "a", "an", "timer", "timers"}
+NOT_LABELS = {"new", "another", "quick", "second", "other"}  # "set a new timer for 5 minutes"
+
+
+@dataclass(frozen=True)
+class Timer:
+    """One stored timer; `ends_at` is an aware ISO time, as kept in storage."""
+
+    id: str
+    label: str | None
+    node_id: str
+    duration_seconds: int
+    ends_at: str
+
+    def seconds_left(self, now: datetime) -> int:
+        return math.ceil((datetime.fromisoformat(self.ends_at) - now).total_seconds())
+
+    def spoken_name(self) -> str:
+        """'the pasta timer', or for an unnamed one 'the timer for 5 minutes'."""
+        if self.label:
+            return f"the {self.label} timer"
+        return f"the timer for {spoken_duration(self.duration_seconds)}"
+
+    def as_data(self, now: datetime) -> dict[str, Any]:
+        return {**asdict(self), "seconds_left": max(0, self.seconds_left(now))}
+
+
+def clean_label(label: str | None) -> str | None:
+    """'the Pasta timer' -> 'pasta'; None when nothing but filler is left."""
+    words = [word for word in (label or "").lower().split() if word not in FILLER]
+    if not words or " ".join(words) in NOT_LABELS:
+        return None
+    return " ".join(words)
+
+
+def same_label(timer: Timer, label: str) -> bool:
+    """'egg' finds the 'eggs' timer: people rarely repeat a label word for word."""
+    return (timer.label or "").removesuffix("s") == label.removesuffix("s")
+
+
+def a_timer(label: str) -> str:
+    """'a pasta timer', 'an egg timer'."""
+    return f"{'an' if label[0] in 'aeiou' else 'a'} {label} timer"
+
+
+async def running_timers(storage: CommandStorage, now: datetime) -> list[Timer]:
+    """The timers still running, oldest first; ended ones are removed from storage."""
+    stored = await storage.get(STORAGE_KEY) or []
+    timers = [Timer(**entry) for entry in stored]
+    running = [timer for timer in timers if timer.seconds_left(now) > 0]
+    if len(running) != len(timers):
+        await save(storage, running)
+    return running
+
+
+async def save(storage: CommandStorage, timers: list[Timer]) -> None:
+    await storage.put(STORAGE_KEY, [asdict(timer) for timer in timers])
+
+
+LABEL_HINT = "name of the timer, such as pasta, only when the user gives one"
+
+
+class SetTimer(Command):
+    name = "set_timer"
+    storage_scope = "timers"
+    description = (
+        "Start a countdown timer for a length of time, optionally named ('a pasta timer for 8 minutes'). "
+        "Not for alarms or reminders at a clock time."
+    )
+    parameters = (
+        Parameter("duration_seconds", "duration", "length of the timer", required=True),
+        Parameter("label", "string", LABEL_HINT),
+    )
+    templates = (
+        "[please] [set|start] [me] [a|an] timer for {duration_seconds:duration} [please]",
+        "[please] (set|start) [me] [a|an] timer [please]",  # the length is asked for before execute
+        "[please] [set|start] [me] [a|an] timer for {duration_seconds:duration} (for|called|named) [the] {label}",
+        "[please] [set|start] [me] [a|an] {duration_seconds:duration} timer [please]",
+        "[please] [set|start] [me] [a|an] {duration_seconds:duration} timer (for|called|named) [the] {label}",
+        "[please] [set|start] [me] [a|an] {duration_seconds:duration} {label} timer",
+        "[please] (set|start) [me] [a|an] {label} timer for {duration_seconds:duration} [please]",
+    )
+
+    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
+        claim = super().pre_route(text, context)
+        if claim is None:
+            return None
+        return PreRouteResult(arguments={**claim.arguments, "label": clean_label(claim.arguments.get("label"))})
+
+    async def execute(self, request: CommandRequest, duration_seconds: int,
+                      label: str | None = None) -> CommandResponse:
+        timers = await running_timers(request.storage, request.now)
+        ends_at = request.now + timedelta(seconds=duration_seconds)
+        timer = Timer(uuid.uuid4().hex[:12], clean_label(label), request.node_id, duration_seconds, ends_at.isoformat())
+        await save(request.storage, [*timers, timer])
+        said = f"{timer.label} timer" if timer.label else "Timer"
+        return CommandResponse(
+            f"{sentence_case(said)} set for {spoken_duration(duration_seconds)}.",
+            data={"timer": timer.as_data(request.now)},
+        )
+
+
+class CheckTimers(Command):
+    name = "check_timers"
+    storage_scope = "timers"
+    description = "Say how much time is left on the running timers, or on one named timer."
+    parameters = (Parameter("label", "string", LABEL_HINT),)
+    templates = (
+        "how (much time|long) is left [on [the|my] (timer|timers)]",
+        "how (much time|long) (is left|do i have left) on [the|my] {label} timer",
+        "how long until [the|my] {label} timer (is done|goes off|ends)",
+        "how long until [the|my] timer (is done|goes off|ends)",
+        "[please] (check|show me) [on] [the|my] (timer|timers)",
+        "what timers (do i have|are running|are set)",
+        "(are there|do i have) any timers [running|set]",
+    )
+
+    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
+        claim = super().pre_route(text, context)
+        if claim is None:
+            return None
+        return PreRouteResult(arguments={"label": clean_label(claim.arguments.get("label"))})
+
+    async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
+        timers = await running_timers(request.storage, request.now)
+        timers.sort(key=lambda timer: timer.seconds_left(request.now))
+        label = None if clean_label(label) == EVERY_TIMER else clean_label(label)
+        if label:
+            timers = [timer for timer in timers if same_label(timer, label)]
+        data = {"timers": [timer.as_data(request.now) for timer in timers]}
+        if not timers:
+            said = f"You don't have {a_timer(label)}." if label else "You don't have any timers running."
+            return CommandResponse(said, data=data)
+        lines = [
+            f"{sentence_case(timer.spoken_name())} has {spoken_duration(timer.seconds_left(request.now))} left."
+            for timer in timers
+        ]
+        if len(timers) == 1:
+            return CommandResponse(lines[0], data=data)
+        return CommandResponse(f"You have {len(timers)} timers. " + " ".join(lines), data=data)
+
+
+class CancelTimer(Command):
+    name = "cancel_timer"
+    storage_scope = "timers"
+    description = (
+        "Cancel a running timer: the named one, all of them (label 'all'), "
+        "or with no label the only or newest timer."
+    )
+    parameters = (
+        Parameter("label", "string", "name of the timer, such as pasta, or 'all' for every timer"),
+    )
+    templates = (
+        "[please] (cancel|stop|delete|remove|end|turn off|clear) [the|my] timer [please]",
+        "[please] (cancel|stop|delete|remove|end|turn off|clear) {label:choice(all=all|every)} [of] [the|my] timers",
+        "[please] (cancel|stop|delete|remove|end|turn off|clear) {label:choice(all=every)} timer",
+        "[please] (cancel|stop|delete|remove|end|turn off) [the|my] {label} timer [please]",
+        "(never mind|forget) [about] [the|my] timer",
+    )
+
+    async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
+        timers = await running_timers(request.storage, request.now)
+        wanted = clean_label(label)
+        if not timers:
+            return CommandResponse("You don't have any timers running.", data={"cancelled": []})
+        if wanted == EVERY_TIMER:
+            only = len(timers) == 1
+            said = f"Cancelled {timers[0].spoken_name()}." if only else f"Cancelled all {len(timers)} timers."
+            return await self.cancel(request, timers, timers, said)
+        if wanted:
+            matching = [timer for timer in timers if same_label(timer, wanted)]
+            if not matching:
+                return CommandResponse(f"You don't have {a_timer(wanted)}.", data={"cancelled": []})
+            return await self.cancel(request, timers, matching[-1:], f"Cancelled {matching[-1].spoken_name()}.")
+        newest = timers[-1]
+        said = f"Cancelled {newest.spoken_name()}."
+        if len(timers) > 1:
+            others = len(timers) - 1
+            said += f" You still have {others} other {plural(others, 'timer')}."
+        return await self.cancel(request, timers, [newest], said)
+
+    @staticmethod
+    async def cancel(request: CommandRequest, timers: list[Timer], cancelled: list[Timer],
+                     said: str) -> CommandResponse:
+        gone = {timer.id for timer in cancelled}
+        await save(request.storage, [timer for timer in timers if timer.id not in gone])
+        return CommandResponse(said, data={"cancelled": [asdict(timer) for timer in cancelled]})
+
+
+COMMANDS = [SetTimer, CheckTimers, CancelTimer]

