@@ -158,6 +158,12 @@ def test_secrets_are_checked_installed_and_never_shown(model_daemon, model_node,
     overview = httpx.get(model_daemon.url("command-center") + "/api/v0/secrets", headers={"X-Admin-Key": model_daemon.admin_key})
     assert secret_value not in overview.text
     assert household in next(r for r in overview.json()["required"] if r["key"] == "OPENWEATHER_API_KEY")["set_for"]
+    sneaky = httpx.put(model_daemon.url("command-center") + "/api/v0/secrets/FOO%0A", headers={"X-Admin-Key": model_daemon.admin_key},
+                       json={"value": "v", "household_id": household})
+    assert sneaky.status_code == 400
+    nowhere = httpx.put(model_daemon.url("command-center") + "/api/v0/secrets/FOO", headers={"X-Admin-Key": model_daemon.admin_key},
+                        json={"value": "v", "household_id": "00000000-0000-0000-0000-000000000000"})
+    assert nowhere.status_code == 404
     logs = httpx.get(model_daemon.url("logs") + "/api/v0/logs", params={"search": "owm-"}, headers={"X-Admin-Key": model_daemon.admin_key})
     assert secret_value not in logs.text
 
@@ -177,6 +183,12 @@ def test_memories_belong_to_their_user(model_daemon):
     assert [m["content"] for m in httpx.get(url, headers=tokens["ann"]).json()["memories"]] == ["likes oat milk"]
     assert httpx.get(url, headers=tokens["bob"]).json()["memories"] == []
     assert httpx.delete(f"{url}/{memory['id']}", headers=tokens["bob"]).status_code == 404
+    ann_id = httpx.get(model_daemon.url("auth") + "/auth/me", headers=tokens["ann"]).json()["user_id"]
+    assert httpx.post(url, json={"content": "x", "user_id": ann_id}, headers=tokens["bob"]).status_code == 403
+    assert httpx.post(url, json={"content": "x", "user_id": "nobody"}, headers=admin).status_code == 404
+    assert httpx.post(url, json={"content": "x"}, headers=admin).status_code == 400
+    for_ann = httpx.post(url, json={"content": "sings in the shower", "user_id": ann_id}, headers=admin)
+    assert for_ann.status_code == 201 and for_ann.json()["user_id"] == ann_id
     everyone = httpx.get(url, headers=admin).json()["memories"]
     assert memory["id"] in [m["id"] for m in everyone]
     assert httpx.delete(f"{url}/{memory['id']}", headers=tokens["ann"]).status_code == 204
@@ -201,3 +213,29 @@ def test_a_real_embedded_model_routes_end_to_end(make_daemon):
     assert body["timings"]["llm_route"] > 0 and body["timings"]["total"] >= body["timings"]["llm_route"]
     fast = say(daemon, node, "what's 3 times 4").json()  # the fast path does not wait for the model
     assert fast["routed_by"] == "pre_route" and "12" in fast["text"]
+
+
+def test_third_party_commands_load_from_entry_points(make_daemon, tmp_path):
+    """A plug-in installed beside voxd: its command is offered and its template claims utterances."""
+    package = tmp_path / "plugin" / "bin_day"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "from voxd.commands.api import Command, CommandResponse, Parameter\n"
+        "class BinDay(Command):\n"
+        "    name = 'bin_day'\n"
+        "    description = 'Say which bins go out.'\n"
+        "    parameters = (Parameter('colour', 'enum', 'bin colour', choices=('blue', 'green')),)\n"
+        "    templates = ('(is|does) the {colour:choice(blue|green)} bin go out (today|tonight)',)\n"
+        "    async def execute(self, request, colour=None):\n"
+        "        await request.storage.put('asked', colour)\n"
+        "        return CommandResponse(spoken_response=f'Yes, the {colour} bin goes out tonight.')\n"
+    )
+    info = tmp_path / "plugin" / "bin_day-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bin-day\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[voxd.commands]\nbin_day = bin_day:BinDay\n")
+    daemon = make_daemon(["config", "auth", "command-center"], PYTHONPATH=str(tmp_path / "plugin"))
+    node = register_node(daemon)
+    body = say(daemon, node, "does the green bin go out tonight?").json()
+    assert body["command"] == "bin_day" and body["routed_by"] == "pre_route"
+    assert body["text"] == "Yes, the green bin goes out tonight."

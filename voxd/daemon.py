@@ -122,7 +122,7 @@ async def serve(settings: Settings, names: list[str]) -> None:
             registration.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await registration
-        await shipper.close()  # deliver what is buffered while the services can still send
+        await shipper.drain()  # deliver what is buffered while the services can still send
         shipping.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await shipping

@@ -14,7 +14,12 @@ from voxd.commands.api import Command, Parameter, RouteContext
 
 
 class ArgumentProblem(ValueError):
-    """The message is spoken to the user, so it says what is missing in plain words."""
+    """The message is spoken to the user, so it says what is missing in plain words.
+    `ask_again` marks a question the user can answer at once (a missing argument)."""
+
+    def __init__(self, message: str, ask_again: bool = False) -> None:
+        super().__init__(message)
+        self.ask_again = ask_again
 
 
 def label(parameter: Parameter) -> str:
@@ -28,7 +33,7 @@ def coerce_arguments(command: Command, raw: dict[str, Any], context: RouteContex
         value = raw.get(parameter.name)
         if value is None or value == "" or value == []:
             if parameter.required:
-                raise ArgumentProblem(f"I need to know the {label(parameter)}.")
+                raise ArgumentProblem(f"I need to know the {label(parameter)}.", ask_again=True)
             if parameter.default is not None:
                 clean[parameter.name] = parameter.default
             continue

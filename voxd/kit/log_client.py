@@ -209,7 +209,7 @@ class LogShipper(logging.Handler):
     def _console(message: str) -> None:
         print(f"voxd log client: {message}", file=sys.stderr, flush=True)
 
-    async def close(self, timeout: float = 3.0) -> None:
+    async def drain(self, timeout: float = 3.0) -> None:
         """Deliver what is buffered, if the logs service answers within `timeout`."""
         try:
             await asyncio.wait_for(self.send_pending(), timeout)

@@ -6,11 +6,12 @@ import logging
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+import aiohttp
 from aiohttp import web
 from pydantic import StringConstraints
 
 from voxd.commands.registry import load_commands
-from voxd.kit.app import CLIENT, HTTP
+from voxd.kit.app import CLIENT, HTTP, SETTINGS
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError
 from voxd.kit.routes import Call, Route, json_response
@@ -57,7 +58,7 @@ async def run_command(call: Call[CommandInput]) -> web.Response:
     try:
         await call.app[PIPELINE].run(turn)
     except ModelUnavailable as reason:
-        log.warning("no language model for %r: %s", turn.text[:80], reason)
+        log.warning("no language model answered for node %s: %s", turn.node_id, reason)
         raise ApiError(503, "llm_unavailable", f"no language model answered: {reason}",
                        extra={"text": NO_MODEL_REPLY}) from None
     log.info("%s -> %s via %s in %.0f ms", turn.node_id, turn.tool or "reply", turn.routed_by,
@@ -67,7 +68,10 @@ async def run_command(call: Call[CommandInput]) -> web.Response:
 
 async def pipeline_context(app: web.Application):
     zones = HouseholdZones(app[CLIENT])
-    app[PIPELINE] = Pipeline(load_commands(), app[CC_STORE], LanguageModel(app[CLIENT]), zones.zone, app[HTTP])
+    # The proxy gives up after VOXD_LLM_TIMEOUT; waiting a little longer lets its 503 arrive.
+    timeout = aiohttp.ClientTimeout(total=app[SETTINGS].get_float("VOXD_LLM_TIMEOUT", 60.0) + 5)
+    model = LanguageModel(app[CLIENT], timeout)
+    app[PIPELINE] = Pipeline(load_commands(), app[CC_STORE], model, zones.zone, app[HTTP])
     yield
 
 

@@ -9,7 +9,10 @@ from aiohttp import web
 from pydantic import StringConstraints
 
 from voxd.kit.auth import Pattern, Principal
-from voxd.kit.errors import bad_request, not_found
+from urllib.parse import quote
+
+from voxd.kit.app import CLIENT
+from voxd.kit.errors import bad_request, forbidden, not_found
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.command_center.store import CC_STORE, Memory
 
@@ -37,18 +40,20 @@ def is_admin(principal: Principal) -> bool:
 
 
 async def list_memories(call: Call[None]) -> web.Response:
-    wanted = call.query.user_id if is_admin(call.principal) else call.principal.subject
+    wanted = (call.query.user_id or None) if is_admin(call.principal) else call.principal.subject
     return json_response(MemoryList(await call.app[CC_STORE].memories(wanted)))
 
 
 async def create_memory(call: Call[NewMemory]) -> web.Response:
-    if is_admin(call.principal):
-        if call.principal.pattern is Pattern.ADMIN and not call.body.user_id:
-            raise bad_request("say whose memory it is: user_id", "user_id_required")
-        user_id = call.body.user_id or call.principal.subject
-    else:
-        user_id = call.principal.subject
-    memory = await call.app[CC_STORE].add_memory(user_id, call.principal.household_id, call.body.content)
+    principal = call.principal
+    user_id = call.body.user_id or (None if principal.pattern is Pattern.ADMIN else principal.subject)
+    if user_id is None:
+        raise bad_request("say whose memory it is: user_id", "user_id_required")
+    if user_id != principal.subject and not is_admin(principal):
+        raise forbidden("only administrators keep memories for other users", "not_your_memory")
+    # The owner must exist; their household is the memory's household.
+    owner = await call.app[CLIENT].call("auth", "GET", f"/internal/users/{quote(user_id, safe='')}")
+    memory = await call.app[CC_STORE].add_memory(user_id, owner.get("household_id"), call.body.content)
     return json_response(memory, status=201)
 
 

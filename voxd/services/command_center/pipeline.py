@@ -144,7 +144,9 @@ class Pipeline:
             arguments = coerce_arguments(command, turn.arguments, self.route_context(turn))
         except ArgumentProblem as problem:
             turn.timed("validate", started)
-            turn.response = CommandResponse(spoken_response=str(problem), success=False)
+            turn.response = CommandResponse(
+                spoken_response=str(problem), success=False, wait_for_input=problem.ask_again
+            )
             turn.reply = str(problem)
             return
         turn.arguments = arguments
@@ -192,8 +194,10 @@ class Pipeline:
 
     async def use_memory_tool(self, turn: Turn) -> None:
         started = time.perf_counter()
+        success = True
         if turn.speaker is None:
             turn.reply = "I don't know who is speaking, so I can't keep memories for you."
+            success = False
         elif turn.tool == "remember":
             content = str(turn.arguments.get("content", "")).strip()
             if content:
@@ -205,7 +209,7 @@ class Pipeline:
             fragment = str(turn.arguments.get("content_match", "")).strip()
             forgotten = await self.store.forget_matching(turn.speaker.user_id, fragment) if fragment else []
             turn.reply = "Okay, I've forgotten that." if forgotten else "I had nothing like that to forget."
-        turn.response = CommandResponse(spoken_response=turn.reply)
+        turn.response = CommandResponse(spoken_response=turn.reply, success=success)
         turn.timed("execute", started)
 
 

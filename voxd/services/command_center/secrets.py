@@ -11,6 +11,7 @@ from typing import Annotated
 from aiohttp import web
 from pydantic import Field
 
+from voxd.kit.app import CLIENT
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import bad_request, not_found
 from voxd.kit.routes import Call, Route, json_response
@@ -39,7 +40,7 @@ class SecretsOverview:
 class SecretValue:
     value: Annotated[str, Field(min_length=1, max_length=4096)]
     household_id: uuid.UUID | None = None
-    node_id: Annotated[str, Field(max_length=100)] | None = None
+    node_id: Annotated[str, Field(min_length=1, max_length=100)] | None = None
 
 
 @dataclass(frozen=True)
@@ -73,24 +74,38 @@ async def overview(call: Call[None]) -> web.Response:
 
 
 async def set_secret(call: Call[SecretValue]) -> web.Response:
-    if not SECRET_NAME.match(call.path("key")):
+    if not SECRET_NAME.fullmatch(call.path("key")):
         raise bad_request("secret names are upper-case letters, digits and _, e.g. OPENWEATHER_API_KEY",
                           "invalid_secret_key")
     body = call.body
     if (body.household_id is None) == (body.node_id is None):
         raise bad_request("give exactly one of household_id or node_id", "secret_scope_required")
     household = str(body.household_id) if body.household_id else None
+    await check_scope_exists(call, household, body.node_id)
     await call.app[CC_STORE].set_secret(call.path("key"), body.value, household, body.node_id)
     return web.Response(status=204)
+
+
+async def check_scope_exists(call: Call, household_id: str | None, node_id: str | None) -> None:
+    if household_id:
+        known = await call.app[CLIENT].call("auth", "GET", "/households")
+        if household_id not in {h["household_id"] for h in known["households"]}:
+            raise not_found(f"no household {household_id}", "household_not_found")
+    if node_id:
+        known = await call.app[CLIENT].call("auth", "GET", "/internal/nodes")
+        if node_id not in {n["node_id"] for n in known["nodes"]}:
+            raise not_found(f"no node {node_id}", "node_not_found")
 
 
 async def install(call: Call[InstallRequest]) -> web.Response:
     chosen = [c for c in commands(call) if call.body.command in (None, c.name)]
     if call.body.command and not chosen:
         raise not_found(f"no command named {call.body.command!r}", "command_not_found")
+    await check_scope_exists(call, str(call.body.household_id), None)
     installed = []
     for command in chosen:
-        for secret in command.required_secrets:
+        # Node-scoped secrets have no household entry: `voxd secrets set KEY VALUE --node ID` sets them.
+        for secret in (s for s in command.required_secrets if s.scope == "household"):
             if await call.app[CC_STORE].install_secret(secret.key, str(call.body.household_id), None):
                 installed.append(secret.key)
     return json_response(Installed(installed), status=201)
