@@ -164,7 +164,9 @@ def create_service_app(
     max_body: int = DEFAULT_MAX_BODY,
 ) -> web.Application:
     """An aiohttp app for one service; `resources` open after the shared HTTP resources."""
-    app = web.Application(middlewares=[request_context], client_max_size=max_body)
+    # The app reads up to the largest route's limit; each route enforces its own (routes.bind).
+    largest = max([max_body, *(route.max_body or 0 for route in routes)])
+    app = web.Application(middlewares=[request_context], client_max_size=largest)
     app[SERVICE] = name
     app[SETTINGS] = settings
     app.cleanup_ctx.append(http_resources(resolver_factory))
@@ -184,5 +186,5 @@ def create_service_app(
     ]
     document = openapi_document(name, __version__, all_routes)
     for route in all_routes:
-        app.router.add_route(route.method, route.path, bind(route, settings.admin_api_key))
+        app.router.add_route(route.method, route.path, bind(route, settings.admin_api_key, max_body))
     return app

@@ -57,10 +57,10 @@ def operation(route: Route) -> dict[str, Any]:
     if parameters:
         op["parameters"] = parameters
     if route.body is not None:
-        op["requestBody"] = {
-            "required": True,
-            "content": {"application/json": {"schema": adapter(route.body).json_schema()}},
-        }
+        content = {"application/json": {"schema": adapter(route.body).json_schema()}}
+        for raw in route.raw_types:
+            content[raw] = {"schema": {"type": "string", "format": "binary"}}
+        op["requestBody"] = {"required": True, "content": content}
     success: dict[str, Any] = {"description": "success"}
     if route.response is not None:
         success["content"] = {"application/json": {"schema": adapter(route.response).json_schema()}}

@@ -53,6 +53,8 @@ class Route:
     summary: str = ""
     max_body: int | None = None  # bytes; the app's limit when None
     quiet: bool = False  # no access log line (health checks, log ingestion itself)
+    # Other content types the handler reads itself (audio): for these, `body` is None.
+    raw_types: tuple[str, ...] = ()
     tags: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -83,9 +85,8 @@ def describe_validation_error(error: ValidationError) -> tuple[str, list[dict[st
 async def parse_body(request: web.Request, route: Route) -> Any:
     assert route.body is not None
     if request.content_type != "application/json":
-        raise ApiError(
-            415, "unsupported_media_type", "send the body as JSON with Content-Type: application/json"
-        )
+        accepted = " or ".join(("application/json", *route.raw_types))
+        raise ApiError(415, "unsupported_media_type", f"send the body with Content-Type: {accepted}")
     raw = await request.read()
     if route.max_body is not None and len(raw) > route.max_body:
         raise ApiError(413, "body_too_large", f"the body is larger than {route.max_body} bytes")
@@ -109,14 +110,20 @@ def parse_query(request: web.Request, route: Route) -> Any:
         raise bad_request(message, "invalid_query", problems) from None
 
 
-def bind(route: Route, admin_key: str | None) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+def bind(
+    route: Route, admin_key: str | None, default_max_body: int
+) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """The aiohttp handler for a route: credentials first, then body and query, then the handler."""
+    max_body = route.max_body or default_max_body
     from voxd.kit.app import VALIDATOR  # the app module imports this one
 
     async def handler(request: web.Request) -> web.StreamResponse:
         request[QUIET] = route.quiet
         principal = await authenticate(request, route.auth, request.app[VALIDATOR], admin_key)
-        body = await parse_body(request, route) if route.body is not None else None
+        if request.content_length is not None and request.content_length > max_body:
+            raise ApiError(413, "body_too_large", f"the body is larger than {max_body} bytes")
+        reads_itself = request.content_type in route.raw_types
+        body = await parse_body(request, route) if route.body is not None and not reads_itself else None
         query = parse_query(request, route) if route.query is not None else None
         return await route.handler(Call(request, principal, body, query))
 

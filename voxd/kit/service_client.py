@@ -21,7 +21,8 @@ DEFAULT_TIMEOUT = aiohttp.ClientTimeout(total=10)
 @dataclass(frozen=True)
 class ServiceResponse:
     status: int
-    data: Any
+    data: Any  # the decoded JSON, or the raw bytes of a non-JSON answer (audio)
+    content_type: str = "application/json"
 
 
 def app_headers(credentials: AppCredentials | None) -> dict[str, str]:
@@ -51,22 +52,30 @@ class ServiceClient:
         path: str,
         *,
         json: Any = None,
+        data: bytes | None = None,
+        content_type: str | None = None,
         params: dict[str, str] | None = None,
         timeout: aiohttp.ClientTimeout = DEFAULT_TIMEOUT,
     ) -> ServiceResponse:
-        """One call; any answer comes back as is, an unreachable service raises 503."""
+        """One call; any answer comes back as is, an unreachable service raises 503. Send JSON
+        with `json`, or raw bytes (audio) with `data` and `content_type`; a non-JSON answer
+        comes back as bytes."""
         base = await self._resolver.resolve(service)
         headers = dict(self._headers)
         request_id = request_id_var.get()
         if request_id:
             headers[REQUEST_ID_HEADER] = request_id
+        if content_type:
+            headers["Content-Type"] = content_type
         try:
             async with self._session.request(
-                method, base + path, json=json, params=params, headers=headers, timeout=timeout
+                method, base + path, json=json, data=data, params=params, headers=headers, timeout=timeout
             ) as resp:
                 body = await resp.read()
-                data = await resp.json(content_type=None) if body else None
-                return ServiceResponse(resp.status, data)
+                if resp.content_type != "application/json" and resp.status < 400:
+                    return ServiceResponse(resp.status, body, resp.content_type)
+                decoded = await resp.json(content_type=None) if body else None
+                return ServiceResponse(resp.status, decoded)
         except (aiohttp.ClientConnectionError, asyncio.TimeoutError):
             self._resolver.forget(service)
             raise unavailable(

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import logging
+import time
 from dataclasses import dataclass
+from urllib.parse import quote
 from typing import Annotated, Any
 
 import aiohttp
@@ -18,11 +21,13 @@ from voxd.kit.routes import Call, Route, json_response
 from voxd.services.command_center.households import HouseholdZones
 from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable
 from voxd.services.command_center.pipeline import Pipeline, Turn
+from voxd.services.command_center.speech import AUDIO_TYPES, MAX_AUDIO_BYTES, Speech, SpeechUnavailable, read_audio
 from voxd.services.command_center.store import CC_STORE
 
 log = logging.getLogger("voxd.command-center")
 
 PIPELINE = web.AppKey("pipeline", Pipeline)
+SPEECH = web.AppKey("speech", Speech)
 MAX_TEXT = 1000
 NO_MODEL_REPLY = "Sorry, I can't understand that right now: my language model is not available."
 
@@ -30,6 +35,7 @@ NO_MODEL_REPLY = "Sorry, I can't understand that right now: my language model is
 @dataclass(frozen=True)
 class CommandInput:
     text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TEXT)]
+    speak: bool = False  # also answer the reply as audio (base64 WAV), as for audio input
 
 
 @dataclass(frozen=True)
@@ -41,32 +47,88 @@ class CommandAnswer:
     routed_by: str
     speaker: dict[str, Any] | None
     timings: dict[str, float]
+    transcript: str | None = None  # audio input: what was heard
+    audio: str | None = None  # base64 WAV of `text`, for audio input or `speak`
 
 
-def answer(turn: Turn) -> CommandAnswer:
+def answer(turn: Turn, transcript: str | None, audio: bytes | None) -> CommandAnswer:
     result = None
     if turn.response is not None:
         result = {"success": turn.response.success, "data": turn.response.data,
                   "wait_for_input": turn.response.wait_for_input}
     speaker = {"user_id": turn.speaker.user_id, "name": turn.speaker.name} if turn.speaker else None
-    return CommandAnswer(turn.reply, turn.tool, turn.arguments, result, turn.routed_by, speaker, turn.timings)
+    encoded = base64.b64encode(audio).decode() if audio else None
+    return CommandAnswer(turn.reply, turn.tool, turn.arguments, result, turn.routed_by, speaker, turn.timings,
+                         transcript, encoded)
 
 
-async def run_command(call: Call[CommandInput]) -> web.Response:
+def speech_down(error: SpeechUnavailable, transcript: str | None = None) -> ApiError:
+    what = "speech-to-text" if error.service == "stt" else "text-to-speech"
+    extra = {"text": f"Sorry, my {what} service is not available right now."}
+    if transcript is not None:
+        extra["transcript"] = transcript
+    return ApiError(503, f"{error.service}_unavailable", f"the {what} service did not answer: {error}", extra=extra)
+
+
+async def heard_turn(call: Call, speech: Speech) -> tuple[Turn, str]:
+    """Audio in: transcribe (spec rule 3) and name the speaker (rule 4)."""
     principal = call.principal
-    turn = Turn(text=call.body.text, node_id=principal.subject, household_id=principal.household_id or "")
+    audio = await read_audio(call.request)
+    started = time.perf_counter()
     try:
-        await call.app[PIPELINE].run(turn)
-    except ModelUnavailable as reason:
-        log.warning("no language model answered for node %s: %s", turn.node_id, reason)
-        raise ApiError(503, "llm_unavailable", f"no language model answered: {reason}",
-                       extra={"text": NO_MODEL_REPLY}) from None
-    log.info("%s -> %s via %s in %.0f ms", turn.node_id, turn.tool or "reply", turn.routed_by,
-             turn.timings.get("total", 0))
-    return json_response(answer(turn))
+        heard = await speech.transcribe(audio, principal.household_id or "")
+    except SpeechUnavailable as error:
+        raise speech_down(error) from None
+    turn = Turn(text=heard.text, node_id=principal.subject, household_id=principal.household_id or "")
+    turn.timed("stt", started)
+    started = time.perf_counter()
+    turn.speaker = await speech.speaker(heard.speaker_id)
+    turn.timed("speaker", started)
+    return turn, heard.text
+
+
+async def run_command(call: Call[CommandInput | None]) -> web.Response:
+    principal = call.principal
+    speech = call.app[SPEECH]
+    started = time.perf_counter()
+    if call.body is None:
+        turn, transcript = await heard_turn(call, speech)
+    else:  # rule 11: text needs no transcription
+        turn = Turn(text=call.body.text, node_id=principal.subject, household_id=principal.household_id or "")
+        transcript = None
+    wants_wav = call.request.headers.get("Accept", "").split(";")[0].strip() in AUDIO_TYPES[:3]
+    wants_audio = transcript is not None or wants_wav or (call.body is not None and call.body.speak)
+    if transcript == "":
+        turn.reply, turn.routed_by = "Sorry, I didn't catch that.", "none"
+    else:
+        try:
+            await call.app[PIPELINE].run(turn)
+        except ModelUnavailable as reason:
+            log.warning("no language model answered for node %s: %s", turn.node_id, reason)
+            extra = {"text": NO_MODEL_REPLY, **({"transcript": transcript} if transcript is not None else {})}
+            raise ApiError(503, "llm_unavailable", f"no language model answered: {reason}", extra=extra) from None
+    audio = None
+    if wants_audio and turn.reply:
+        tts_started = time.perf_counter()
+        try:
+            audio = await speech.synthesize(turn.reply)
+        except SpeechUnavailable as error:
+            if transcript is not None:  # a node that spoke expects to hear the answer
+                raise speech_down(error, transcript) from None
+            log.warning("text-to-speech unavailable; answering text only: %s", error)
+        turn.timed("tts", tts_started)
+    turn.timed("total", started)
+    log.info("%s -> %s via %s in %.0f ms", turn.node_id, turn.tool or "reply", turn.routed_by, turn.timings["total"])
+    if wants_wav and audio is not None:
+        headers = {"X-Voxd-Text": quote(turn.reply), "X-Voxd-Command": turn.tool or ""}
+        if transcript is not None:
+            headers["X-Voxd-Transcript"] = quote(transcript)
+        return web.Response(body=audio, content_type="audio/wav", headers=headers)
+    return json_response(answer(turn, transcript, audio))
 
 
 async def pipeline_context(app: web.Application):
+    app[SPEECH] = Speech(app[CLIENT])
     zones = HouseholdZones(app[CLIENT])
     # The proxy gives up after VOXD_LLM_TIMEOUT; waiting a little longer lets its 503 arrive.
     timeout = aiohttp.ClientTimeout(total=app[SETTINGS].get_float("VOXD_LLM_TIMEOUT", 60.0) + 5)
@@ -77,5 +139,7 @@ async def pipeline_context(app: web.Application):
 
 ROUTES = [
     Route("POST", "/api/v0/command", run_command, (Pattern.NODE,), body=CommandInput, response=CommandAnswer,
-          summary="process a text command from a node and answer what to say"),
+          raw_types=AUDIO_TYPES, max_body=MAX_AUDIO_BYTES,
+          summary="a node's command as text (JSON) or audio (a WAV body, or multipart with an `audio` part); "
+                  "the answer is JSON, or the reply WAV itself with Accept: audio/wav"),
 ]
