@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from voxd import __version__
-from voxd.cli import households, logs, nodes, secrets, serve, users
+from voxd.cli import households, logs, models, nodes, secrets, serve, users
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,3 +22,4 @@ main.add_command(nodes.node)
 main.add_command(nodes.nodes)
 main.add_command(logs.logs)
 main.add_command(secrets.secrets)
+main.add_command(models.models)
