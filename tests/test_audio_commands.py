@@ -3,12 +3,17 @@ with no model at all; the spoken round trip with real models is in the slow test
 
 from __future__ import annotations
 
+import base64
 import io
 import wave
+from urllib.parse import unquote
 
 import httpx
+import pytest
 
+from conftest import Daemon, free_port_offset
 from test_commands import node_headers, register_node, say
+from voxd.catalog import CATALOG
 
 COMMAND = "/api/v0/command"
 
@@ -52,3 +57,88 @@ def test_audio_requests_are_checked(make_daemon):
     assert huge.status_code == 413
     anonymous = httpx.post(url, content=silence_wav(), headers={"Content-Type": "audio/wav"})
     assert anonymous.status_code == 401
+
+
+def espeak(text: str, voice: str = "en-us", rate: int = 16000) -> bytes:
+    """A WAV of `text` spoken by espeak-ng, resampled by sox (both Debian packages)."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    if not (shutil.which("espeak-ng") and shutil.which("sox")):
+        pytest.skip("espeak-ng and sox are needed to make test speech (.ci/run installs them)")
+    with tempfile.TemporaryDirectory() as folder:
+        raw, wav = Path(folder) / "raw.wav", Path(folder) / "out.wav"
+        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), text], check=True)
+        subprocess.run(["sox", str(raw), "-r", str(rate), "-c", "1", "-b", "16", str(wav)], check=True)
+        return wav.read_bytes()
+
+
+def wav_seconds(data: bytes) -> float:
+    with wave.open(io.BytesIO(data)) as reader:
+        return reader.getnframes() / reader.getframerate()
+
+
+@pytest.fixture(scope="module")
+def voice_daemon(tmp_path_factory):
+    """Every service with the real speech engines; no language model (spoken fast-path commands)."""
+    daemon = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), list(CATALOG))
+    daemon.start()
+    yield daemon
+    daemon.stop()
+
+
+def post_audio(daemon, node, clip: bytes, accept: str = "application/json") -> httpx.Response:
+    headers = {**node_headers(node), "Content-Type": "audio/wav", "Accept": accept}
+    return httpx.post(daemon.url("command-center") + COMMAND, content=clip, headers=headers, timeout=120)
+
+
+@pytest.mark.slow
+def test_a_spoken_command_comes_back_spoken(voice_daemon):
+    node = register_node(voice_daemon)
+    answer = post_audio(voice_daemon, node, espeak("set a timer for five minutes"))
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert "timer" in body["transcript"].lower()
+    assert body["command"] == "set_timer" and body["arguments"]["duration_seconds"] == 300
+    reply = base64.b64decode(body["audio"])
+    assert 0.5 < wav_seconds(reply) < 10
+    assert {"stt", "tts", "total"} <= set(body["timings"])
+
+    as_wav = post_audio(voice_daemon, node, espeak("what is twelve times seven", rate=44100), accept="audio/wav")
+    assert as_wav.status_code == 200 and as_wav.headers["content-type"] == "audio/wav"
+    assert "84" in unquote(as_wav.headers["X-Voxd-Text"])
+    assert "twelve" in unquote(as_wav.headers["X-Voxd-Transcript"]).lower() or "12" in as_wav.headers["X-Voxd-Transcript"]
+    assert wav_seconds(as_wav.content) > 0.5
+
+    multipart = httpx.post(voice_daemon.url("command-center") + COMMAND, headers=node_headers(node), timeout=120,
+                           files={"audio": ("cmd.wav", espeak("stop"), "audio/wav")})
+    assert multipart.status_code == 200 and multipart.json()["command"] == "stop"
+
+    typed = httpx.post(voice_daemon.url("command-center") + COMMAND, headers=node_headers(node), timeout=120,
+                       json={"text": "what time is it", "speak": True}).json()
+    assert typed["transcript"] is None and wav_seconds(base64.b64decode(typed["audio"])) > 0.5
+
+
+@pytest.mark.slow
+def test_the_enrolled_speaker_is_recognized(voice_daemon):
+    node = register_node(voice_daemon)
+    admin = {"X-Admin-Key": voice_daemon.admin_key}
+    user = httpx.post(voice_daemon.url("auth") + "/users", headers=admin, json={
+        "email": f"kim-{node['node_id'][:6]}@example.org", "display_name": "Kim", "password": "long password",
+        "household_id": node["household"]["household_id"]}).json()
+    for sentence in ("the quick brown fox jumps over the lazy dog", "please turn on the kitchen lights",
+                     "what is the weather going to be like tomorrow morning"):
+        enrolled = httpx.post(voice_daemon.url("stt") + f"/voices/{user['user_id']}/samples", timeout=120,
+                              content=espeak(sentence, voice="en-us+m1"), headers={**admin, "Content-Type": "audio/wav"})
+        assert enrolled.status_code in (200, 201), enrolled.text
+    body = post_audio(voice_daemon, node, espeak("how long is left on the pasta timer", voice="en-us+m1")).json()
+    assert body["speaker"] == {"user_id": user["user_id"], "name": "Kim"}, body
+    piper_voice = httpx.post(voice_daemon.url("tts") + "/synthesize", params={"stream": "false"}, headers=admin,
+                             json={"text": "What time is it?"}, timeout=120)
+    assert piper_voice.status_code == 200, piper_voice.text
+    stranger = post_audio(voice_daemon, node, piper_voice.content)  # another voice entirely
+    assert stranger.status_code == 200, stranger.text
+    stranger = stranger.json()
+    assert stranger["speaker"] is None or stranger["speaker"]["user_id"] != user["user_id"]

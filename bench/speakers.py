@@ -1,0 +1,158 @@
+"""Speaker identification (and, with --whisper, transcription) measured on espeak-ng voices.
+
+    .venv/bin/python bench/speakers.py [--threshold 0.8] [--whisper]
+
+Each voice is enrolled with ENROLL sentences (a profile = the normalised mean of their embeddings,
+as the service does); every TEST sentence of every voice is then scored against every profile.
+Same-speaker = a clip against its own voice's profile; different-speaker = against another voice's.
+Accuracy at the threshold, closed set: the best profile is the right one and reaches the threshold.
+Open set: each voice in turn is left out of the enrolled profiles, and its clips must come out as
+nobody (below the threshold). Needs espeak-ng and sox (Debian) and voxd[voice].
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from voxd.kit.settings import Settings  # noqa: E402
+from voxd.services.stt.audio import decode  # noqa: E402
+from voxd.services.stt.settings import load_settings  # noqa: E402
+from voxd.services.stt.speakers import SpeakerEncoder, profile_vector  # noqa: E402
+
+VOICES = ["en-us+m1", "en-gb+f3", "en-us+m3", "en-us+f2", "en-us+f4", "en+f3", "en+m7"]
+# espeak-ng 1.51 applies no variant to en-gb: "en-gb+f3" is its default (male) en-gb voice.
+ENROLL = [
+    "the quick brown fox jumps over the lazy dog",
+    "please turn on the kitchen lights",
+    "what is the weather going to be like tomorrow morning",
+]
+TEST = [
+    "set a timer for five minutes",
+    "what time is it",
+    "add milk to the shopping list",
+    "play some music in the living room",
+    "remind me to call grandma at six",
+    "how long is left on the timer",
+    "set a timer for twenty five minutes for the pasta",
+    "turn the living room lights down to fifty percent",
+]
+NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+           "eight": "8", "nine": "9", "ten": "10", "twenty": "20", "fifty": "50", "percent": "%"}
+
+
+def speak(text: str, voice: str, folder: Path) -> bytes:
+    raw, wav = folder / "raw.wav", folder / "out.wav"
+    subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), text], check=True)
+    subprocess.run(["sox", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(wav)], check=True)
+    return wav.read_bytes()
+
+
+def words(text: str) -> list[str]:
+    spaced = re.sub(r"(\d)%", r"\1 %", text.lower()).replace("twenty five", "25").replace("20 5", "25")
+    return [NUMBERS.get(w, w) for w in re.sub(r"[^a-z0-9'% ]", " ", spaced).split()]
+
+
+def edit_distance(a: list[str], b: list[str]) -> int:
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
+    return row[-1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threshold", type=float, default=None, help="default: the service's")
+    parser.add_argument("--whisper", action="store_true", help="also transcribe the test clips (time, WER)")
+    args = parser.parse_args()
+    config = load_settings(Settings.load({}))
+    threshold = args.threshold if args.threshold is not None else config.speaker_threshold
+    encoder = SpeakerEncoder(config)
+    clips: dict[str, dict[str, np.ndarray]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for voice in VOICES:
+            clips[voice] = {text: decode(speak(text, voice, Path(folder))).samples for text in ENROLL + TEST}
+    encoder._load()
+    timings, vectors = [], {}
+    for voice in VOICES:
+        for text, samples in clips[voice].items():
+            started = time.perf_counter()
+            vectors[voice, text] = encoder._embed(samples)
+            timings.append((time.perf_counter() - started, len(samples) / 16000))
+    profiles = {voice: profile_vector([vectors[voice, text] for text in ENROLL]) for voice in VOICES}
+    same, different = [], []
+    closed_right = closed_total = open_right = open_total = 0
+    by_pair: dict[tuple[str, str], list[float]] = {}
+    for voice in VOICES:
+        for text in TEST:
+            scores = {other: float(np.dot(vectors[voice, text], profile)) for other, profile in profiles.items()}
+            for other, score in scores.items():
+                (same if other == voice else different).append(score)
+                by_pair.setdefault((voice, other), []).append(score)
+            best = max(scores, key=scores.get)
+            closed_total += 1
+            closed_right += best == voice and scores[best] >= threshold
+            others = {k: v for k, v in scores.items() if k != voice}  # this voice not enrolled
+            open_total += 1
+            open_right += max(others.values()) < threshold
+
+    print(f"speaker model: {encoder.model_id}; {len(VOICES)} espeak-ng voices; profiles from {len(ENROLL)} "
+          f"sentences; {len(TEST)} test commands per voice")
+    print(f"embedding time: median {statistics.median(t for t, _ in timings) * 1000:.0f} ms per clip "
+          f"(clips {min(s for _, s in timings):.1f}-{max(s for _, s in timings):.1f} s)")
+    print(f"same speaker     : min {min(same):.3f}  median {statistics.median(same):.3f}  max {max(same):.3f}  (n={len(same)})")
+    print(f"different speaker: min {min(different):.3f}  median {statistics.median(different):.3f}  "
+          f"max {max(different):.3f}  (n={len(different)})")
+    print("mean score, clip voice (rows) against profile (columns):")
+    print(" " * 10 + "".join(f"{v:>10}" for v in VOICES))
+    for voice in VOICES:
+        print(f"{voice:>10}" + "".join(f"{statistics.mean(by_pair[voice, o]):>10.3f}" for o in VOICES))
+    print(f"threshold {threshold:.2f}: closed-set identification {closed_right}/{closed_total} "
+          f"({100 * closed_right / closed_total:.0f}%), unenrolled voice rejected {open_right}/{open_total} "
+          f"({100 * open_right / open_total:.0f}%)")
+    for t in (0.75, 0.80, 0.82, 0.84, 0.85, 0.86, 0.87, 0.88, 0.89, 0.90):
+        tp = sum(s >= t for s in same) / len(same)
+        fp = sum(s >= t for s in different) / len(different)
+        print(f"  at {t:.2f}: same-speaker accepted {100 * tp:.0f}%, different-speaker accepted {100 * fp:.0f}%")
+
+    if args.whisper:
+        from voxd.services.stt.transcriber import Transcriber
+
+        transcriber = Transcriber(config)
+        transcriber._transcribe(np.random.default_rng(0).normal(0, 0.01, 8000).astype(np.float32))  # load, warm
+        errors = total = 0
+        times = []
+        for voice in VOICES:
+            for text in TEST:
+                samples = clips[voice][text]
+                started = time.perf_counter()
+                result = transcriber._transcribe(samples)
+                times.append((time.perf_counter() - started, len(samples) / 16000))
+                wrong = edit_distance(words(text), words(result.text))
+                errors, total = errors + wrong, total + len(words(text))
+                if wrong:
+                    print(f"  {voice}: {text!r} -> {result.text!r}")
+        for low, high in ((1.0, 2.0), (2.0, 3.0)):
+            bucket = [t for t, seconds in times if low <= seconds < high]
+            if bucket:
+                print(f"  clips of {low:g}-{high:g} s: median {statistics.median(bucket) * 1000:.0f} ms (n={len(bucket)})")
+        print(f"transcription ({transcriber.description}, {config.compute_type}, beam {config.beam_size}, "
+              f"{config.threads} threads): median {statistics.median(t for t, _ in times) * 1000:.0f} ms, "
+              f"max {max(t for t, _ in times) * 1000:.0f} ms per clip of {min(s for _, s in times):.1f}-"
+              f"{max(s for _, s in times):.1f} s; WER {100 * errors / total:.1f}% ({errors}/{total} words)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,355 @@
+"""The speech-to-text service (7706) through a real `voxd serve`: WAV decoding of every layout, input
+checks, settings, and (slow) transcription of spoken household commands with the packaged whisper
+tiny.en, voice enrollment and speaker identification with resemblyzer, and the `voxd voices` CLI.
+Speech is made by espeak-ng + sox (Debian packages; .ci/run installs them)."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import struct
+import subprocess
+import time
+import uuid
+import wave
+from pathlib import Path
+
+import httpx
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from conftest import Daemon, app_headers, free_port_offset
+from voxd.cli import main as cli_main
+from voxd.services.stt.audio import AudioError, decode
+
+SERVICES = ["config", "auth", "stt"]
+NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+           "eight": "8", "nine": "9", "ten": "10", "twenty": "20"}
+
+
+# --- making audio -----------------------------------------------------------------------------
+
+
+def wav_bytes(samples: np.ndarray, rate: int, sample_width: int = 2) -> bytes:
+    """Integer PCM through the stdlib writer; `samples` is float in -1..1, shape (n,) or (n, ch)."""
+    frames = samples if samples.ndim == 2 else samples[:, None]
+    scaled = np.clip(frames, -1, 1) * (2 ** (8 * sample_width - 1) - 1)
+    out = io.BytesIO()
+    with wave.open(out, "wb") as writer:
+        writer.setnchannels(frames.shape[1])
+        writer.setsampwidth(sample_width)
+        writer.setframerate(rate)
+        if sample_width == 2:
+            writer.writeframes(scaled.astype("<i2").tobytes())
+        else:  # 24-bit: the low three bytes of each 32-bit value
+            raw = scaled.astype("<i4").tobytes()
+            writer.writeframes(b"".join(raw[i:i + 3] for i in range(0, len(raw), 4)))
+    return out.getvalue()
+
+
+def float_wav(samples: np.ndarray, rate: int, extensible: bool = False) -> bytes:
+    """A 32-bit IEEE float WAV (format 3), optionally with a WAVE_FORMAT_EXTENSIBLE header."""
+    frames = samples if samples.ndim == 2 else samples[:, None]
+    channels = frames.shape[1]
+    data = frames.astype("<f4").tobytes()
+    block = 4 * channels
+    if extensible:
+        guid = struct.pack("<H", 3) + b"\x00\x00\x00\x00\x10\x00\x80\x00\x00\xaa\x00\x38\x9b\x71"
+        fmt = struct.pack("<HHIIHHHHI", 0xFFFE, channels, rate, rate * block, block, 32, 22, 32, 0) + guid
+    else:
+        fmt = struct.pack("<HHIIHH", 3, channels, rate, rate * block, block, 32)
+    chunks = b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", len(data)) + data
+    return b"RIFF" + struct.pack("<I", 4 + len(chunks)) + b"WAVE" + chunks
+
+
+def tone(seconds: float, rate: int, channels: int = 1) -> np.ndarray:
+    t = np.arange(int(seconds * rate)) / rate
+    mono = 0.3 * np.sin(2 * np.pi * 440 * t)
+    return mono if channels == 1 else np.stack([mono] * channels, axis=1)
+
+
+def espeak(text: str, voice: str = "en-us", rate: int = 16000, channels: int = 1, encoding: str = "int16") -> bytes:
+    """`text` spoken by espeak-ng, converted by sox to the given rate, channels and sample type."""
+    if not (shutil.which("espeak-ng") and shutil.which("sox")):
+        pytest.skip("espeak-ng and sox make the test speech (apt-get install espeak-ng sox; .ci/run does)")
+    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"voxd-stt-{uuid.uuid4().hex[:8]}"
+    folder.mkdir()
+    try:
+        raw, out = folder / "raw.wav", folder / "out.wav"
+        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), text], check=True)
+        kind = ["-e", "floating-point", "-b", "32"] if encoding == "float32" else ["-e", "signed-integer", "-b", "16"]
+        subprocess.run(["sox", str(raw), "-r", str(rate), "-c", str(channels), *kind, str(out)], check=True)
+        return out.read_bytes()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def words(text: str) -> list[str]:
+    return [NUMBERS.get(w, w) for w in re.sub(r"[^a-z0-9 ]", " ", text.lower().replace("'", "")).split()]
+
+
+def word_errors(expected: str, heard: str) -> int:
+    a, b = words(expected), words(heard)
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
+    return row[-1]
+
+
+# --- decoding, no daemon ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rate,channels,make", [
+    (8000, 1, "int16"), (44100, 2, "int16"), (48000, 2, "float32"), (22050, 1, "int24"),
+    (16000, 1, "float32-extensible"), (32000, 6, "int16"),
+])
+def test_any_wav_layout_becomes_16k_mono(rate, channels, make):
+    signal = tone(1.5, rate, channels)
+    data = {"int16": lambda: wav_bytes(signal, rate), "int24": lambda: wav_bytes(signal, rate, 3),
+            "float32": lambda: float_wav(signal, rate),
+            "float32-extensible": lambda: float_wav(signal, rate, extensible=True)}[make]()
+    audio = decode(data)
+    assert audio.samples.dtype == np.float32 and audio.samples.ndim == 1
+    assert abs(len(audio.samples) - 24000) <= 2
+    assert audio.source_rate == rate and audio.channels == channels
+    assert 0.25 < float(np.max(np.abs(audio.samples))) < 0.35  # the tone's level survives
+    spectrum = np.abs(np.fft.rfft(audio.samples))
+    assert abs(np.argmax(spectrum) * 16000 / len(audio.samples) - 440) < 5  # and its pitch
+
+
+@pytest.mark.parametrize("data,code", [
+    (b"", "not_wav"), (b"hello, this is not audio at all", "not_wav"), (b"ID3\x04" + bytes(100), "not_wav"),
+    (b"RIFF\x24\x00\x00\x00WAVEfmt \x10\x00\x00\x00" + struct.pack("<HHIIHH", 7, 1, 8000, 8000, 1, 8), "not_wav"),
+])
+def test_what_is_not_a_readable_wav_is_named(data, code):
+    with pytest.raises(AudioError) as raised:
+        decode(data)
+    assert raised.value.code == code
+
+
+def test_unsupported_and_empty_and_long_wavs():
+    mulaw = bytearray(wav_bytes(tone(0.5, 8000), 8000))
+    mulaw[20:22] = struct.pack("<H", 7)
+    with pytest.raises(AudioError, match="not supported") as raised:
+        decode(bytes(mulaw))
+    assert raised.value.code == "unsupported_wav"
+    with pytest.raises(AudioError) as raised:
+        decode(wav_bytes(np.zeros(0), 16000))
+    assert raised.value.code == "empty_audio"
+    with pytest.raises(AudioError) as raised:
+        decode(wav_bytes(np.zeros(8000 * 31), 8000), max_seconds=30)
+    assert raised.value.code == "audio_too_long"
+    # A streaming writer's data size of 0xFFFFFFFF: the samples run to the end of the file.
+    streamed = bytearray(wav_bytes(tone(1.0, 16000), 16000))
+    streamed[40:44] = b"\xff\xff\xff\xff"
+    assert len(decode(bytes(streamed)).samples) == 16000
+
+
+# --- the service without models ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def stt_daemon(tmp_path_factory):
+    daemon = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), SERVICES)
+    daemon.start()
+    yield daemon
+    assert daemon.stop() == 0, daemon.output()
+
+
+def transcribe(daemon: Daemon, clip: bytes, household_id: str | None = None, content_type: str = "audio/wav",
+               headers: dict | None = None) -> httpx.Response:
+    params = {"household_id": household_id} if household_id else None
+    return httpx.post(daemon.url("stt") + "/transcribe", content=clip, params=params, timeout=120,
+                      headers={**(headers or app_headers(daemon, "command-center")), "Content-Type": content_type})
+
+
+def error_code(answer: httpx.Response) -> str:
+    return answer.json()["error"]["code"]
+
+
+def test_bad_input_is_refused_before_any_model_runs(stt_daemon):
+    not_wav = transcribe(stt_daemon, b"this is text, not a recording")
+    assert not_wav.status_code == 400 and error_code(not_wav) == "not_wav"
+    assert "WAV" in not_wav.json()["error"]["message"]
+    empty = transcribe(stt_daemon, b"")
+    assert empty.status_code == 400 and error_code(empty) == "empty_audio"
+    no_samples = transcribe(stt_daemon, wav_bytes(np.zeros(0), 16000))
+    assert no_samples.status_code == 400 and error_code(no_samples) == "empty_audio"
+    too_long = transcribe(stt_daemon, wav_bytes(np.zeros(8000 * 31), 8000))
+    assert too_long.status_code == 413 and error_code(too_long) == "audio_too_long"
+    assert "30" in too_long.json()["error"]["message"]
+    wrong_type = transcribe(stt_daemon, wav_bytes(tone(1, 16000), 16000), content_type="application/json")
+    assert wrong_type.status_code == 415 and "audio/wav" in wrong_type.json()["error"]["message"]
+    huge = transcribe(stt_daemon, bytes(20 * 1024 * 1024))
+    assert huge.status_code == 413
+    anonymous = httpx.post(stt_daemon.url("stt") + "/transcribe", content=b"RIFF", headers={"Content-Type": "audio/wav"})
+    assert anonymous.status_code == 401
+    wrong_part = httpx.post(stt_daemon.url("stt") + "/transcribe", headers=app_headers(stt_daemon, "command-center"),
+                            files={"recording": ("a.wav", wav_bytes(tone(1, 16000), 16000), "audio/wav")})
+    assert wrong_part.status_code == 400 and error_code(wrong_part) == "audio_missing"
+
+
+def test_profiles_need_a_known_user(stt_daemon):
+    admin = {"X-Admin-Key": stt_daemon.admin_key}
+    listed = httpx.get(stt_daemon.url("stt") + "/voices", headers=admin)
+    assert listed.status_code == 200 and listed.json() == {"profiles": []}
+    clip = wav_bytes(tone(2, 16000), 16000)
+    unknown = httpx.post(stt_daemon.url("stt") + "/voices/no-such-user/samples", content=clip,
+                         headers={**admin, "Content-Type": "audio/wav"})
+    assert unknown.status_code == 404, unknown.text
+    short = httpx.post(stt_daemon.url("stt") + "/voices/no-such-user/samples", content=wav_bytes(tone(0.5, 16000), 16000),
+                       headers={**admin, "Content-Type": "audio/wav"})
+    assert short.status_code == 400 and error_code(short) == "sample_too_short"
+    gone = httpx.delete(stt_daemon.url("stt") + "/voices/no-such-user", headers=admin)
+    assert gone.status_code == 404 and error_code(gone) == "voice_profile_not_found"
+    assert httpx.get(stt_daemon.url("stt") + "/voices").status_code == 401
+
+
+def test_a_model_that_is_not_on_disk_is_a_clear_503(make_daemon, tmp_path):
+    daemon = make_daemon(SERVICES, VOXD_STT_MODEL="small.en", HF_HOME=str(tmp_path / "hf"), HF_HUB_OFFLINE="1")
+    answer = transcribe(daemon, wav_bytes(tone(1, 16000), 16000))
+    assert answer.status_code == 503, answer.text
+    assert error_code(answer) == "stt_unavailable"
+    assert "voxd models pull whisper-small.en" in answer.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("setting,value", [
+    ("VOXD_STT_BEAM_SIZE", "0"), ("VOXD_STT_THREADS", "many"), ("VOXD_STT_COMPUTE_TYPE", "int3"),
+    ("VOXD_SPEAKER_THRESHOLD", "1.5"), ("VOXD_STT_MODEL", "/no/such/model/dir"), ("VOXD_STT_PRELOAD", "maybe"),
+])
+def test_bad_settings_stop_the_daemon_at_start(make_daemon, setting, value):
+    daemon = make_daemon(SERVICES, start=False, **{setting: value})
+    with pytest.raises(RuntimeError) as raised:
+        daemon.start()
+    assert setting in str(raised.value)
+
+
+# --- real models (slow) -----------------------------------------------------------------------
+
+COMMANDS = [
+    "set a timer for five minutes",
+    "what time is it",
+    "turn off the kitchen lights",
+    "what is the weather like tomorrow",
+]
+
+
+@pytest.mark.slow
+def test_household_commands_are_transcribed(stt_daemon):
+    for sentence in COMMANDS:
+        answer = transcribe(stt_daemon, espeak(sentence))
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert word_errors(sentence, body["text"]) <= 1, (sentence, body["text"])
+        assert body["language"] == "en" and body["speaker"] is None
+        assert 500 < body["duration_ms"] < 5000
+        assert set(body["timings"]) == {"decode", "transcribe", "speaker"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rate,channels,encoding", [(8000, 1, "int16"), (44100, 2, "int16"), (48000, 1, "float32")])
+def test_any_rate_channels_and_sample_type(stt_daemon, rate, channels, encoding):
+    answer = transcribe(stt_daemon, espeak("set a timer for five minutes", rate=rate, channels=channels,
+                                           encoding=encoding))
+    assert answer.status_code == 200, answer.text
+    heard = words(answer.json()["text"])
+    assert "timer" in heard and "5" in heard, heard
+
+
+@pytest.mark.slow
+def test_multipart_file_part(stt_daemon):
+    answer = httpx.post(stt_daemon.url("stt") + "/transcribe", headers={"X-Admin-Key": stt_daemon.admin_key},
+                        files={"file": ("cmd.wav", espeak("what time is it"), "audio/wav")}, timeout=120)
+    assert answer.status_code == 200, answer.text
+    assert word_errors("what time is it", answer.json()["text"]) <= 1
+
+
+@pytest.mark.slow
+def test_preload_loads_the_models_at_start(make_daemon):
+    daemon = make_daemon(SERVICES, VOXD_STT_PRELOAD="true")
+    deadline = time.monotonic() + 60
+    while "speech models preloaded" not in daemon.output() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    output = daemon.output()
+    assert "loaded whisper tiny.en" in output and "loaded the speaker model" in output, output
+    answer = transcribe(daemon, espeak("what time is it"))
+    assert answer.status_code == 200 and answer.json()["timings"]["transcribe"] < 5000
+
+
+@pytest.mark.slow
+def test_silence_is_no_words(stt_daemon):
+    answer = transcribe(stt_daemon, wav_bytes(np.zeros(16000 * 25), 16000))  # whisper alone hears "you"
+    assert answer.status_code == 200 and answer.json()["text"] == "", answer.text
+
+
+def cli(daemon: Daemon, *args: str):
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("VOXD_", "SERVICE_"))}
+    env.update(daemon.env)
+    return CliRunner().invoke(cli_main, list(args), env=env, catch_exceptions=False)
+
+
+@pytest.mark.slow
+def test_an_enrolled_voice_is_recognized(stt_daemon, tmp_path):
+    admin = {"X-Admin-Key": stt_daemon.admin_key}
+    auth = stt_daemon.url("auth")
+
+    def household(name: str) -> str:
+        made = httpx.post(auth + "/households", json={"name": name, "timezone": "Europe/London"}, headers=admin)
+        assert made.status_code == 201, made.text
+        return made.json()["household_id"]
+
+    home, elsewhere = household("The Kims"), household("Next door")
+
+    def user_in(household_id: str, name: str) -> str:
+        made = httpx.post(auth + "/users", headers=admin, json={
+            "email": f"{name}-{uuid.uuid4().hex[:6]}@example.org", "display_name": name, "password": "long password",
+            "household_id": household_id})
+        assert made.status_code == 201, made.text
+        return made.json()["user_id"]
+
+    user, flatmate = user_in(home, "kim"), user_in(home, "lee")
+    enrollment = ("the quick brown fox jumps over the lazy dog", "please turn on the kitchen lights",
+                  "what is the weather going to be like tomorrow morning")
+    files = []
+    for number, sentence in enumerate(enrollment):
+        files.append(tmp_path / f"sample{number}.wav")
+        files[-1].write_bytes(espeak(sentence, voice="en-us+m1"))
+    enrolled = cli(stt_daemon, "voices", "enroll", "--user", user, *map(str, files))
+    assert enrolled.exit_code == 0, enrolled.output
+    assert "3 voice sample" in enrolled.output
+    for sentence in enrollment:  # the flatmate enrolls through the API, as multipart
+        added = httpx.post(stt_daemon.url("stt") + f"/voices/{flatmate}/samples", headers=admin, timeout=120,
+                           files={"file": ("s.wav", espeak(sentence, voice="en-gb+f3"), "audio/wav")})
+        assert added.status_code == 201, added.text
+    assert added.json()["samples"] == 3 and added.json()["household_id"] == home
+    listed = cli(stt_daemon, "voices", "list", "--json")
+    assert listed.exit_code == 0, listed.output
+    assert listed.output.count('"samples": 3') == 2 and home in listed.output
+
+    command = "how long is left on the pasta timer"
+    spoken = transcribe(stt_daemon, espeak(command, voice="en-us+m1"), household_id=home)
+    assert spoken.status_code == 200, spoken.text
+    speaker = spoken.json()["speaker"]
+    assert speaker is not None and speaker["user_id"] == user, spoken.json()
+    assert 0.86 <= speaker["confidence"] <= 1
+    assert word_errors(command, spoken.json()["text"]) <= 1
+
+    for other_voice in ("en-gb+f3", "en+f3"):  # the flatmate, and a voice nobody enrolled
+        other = transcribe(stt_daemon, espeak(command, voice=other_voice), household_id=home)
+        assert other.status_code == 200
+        assert other.json()["speaker"] is None or other.json()["speaker"]["user_id"] != user, other_voice
+    # Only the household's own profiles are compared.
+    next_door = transcribe(stt_daemon, espeak(command, voice="en-us+m1"), household_id=elsewhere)
+    assert next_door.json()["speaker"] is None
+
+    deleted = cli(stt_daemon, "voices", "delete", "--user", user)
+    assert deleted.exit_code == 0, deleted.output
+    remaining = httpx.get(stt_daemon.url("stt") + "/voices", headers=admin, params={"household_id": home}).json()
+    assert [p["user_id"] for p in remaining["profiles"]] == [flatmate]
+    again = httpx.delete(stt_daemon.url("stt") + f"/voices/{user}", headers=admin)
+    assert again.status_code == 404

@@ -1,0 +1,1 @@
+"""Speech-to-text service (7706): faster-whisper transcription and speaker identification."""

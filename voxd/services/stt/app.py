@@ -1,0 +1,254 @@
+"""Speech-to-text (7706): POST /transcribe turns a WAV into text with faster-whisper and names the
+speaker among the household's enrolled voices; /voices holds the voice profiles. See docs/speech.md."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from aiohttp import web
+
+from voxd.kit.app import CLIENT, DB, create_service_app, database
+from voxd.kit.auth import Pattern
+from voxd.kit.errors import ApiError, bad_request, conflict, not_found
+from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.settings import Settings
+from voxd.services.stt.audio import Audio, AudioError, decode
+from voxd.services.stt.settings import SttSettings, load_settings
+from voxd.services.stt.speakers import SpeakerEncoder, best_match
+from voxd.services.stt.store import MAX_SAMPLES_PER_USER, MIGRATIONS, VoiceProfile, VoiceStore
+from voxd.services.stt.transcriber import Transcriber
+
+log = logging.getLogger("voxd.stt")
+
+WAV_TYPES = ("audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave")
+AUDIO_TYPES = (*WAV_TYPES, "multipart/form-data")
+FILE_PARTS = ("file", "audio")
+MIN_ENROLL_SECONDS = 1.0
+# Body limit: the longest allowed recording as 48 kHz stereo 32-bit float, plus headers.
+BYTES_PER_SECOND = 48_000 * 2 * 4
+MAX_USER_ID = 128
+
+CONFIG = web.AppKey("stt_config", SttSettings)
+TRANSCRIBER = web.AppKey("stt_transcriber", Transcriber)
+ENCODER = web.AppKey("stt_encoder", SpeakerEncoder)
+STORE = web.AppKey("stt_store", VoiceStore)
+BODY_LIMIT = web.AppKey("stt_body_limit", int)
+
+
+@dataclass(frozen=True)
+class TranscribeQuery:
+    household_id: str | None = None  # compare the speaker with this household's profiles only
+
+
+@dataclass(frozen=True)
+class ProfileFilter:
+    household_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SpeakerMatch:
+    user_id: str
+    confidence: float  # cosine similarity with the profile, 0..1
+
+
+@dataclass(frozen=True)
+class Timings:
+    decode: float
+    transcribe: float
+    speaker: float
+
+
+@dataclass(frozen=True)
+class Transcription:
+    text: str
+    language: str | None
+    duration_ms: int
+    speaker: SpeakerMatch | None
+    timings: Timings
+
+
+@dataclass(frozen=True)
+class VoiceProfiles:
+    profiles: list[VoiceProfile]
+
+
+def ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 1)
+
+
+async def read_audio(request: web.Request) -> bytes:
+    """The WAV: the whole body (audio/wav) or the multipart part named `file` (or `audio`)."""
+    limit = request.app[BODY_LIMIT]
+    if request.content_type not in AUDIO_TYPES:
+        raise ApiError(415, "unsupported_media_type",
+                       "send the recording as a WAV body (Content-Type: audio/wav) or as multipart/form-data with "
+                       f"a `file` part; got {request.content_type or 'no Content-Type'}")
+    if request.content_type != "multipart/form-data":
+        return await request.read()  # aiohttp enforces the size limit on chunked bodies too
+    try:
+        reader = await request.multipart()
+        async for part in reader:
+            if getattr(part, "name", None) not in FILE_PARTS:
+                continue
+            chunks, size = [], 0
+            while chunk := await part.read_chunk():
+                size += len(chunk)
+                if size > limit:
+                    raise ApiError(413, "body_too_large", f"the recording is larger than {limit} bytes")
+                chunks.append(chunk)
+            return b"".join(chunks)
+    except (ValueError, AssertionError) as error:  # aiohttp's word for a broken multipart body
+        raise bad_request(f"the multipart body cannot be read: {error}", "malformed_multipart") from None
+    raise bad_request("send the recording in a multipart part named file", "audio_missing")
+
+
+async def read_wav(call: Call) -> Audio:
+    data = await read_audio(call.request)
+    if not data:
+        raise bad_request("the request body is empty; send a WAV recording", "empty_audio")
+    try:
+        return await asyncio.to_thread(decode, data, call.app[CONFIG].max_seconds)
+    except AudioError as error:
+        raise ApiError(413 if error.code == "audio_too_long" else 400, error.code, error.message) from None
+
+
+async def identify(call: Call, audio: Audio, household_id: str | None) -> SpeakerMatch | None:
+    encoder, config = call.app[ENCODER], call.app[CONFIG]
+    if not encoder.available:
+        return None
+    profiles = await call.app[STORE].embeddings(encoder.model_id, household_id)
+    if not profiles:
+        return None  # nobody enrolled here: no need to run the encoder
+    try:
+        embedding = await encoder.embed(audio.samples)
+    except ApiError as error:
+        log.warning("speaker identification skipped: %s", error.message)
+        return None
+    match = best_match(embedding, profiles) if embedding is not None else None
+    if match is None:
+        return None
+    log.info("speaker: best %s at %.3f (threshold %.2f)", match.user_id, match.score, config.speaker_threshold)
+    if match.score < config.speaker_threshold:
+        return None
+    return SpeakerMatch(match.user_id, round(min(1.0, max(0.0, match.score)), 3))
+
+
+async def timed(work, took: list[float]):
+    """Await `work`, noting how long it took (the two engines run side by side)."""
+    started = time.perf_counter()
+    try:
+        return await work
+    finally:
+        took.append(ms(started))
+
+
+async def transcribe(call: Call[None]) -> web.Response:
+    started = time.perf_counter()
+    audio = await read_wav(call)
+    decode_ms = ms(started)
+    household_id = call.query.household_id if call.query else None
+    took_text: list[float] = []
+    took_speaker: list[float] = []
+    transcript, speaker = await asyncio.gather(
+        timed(call.app[TRANSCRIBER].transcribe(audio.samples), took_text),
+        timed(identify(call, audio, household_id), took_speaker),
+    )
+    log.info("transcribed %.1f s of audio in %.0f ms: %d characters", audio.seconds, took_text[0],
+             len(transcript.text))
+    return json_response(Transcription(transcript.text, transcript.language, round(audio.seconds * 1000), speaker,
+                                       Timings(decode_ms, took_text[0], took_speaker[0])))
+
+
+def user_id_of(call: Call) -> str:
+    user_id = call.path("user_id")
+    if not 0 < len(user_id) <= MAX_USER_ID or not user_id.isprintable():
+        raise bad_request(f"user_id must be 1..{MAX_USER_ID} printable characters", "invalid_user_id")
+    return user_id
+
+
+async def add_sample(call: Call[None]) -> web.Response:
+    user_id = user_id_of(call)
+    audio = await read_wav(call)
+    if audio.seconds < MIN_ENROLL_SECONDS:
+        raise bad_request(f"an enrollment sample needs at least {MIN_ENROLL_SECONDS:g} s of speech; this one is "
+                          f"{audio.seconds:.2f} s", "sample_too_short")
+    user = await call.app[CLIENT].call("auth", "GET", f"/internal/users/{quote(user_id, safe='')}")
+    encoder = call.app[ENCODER]
+    embedding = await encoder.embed(audio.samples)
+    if embedding is None:
+        raise bad_request("the sample is silent; record the user speaking a sentence or two", "no_speech")
+    profile = await call.app[STORE].add_sample(user_id, user.get("household_id"), encoder.model_id, embedding,
+                                               audio.seconds)
+    if profile is None:
+        raise conflict(f"{user_id} already has {MAX_SAMPLES_PER_USER} samples; delete the profile to start again",
+                       "too_many_samples")
+    log.info("voice sample %d enrolled for %s (%.1f s)", profile.samples, user_id, audio.seconds)
+    return json_response(profile, status=201)
+
+
+async def list_profiles(call: Call[None]) -> web.Response:
+    household_id = call.query.household_id if call.query else None
+    return json_response(VoiceProfiles(await call.app[STORE].profiles(household_id)))
+
+
+async def delete_profile(call: Call[None]) -> web.Response:
+    user_id = user_id_of(call)
+    if not await call.app[STORE].delete(user_id):
+        raise not_found(f"no voice profile for {user_id}", "voice_profile_not_found")
+    log.info("voice profile of %s deleted", user_id)
+    return web.Response(status=204)
+
+
+def routes(max_body: int) -> list[Route]:
+    who = (Pattern.APP, Pattern.ADMIN)
+    return [
+        Route("POST", "/transcribe", transcribe, who, query=TranscribeQuery, response=Transcription,
+              raw_types=AUDIO_TYPES, max_body=max_body,
+              summary="a WAV (body, or multipart `file` part) to text, with the speaker among the household's "
+                      "enrolled voices"),
+        Route("POST", "/voices/{user_id}/samples", add_sample, who, response=VoiceProfile, status=201,
+              raw_types=AUDIO_TYPES, max_body=max_body,
+              summary="enroll one voice sample (WAV body or multipart `file`) for a user the auth service knows"),
+        Route("GET", "/voices", list_profiles, who, query=ProfileFilter, response=VoiceProfiles,
+              summary="the enrolled voice profiles (optionally one household's)"),
+        Route("DELETE", "/voices/{user_id}", delete_profile, who, status=204,
+              summary="forget a user's voice profile and all its samples"),
+    ]
+
+
+async def warm(transcriber: Transcriber, encoder: SpeakerEncoder) -> None:
+    """VOXD_STT_PRELOAD: load both models in the background; the service answers meanwhile."""
+    started = time.perf_counter()
+    await asyncio.gather(transcriber.warm(), encoder.warm())
+    log.info("speech models preloaded in %.1f s", time.perf_counter() - started)
+
+
+def create_app(settings: Settings) -> web.Application:
+    config = load_settings(settings)  # a bad setting stops the daemon at start-up (SettingsError)
+    max_body = int(config.max_seconds * BYTES_PER_SECOND) + 64 * 1024
+    transcriber, encoder = Transcriber(config), SpeakerEncoder(config)
+
+    async def lifecycle(app: web.Application) -> AsyncIterator[None]:
+        app[CONFIG], app[TRANSCRIBER], app[ENCODER], app[BODY_LIMIT] = config, transcriber, encoder, max_body
+        app[STORE] = VoiceStore(app[DB])
+        if transcriber.source is None:
+            log.warning("speech-to-text unavailable: %s", transcriber.description)
+        else:
+            log.info("speech-to-text model: %s%s", transcriber.description,
+                     " (loading now)" if config.preload else " (loaded at the first request)")
+        warming = asyncio.create_task(warm(transcriber, encoder)) if config.preload else None
+        yield
+        if warming is not None:
+            warming.cancel()
+            with contextlib.suppress(BaseException):
+                await warming
+        transcriber.close()
+        encoder.close()
+
+    return create_service_app("stt", settings, routes(max_body), resources=[database(MIGRATIONS), lifecycle])
