@@ -13,22 +13,21 @@ nobody (below the threshold). Needs espeak-ng and sox (Debian) and voxd[voice].
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from voxd.kit.settings import Settings  # noqa: E402
 from voxd.services.stt.audio import decode  # noqa: E402
 from voxd.services.stt.settings import load_settings  # noqa: E402
 from voxd.services.stt.speakers import SpeakerEncoder, profile_vector  # noqa: E402
+from spoken import espeak, word_errors, words  # noqa: E402
 
 VOICES = ["en-us+m1", "en-gb+f3", "en-us+m3", "en-us+f2", "en-us+f4", "en+f3", "en+m7"]
 # espeak-ng 1.51 applies no variant to en-gb: "en-gb+f3" is its default (male) en-gb voice.
@@ -47,31 +46,6 @@ TEST = [
     "set a timer for twenty five minutes for the pasta",
     "turn the living room lights down to fifty percent",
 ]
-NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-           "eight": "8", "nine": "9", "ten": "10", "twenty": "20", "fifty": "50", "percent": "%"}
-
-
-def speak(text: str, voice: str, folder: Path) -> bytes:
-    raw, wav = folder / "raw.wav", folder / "out.wav"
-    subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), text], check=True)
-    subprocess.run(["sox", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(wav)], check=True)
-    return wav.read_bytes()
-
-
-def words(text: str) -> list[str]:
-    spaced = re.sub(r"(\d)%", r"\1 %", text.lower()).replace("twenty five", "25").replace("20 5", "25")
-    return [NUMBERS.get(w, w) for w in re.sub(r"[^a-z0-9'% ]", " ", spaced).split()]
-
-
-def edit_distance(a: list[str], b: list[str]) -> int:
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        previous, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
-    return row[-1]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threshold", type=float, default=None, help="default: the service's")
@@ -81,9 +55,8 @@ def main() -> None:
     threshold = args.threshold if args.threshold is not None else config.speaker_threshold
     encoder = SpeakerEncoder(config)
     clips: dict[str, dict[str, np.ndarray]] = {}
-    with tempfile.TemporaryDirectory() as folder:
-        for voice in VOICES:
-            clips[voice] = {text: decode(speak(text, voice, Path(folder))).samples for text in ENROLL + TEST}
+    for voice in VOICES:
+        clips[voice] = {text: decode(espeak(text, voice)).samples for text in ENROLL + TEST}
     encoder._load()
     timings, vectors = [], {}
     for voice in VOICES:
@@ -140,7 +113,7 @@ def main() -> None:
                 started = time.perf_counter()
                 result = transcriber._transcribe(samples)
                 times.append((time.perf_counter() - started, len(samples) / 16000))
-                wrong = edit_distance(words(text), words(result.text))
+                wrong = word_errors(text, result.text)
                 errors, total = errors + wrong, total + len(words(text))
                 if wrong:
                     print(f"  {voice}: {text!r} -> {result.text!r}")

@@ -14,10 +14,7 @@ from __future__ import annotations
 import argparse
 import base64
 import io
-import re
-import subprocess
 import sys
-import tempfile
 import time
 import wave
 from pathlib import Path
@@ -25,7 +22,9 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 from common import daemon, machine, percentile  # noqa: E402
+from spoken import espeak, word_errors, words  # noqa: E402
 from routing import register_node  # noqa: E402
 
 COMMANDS = [
@@ -36,38 +35,16 @@ COMMANDS = [
 SERVICES = ["config", "auth", "logs", "llm", "stt", "tts", "command-center"]
 
 
-def spoken(text: str, voice: str = "en-us") -> bytes:
-    """16 kHz mono 16-bit speech of `text` from espeak-ng (resampled by sox)."""
-    with tempfile.TemporaryDirectory() as folder:
-        raw, wav = Path(folder) / "raw.wav", Path(folder) / "cmd.wav"
-        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), text], check=True)
-        subprocess.run(["sox", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(wav)], check=True)
-        return wav.read_bytes()
-
-
 def seconds(wav_bytes: bytes) -> float:
     with wave.open(io.BytesIO(wav_bytes)) as reader:
         return reader.getnframes() / reader.getframerate()
-
-
-def words(text: str) -> list[str]:
-    return re.sub(r"[^a-z0-9' ]", " ", text.lower().replace("what's", "what is")).split()
-
-
-def edit_distance(a: list[str], b: list[str]) -> int:
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        previous, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
-    return row[-1]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    clips = {text: spoken(text) for text in COMMANDS}
+    clips = {text: espeak(text) for text in COMMANDS}
     print(f"machine: {machine()}; {len(clips)} spoken commands, "
           f"{min(map(seconds, clips.values())):.1f}-{max(map(seconds, clips.values())):.1f} s of audio each")
     stages: dict[str, list[float]] = {}
@@ -94,8 +71,7 @@ def main() -> None:
                     if engines:
                         overhead.append(elapsed - engines)
                     if round_number == 0:
-                        heard = words(body.get("transcript") or "")
-                        errors += edit_distance(words(text), heard)
+                        errors += word_errors(text, body.get("transcript") or "")
                         reference += len(words(text))
                         reply_seconds = seconds(base64.b64decode(body["audio"]))
                         print(f"  {text!r} -> {body.get('transcript')!r} -> {body.get('command')} "

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from conftest import Daemon, free_port_offset
+from spoken import espeak
 from test_commands import node_headers, register_node, say
 from voxd.catalog import CATALOG
 
@@ -57,22 +58,6 @@ def test_audio_requests_are_checked(make_daemon):
     assert huge.status_code == 413
     anonymous = httpx.post(url, content=silence_wav(), headers={"Content-Type": "audio/wav"})
     assert anonymous.status_code == 401
-
-
-def espeak(text: str, voice: str = "en-us", rate: int = 16000) -> bytes:
-    """A WAV of `text` spoken by espeak-ng, resampled by sox (both Debian packages)."""
-    import shutil
-    import subprocess
-    import tempfile
-    from pathlib import Path
-
-    if not (shutil.which("espeak-ng") and shutil.which("sox")):
-        pytest.skip("espeak-ng and sox are needed to make test speech (.ci/run installs them)")
-    with tempfile.TemporaryDirectory() as folder:
-        raw, wav = Path(folder) / "raw.wav", Path(folder) / "out.wav"
-        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), text], check=True)
-        subprocess.run(["sox", str(raw), "-r", str(rate), "-c", "1", "-b", "16", str(wav)], check=True)
-        return wav.read_bytes()
 
 
 def wav_seconds(data: bytes) -> float:

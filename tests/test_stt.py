@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import io
 import os
-import re
-import shutil
 import struct
-import subprocess
 import time
 import uuid
 import wave
-from pathlib import Path
 
 import httpx
 import numpy as np
@@ -22,12 +18,11 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import Daemon, app_headers, free_port_offset
+from spoken import espeak, word_errors, words
 from voxd.cli import main as cli_main
 from voxd.services.stt.audio import AudioError, decode
 
 SERVICES = ["config", "auth", "stt"]
-NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-           "eight": "8", "nine": "9", "ten": "10", "twenty": "20"}
 
 
 # --- making audio -----------------------------------------------------------------------------
@@ -69,36 +64,6 @@ def tone(seconds: float, rate: int, channels: int = 1) -> np.ndarray:
     t = np.arange(int(seconds * rate)) / rate
     mono = 0.3 * np.sin(2 * np.pi * 440 * t)
     return mono if channels == 1 else np.stack([mono] * channels, axis=1)
-
-
-def espeak(text: str, voice: str = "en-us", rate: int = 16000, channels: int = 1, encoding: str = "int16") -> bytes:
-    """`text` spoken by espeak-ng, converted by sox to the given rate, channels and sample type."""
-    if not (shutil.which("espeak-ng") and shutil.which("sox")):
-        pytest.skip("espeak-ng and sox make the test speech (apt-get install espeak-ng sox; .ci/run does)")
-    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"voxd-stt-{uuid.uuid4().hex[:8]}"
-    folder.mkdir()
-    try:
-        raw, out = folder / "raw.wav", folder / "out.wav"
-        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), text], check=True)
-        kind = ["-e", "floating-point", "-b", "32"] if encoding == "float32" else ["-e", "signed-integer", "-b", "16"]
-        subprocess.run(["sox", str(raw), "-r", str(rate), "-c", str(channels), *kind, str(out)], check=True)
-        return out.read_bytes()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def words(text: str) -> list[str]:
-    return [NUMBERS.get(w, w) for w in re.sub(r"[^a-z0-9 ]", " ", text.lower().replace("'", "")).split()]
-
-
-def word_errors(expected: str, heard: str) -> int:
-    a, b = words(expected), words(heard)
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        previous, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
-    return row[-1]
 
 
 # --- decoding, no daemon ----------------------------------------------------------------------
