@@ -4,7 +4,6 @@ with the config service, and stop them cleanly on SIGINT/SIGTERM (DESIGN §1).""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import errno
 import importlib
@@ -16,6 +15,7 @@ import aiohttp
 from aiohttp import web
 
 from voxd.catalog import CATALOG, ordered
+from voxd.kit.tasks import stop_tasks
 from voxd.kit.auth import ADMIN_KEY_HEADER
 from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
@@ -118,14 +118,9 @@ async def serve(settings: Settings, names: list[str]) -> None:
         await stop.wait()
         log.info("stopping")
     finally:
-        if registration is not None:
-            registration.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await registration
+        await stop_tasks(registration)
         await shipper.drain()  # deliver what is buffered while the services can still send
-        shipping.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await shipping
+        await stop_tasks(shipping)
         logging.getLogger().removeHandler(shipper)
         for runner in reversed(runners):
             await runner.cleanup()

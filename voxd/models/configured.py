@@ -19,10 +19,6 @@ class ModelChoice:
     present: bool
 
 
-def installed(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
-
-
 def local(role: str, setting: str, value: str) -> ModelChoice:
     path = Path(value).expanduser()
     return ModelChoice(role, setting, value, str(path), path.exists())

@@ -4,7 +4,6 @@ credential checks every other service asks for (spec §Authentication, DESIGN §
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -17,6 +16,7 @@ from typing import Annotated
 from aiohttp import web
 from pydantic import Field
 
+from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import DB, SETTINGS, VALIDATOR, create_service_app, database
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import ApiError, bad_request, conflict, not_found, unauthorized
@@ -388,9 +388,7 @@ async def auth_state(app: web.Application) -> AsyncIterator[None]:
 
     task = asyncio.create_task(purge_expired())
     yield
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    await stop_tasks(task)
 
 
 def create_app(settings: Settings) -> web.Application:

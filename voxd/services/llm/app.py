@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import create_service_app
 from voxd.kit.auth import Pattern
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
@@ -150,10 +151,7 @@ def create_app(settings: Settings) -> web.Application:
         log.info("llm backend %s, model %s", backend.name, backend.model)
         warming = asyncio.create_task(backend.warm()) if config.preload else None
         yield
-        if warming is not None:
-            warming.cancel()
-            with contextlib.suppress(BaseException):
-                await warming
+        await stop_tasks(warming)
         await backend.close()
 
     return create_service_app("llm", settings, ROUTES, resources=[lifecycle])

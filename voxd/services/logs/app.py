@@ -4,7 +4,6 @@ page and count them; old entries expire; LOG_STORE_URL forwards a copy to a Loki
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -14,6 +13,7 @@ from typing import Annotated
 from aiohttp import web
 from pydantic import Field
 
+from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import DB, HTTP, SETTINGS, create_service_app, database
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import bad_request
@@ -221,11 +221,7 @@ async def background_work(app: web.Application) -> AsyncIterator[None]:
         tasks.append(asyncio.create_task(app[FORWARDER].run()))
         log.info("forwarding log entries to %s", app[FORWARDER].url)
     yield
-    for task in tasks:
-        task.cancel()
-    for task in tasks:
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    await stop_tasks(*tasks)
 
 
 def create_app(settings: Settings) -> web.Application:

@@ -4,7 +4,6 @@ speaker among the household's enrolled voices; /voices holds the voice profiles.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -13,6 +12,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
+from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import CLIENT, DB, create_service_app, database
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError, bad_request, conflict, not_found
@@ -244,10 +244,7 @@ def create_app(settings: Settings) -> web.Application:
                      " (loading now)" if config.preload else " (loaded at the first request)")
         warming = asyncio.create_task(warm(transcriber, encoder)) if config.preload else None
         yield
-        if warming is not None:
-            warming.cancel()
-            with contextlib.suppress(BaseException):
-                await warming
+        await stop_tasks(warming)
         transcriber.close()
         encoder.close()
 

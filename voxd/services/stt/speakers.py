@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib.util
 import logging
 import threading
 import time
@@ -19,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from voxd.kit.optional import installed
 from voxd.kit.errors import ApiError
 from voxd.services.stt.audio import TARGET_RATE
 from voxd.services.stt.settings import SttSettings
@@ -80,7 +80,7 @@ class SpeakerEncoder:
 
     @property
     def available(self) -> bool:
-        return importlib.util.find_spec("resemblyzer") is not None
+        return installed("resemblyzer")
 
     def _load(self) -> Any:  # in the worker thread
         with self._lock:

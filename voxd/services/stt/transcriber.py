@@ -13,7 +13,6 @@ local_files_only, so no network). Anything else answers 503 `stt_unavailable` te
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 import threading
 import time
@@ -24,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from voxd.kit.optional import installed
 from voxd.kit.errors import ApiError
 from voxd.services.stt.settings import SttSettings, looks_like_path
 
@@ -41,13 +41,6 @@ def stt_unavailable(message: str) -> ApiError:
 class Transcript:
     text: str
     language: str | None
-
-
-def installed(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def model_size(name: str) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import create_service_app
 from voxd.kit.auth import Pattern
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
@@ -209,10 +210,7 @@ def create_app(settings: Settings) -> web.Application:
                      len(config.voices), config.voices_dir)
         warming = asyncio.create_task(warm(engine)) if config.preload and not config.problem else None
         yield
-        if warming is not None:
-            warming.cancel()
-            with contextlib.suppress(BaseException):
-                await warming
+        await stop_tasks(warming)
         await engine.close()
 
     return create_service_app("tts", settings, ROUTES, resources=[lifecycle])

@@ -17,7 +17,6 @@ import asyncio
 import contextvars
 import functools
 import importlib
-import importlib.util
 import json
 import logging
 import struct
@@ -28,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from voxd.kit.optional import installed
 from voxd.kit.context import request_id_var
 from voxd.kit.errors import ApiError
 from voxd.kit.settings import Settings, SettingsError
@@ -82,7 +82,7 @@ def read_voice(model: Path, source: str) -> VoiceInfo:
 
 
 def packaged_voice() -> VoiceInfo | None:
-    if importlib.util.find_spec(PACKAGE) is None:
+    if not installed(PACKAGE):
         return None
     try:
         return read_voice(Path(importlib.import_module(PACKAGE).model_path()), "package")
@@ -138,10 +138,10 @@ def load_settings(settings: Settings) -> TtsSettings:
     elif chosen:
         default = find_voice(voices, chosen)
         if default is None:
-            installed = ", ".join(sorted(voices)) or "none"
+            available = ", ".join(sorted(voices)) or "none"
             stem = chosen.removeprefix("piper-")
             raise SettingsError(
-                f"VOXD_TTS_VOICE names the voice {chosen!r}, which is not installed (installed: {installed}); "
+                f"VOXD_TTS_VOICE names the voice {chosen!r}, which is not installed (installed: {available}); "
                 f"put {stem}.onnx and {stem}.onnx.json in {voices_dir}, run `voxd models pull piper-{stem}`, "
                 "or set VOXD_TTS_VOICE to the path of a .onnx file"
             )
@@ -154,7 +154,7 @@ def load_settings(settings: Settings) -> TtsSettings:
         raise SettingsError(f"VOXD_TTS_LENGTH_SCALE must be between 0.25 and 4 (1 is the voice's own pace), got {raw_scale}")
 
     problem = None
-    if importlib.util.find_spec("piper") is None:
+    if not installed("piper"):
         problem = "text-to-speech needs piper-tts, which is not installed: pip install 'voxd[voice]'"
     elif default is None:
         problem = (

@@ -7,13 +7,13 @@ down, slow or answers garbage raises `llm_unavailable(...)` (503); never anythin
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from voxd.kit.optional import installed
 from voxd.kit.errors import ApiError
 from voxd.kit.settings import Settings, SettingsError
 from voxd.services.llm.schema import ChatChunk, ChatRequest, ChatResponse
@@ -76,10 +76,6 @@ class LlmSettings:
     context: int
     threads: int
     preload: bool
-
-
-def installed(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
 
 
 def packaged_gguf(models_dir: Path) -> Path | None:
