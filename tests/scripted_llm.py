@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from loopback import LoopbackServer, QuietHandler
 
 
 def tool_call(name: str, arguments: dict[str, Any] | str) -> dict[str, Any]:
@@ -25,7 +25,7 @@ class ScriptedModel:
         self.requests: list[dict[str, Any]] = []
         model = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self):  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 model.requests.append(body)
@@ -34,28 +34,14 @@ class ScriptedModel:
                           "choices": [{"index": 0, "message": message,
                                        "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
                           "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-                data = json.dumps(answer).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.reply(200, json.dumps(answer).encode(), "application/json")
 
             def do_GET(self):  # noqa: N802
-                data = json.dumps({"object": "list", "data": [{"id": "scripted", "object": "model"}]}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                models = {"object": "list", "data": [{"id": "scripted", "object": "model"}]}
+                self.reply(200, json.dumps(models).encode(), "application/json")
 
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._server = LoopbackServer(Handler)
+        self.url = self._server.url
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._server.close()

@@ -7,14 +7,14 @@ from __future__ import annotations
 import importlib.util
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
 
+from loopback import LoopbackServer
 from conftest import Daemon, app_headers
 
 SERVICES = ["config", "auth", "llm"]
@@ -90,12 +90,8 @@ class Scripted(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def upstream() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with LoopbackServer(Scripted) as server:
+        yield server.url
 
 
 def closed_port() -> int:

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
 import time
 import uuid
 from datetime import datetime, timedelta, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
 
+from loopback import LoopbackServer
 from conftest import Daemon, app_headers, login
 
 LOGS = "/api/v0/logs"
@@ -312,16 +312,11 @@ def test_entries_are_forwarded_to_a_loki_store_and_catch_up_after_an_outage(make
 
     FakeLoki.received.clear()
     FakeLoki.problems.clear()
-    server = ThreadingHTTPServer(("127.0.0.1", port), FakeLoki)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with LoopbackServer(FakeLoki, port):
         late = [{"service": "loki-test", "level": "info", "message": f"{marker} late"}]
         assert post_batch(daemon, late, creds).status_code == 201
         mine = lambda: [r for r in FakeLoki.received if marker in r["message"]]  # noqa: E731
         wait_for(lambda: len(mine()) == 6, timeout=40)
-    finally:
-        server.shutdown()
-        server.server_close()
     assert FakeLoki.problems == []
     first = next(r for r in mine() if r["message"].endswith("early 0"))
     assert first["service"] == "loki-test" and first["level"] == "warning"

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from click.testing import CliRunner
+
+from loopback import LoopbackServer, QuietHandler
 
 from voxd.cli import main as cli_main
 
@@ -31,7 +31,7 @@ class FakeHub:
         ]
         files = {"model.bin": served_weights, "config.json": CONFIG}
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self):  # noqa: N802
                 if self.path.startswith("/api/models/Systran/faster-whisper-tiny.en/tree/main"):
                     body = json.dumps(listing).encode()
@@ -40,24 +40,15 @@ class FakeHub:
                 else:
                     body = None
                 if body is None:
-                    self.send_response(404)
-                    self.end_headers()
-                    return
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                    self.reply(404)
+                else:
+                    self.reply(200, body)
 
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._server = LoopbackServer(Handler)
+        self.url = self._server.url
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._server.close()
 
 
 @pytest.fixture
