@@ -20,13 +20,12 @@ from voxd.kit.errors import ApiError
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.command_center.households import HouseholdZones
 from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable
-from voxd.services.command_center.pipeline import Pipeline, Turn
+from voxd.services.command_center.pipeline import PIPELINE, Pipeline, Turn
 from voxd.services.command_center.speech import AUDIO_TYPES, MAX_AUDIO_BYTES, Speech, SpeechUnavailable, read_audio
 from voxd.services.command_center.store import CC_STORE
 
 log = logging.getLogger("voxd.command-center")
 
-PIPELINE = web.AppKey("pipeline", Pipeline)
 SPEECH = web.AppKey("speech", Speech)
 MAX_TEXT = 1000
 NO_MODEL_REPLY = "Sorry, I can't understand that right now: my language model is not available."

@@ -8,12 +8,16 @@ Each stage's time is recorded in `Turn.timings` (milliseconds) and returned with
 
 from __future__ import annotations
 
+import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
+
+from aiohttp import web
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, RouteContext, Speaker
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
@@ -51,12 +55,14 @@ class Turn:
 
 
 class Pipeline:
+    """One per command center; `PIPELINE` holds it in the app."""
+
     def __init__(
         self,
         commands: list[Command],
         store: CommandCenterStore,
         model: LanguageModel,
-        household_zone,  # async (household_id) -> ZoneInfo
+        household_zone: Callable[[str], Awaitable[ZoneInfo]],
         http: Any = None,
     ) -> None:
         self.commands = commands
@@ -214,6 +220,7 @@ class Pipeline:
 
 
 def _json(value: Any) -> str:
-    import json
-
     return json.dumps(value, default=str)
+
+
+PIPELINE = web.AppKey("pipeline", Pipeline)

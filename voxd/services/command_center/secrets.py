@@ -15,6 +15,7 @@ from voxd.kit.app import CLIENT
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import bad_request, not_found
 from voxd.kit.routes import Call, Route, json_response
+from voxd.services.command_center.pipeline import PIPELINE
 from voxd.services.command_center.store import CC_STORE, SecretEntry
 
 ADMINS = (Pattern.ADMIN, Pattern.ADMIN_USER)
@@ -55,8 +56,6 @@ class Installed:
 
 
 def commands(call: Call):
-    from voxd.services.command_center.command import PIPELINE
-
     return call.app[PIPELINE].commands
 
 
