@@ -17,6 +17,7 @@ import httpx
 import pytest
 from click.testing import CliRunner, Result
 
+from voxd.broker.endpoint import EMBEDDED_PORT
 from voxd.catalog import CATALOG
 from voxd.cli import main as cli_main
 from voxd.kit.settings import read_env_file
@@ -40,7 +41,7 @@ def free_port_offset() -> int:
     start = 20000 + (os.getpid() * 97) % 20000
     for offset in range(start, start + 40000, 137):
         offset = 20000 + offset % 30000
-        if ports_free([spec.port + offset for spec in CATALOG.values()]):
+        if ports_free([spec.port + offset for spec in CATALOG.values()] + [EMBEDDED_PORT + offset]):
             return offset
     raise RuntimeError("no free block of ports")
 
@@ -220,6 +221,29 @@ def registered_node(daemon: Daemon, admin: dict[str, str], household: dict) -> d
     answer = httpx.post(daemon.url("command-center") + "/api/v0/nodes/register", json=body, headers=admin)
     assert answer.status_code == 201, answer.text
     return answer.json()
+
+
+COMMAND = "/api/v0/command"
+
+
+def node_headers(node: dict) -> dict[str, str]:
+    return {"X-API-Key": f"{node['node_id']}:{node['api_key']}"}
+
+
+def say(daemon: Daemon, node: dict, words: str) -> httpx.Response:
+    return httpx.post(daemon.url("command-center") + COMMAND, json={"text": words}, headers=node_headers(node), timeout=30)
+
+
+def register_node(daemon: Daemon, timezone: str = "Europe/London", household: dict | None = None,
+                  room: str = "kitchen") -> dict:
+    """A node in a new household (or in `household`); its credentials plus the household."""
+    admin = {"X-Admin-Key": daemon.admin_key}
+    if household is None:
+        household = httpx.post(daemon.url("auth") + "/households", json={"name": "Home", "timezone": timezone},
+                               headers=admin).json()
+    node = httpx.post(daemon.url("command-center") + "/api/v0/nodes/register", headers=admin,
+                      json={"household_id": household["household_id"], "room": room, "name": f"{room}-pi"}).json()
+    return {**node, "household": household}
 
 
 @pytest.fixture

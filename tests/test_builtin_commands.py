@@ -251,9 +251,11 @@ def test_timers_set_check_and_cancel_by_label():
     assert home.say("how long is left on the pasta timer") == "You don't have a pasta timer."
     assert home.say("cancel the egg timer") == "You don't have an egg timer."
 
-    home.wait(minutes=2)  # the five-minute timer has rung: reading the list drops it
+    home.wait(minutes=2)  # the five-minute timer has ended; it stays stored until the bell rings it
     assert home.say("how much time is left") == "You don't have any timers running."
-    assert asyncio.run(home.storage.get("timers")) == []
+    assert [timer["duration_seconds"] for timer in asyncio.run(home.storage.get("timers"))] == [300]
+    assert home.say("set a 1 minute timer") == "Timer set for 1 minute."  # keeps the one not rung yet
+    assert len(asyncio.run(home.storage.get("timers"))) == 2
 
 
 def test_a_timer_without_a_length_is_asked_for():

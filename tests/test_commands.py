@@ -9,26 +9,9 @@ import json
 import httpx
 import pytest
 
-from conftest import Daemon, free_port_offset, login, unique_email
+from conftest import COMMAND, Daemon, free_port_offset, login, node_headers, register_node, say, unique_email
 from scripted_llm import ScriptedModel, text, tool_call
 
-COMMAND = "/api/v0/command"
-
-
-def node_headers(node: dict) -> dict[str, str]:
-    return {"X-API-Key": f"{node['node_id']}:{node['api_key']}"}
-
-
-def say(daemon: Daemon, node: dict, words: str) -> httpx.Response:
-    return httpx.post(daemon.url("command-center") + COMMAND, json={"text": words}, headers=node_headers(node), timeout=30)
-
-
-def register_node(daemon: Daemon, timezone: str = "Europe/London") -> dict:
-    admin = {"X-Admin-Key": daemon.admin_key}
-    household = httpx.post(daemon.url("auth") + "/households", json={"name": "Home", "timezone": timezone}, headers=admin).json()
-    node = httpx.post(daemon.url("command-center") + "/api/v0/nodes/register", headers=admin,
-                      json={"household_id": household["household_id"], "room": "kitchen", "name": "pi"}).json()
-    return {**node, "household": household}
 
 
 @pytest.fixture(scope="module")

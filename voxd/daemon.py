@@ -17,6 +17,7 @@ from aiohttp import web
 from voxd.catalog import CATALOG, ordered
 from voxd.kit.tasks import stop_tasks
 from voxd.kit.auth import ADMIN_KEY_HEADER
+from voxd.kit.errors import StartupError
 from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
 from voxd.kit.settings import Settings, database_variable
@@ -25,10 +26,6 @@ log = logging.getLogger("voxd.daemon")
 
 REGISTER_RETRY_SECONDS = 2.0
 SHUTDOWN_GRACE_SECONDS = 10.0
-
-
-class StartupError(Exception):
-    """A service could not start; the message is one line for the operator."""
 
 
 AppFactory = Callable[[Settings], web.Application]

@@ -84,3 +84,7 @@ HTTP_STATUS_CODES = {
     413: "body_too_large",
     415: "unsupported_media_type",
 }
+
+
+class StartupError(Exception):
+    """A service could not start; the message is one line for the operator."""

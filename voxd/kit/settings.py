@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from voxd.catalog import CATALOG
 
@@ -139,10 +140,12 @@ class Settings:
 
     def secret_values(self) -> list[str]:
         """Every secret value voxd knows, so log output can be scrubbed of them."""
-        return [
+        found = [
             value for key, value in self.values.items()
             if value and (key in ("ADMIN_API_KEY", "JWT_SIGNING_KEY", "VOXD_LLM_API_KEY") or key.startswith("APP_KEY_"))
         ]
+        broker_password = urlsplit(self.get("VOXD_BROKER_URL") or "").password
+        return found + ([unquote(broker_password)] if broker_password else [])
 
     def app_credentials(self, service: str) -> AppCredentials | None:
         key = self.get(app_key_variable(service))

@@ -1,7 +1,9 @@
 """`set_timer`, `check_timers`, `cancel_timer`: kitchen timers kept in the household's storage.
 
-Each timer records the node that set it and when it ends, so a scheduler can ring it on that node;
-these commands only keep the list. Timers that have ended are dropped whenever the list is read.
+Each timer records the node that set it and when it ends; the command center's timer bell rings it
+on that node and then removes it. These commands only keep the list: an ended timer stays stored
+(though no longer "running") until the bell has rung it, so a timer that ends while the broker is
+down still rings when it is back.
 """
 
 from __future__ import annotations
@@ -51,6 +53,12 @@ class Timer:
     def as_data(self, now: datetime) -> dict[str, Any]:
         return {**asdict(self), "seconds_left": max(0, self.seconds_left(now))}
 
+    def done_message(self) -> str:
+        """What the node says when it rings: 'Your pasta timer is done.'"""
+        if self.label:
+            return f"Your {self.label} timer is done."
+        return f"Your timer for {spoken_duration(self.duration_seconds)} is done."
+
 
 def clean_label(label: str | None) -> str | None:
     """'the Pasta timer' -> 'pasta'; None when nothing but filler is left."""
@@ -70,18 +78,22 @@ def a_timer(label: str) -> str:
     return f"{'an' if label[0] in 'aeiou' else 'a'} {label} timer"
 
 
+async def stored_timers(storage: CommandStorage) -> list[Timer]:
+    """Every stored timer, oldest first, including ended ones the bell has not rung yet."""
+    return [Timer(**entry) for entry in await storage.get(STORAGE_KEY) or []]
+
+
 async def running_timers(storage: CommandStorage, now: datetime) -> list[Timer]:
-    """The timers still running, oldest first; ended ones are removed from storage."""
-    stored = await storage.get(STORAGE_KEY) or []
-    timers = [Timer(**entry) for entry in stored]
-    running = [timer for timer in timers if timer.seconds_left(now) > 0]
-    if len(running) != len(timers):
-        await save(storage, running)
-    return running
+    return [timer for timer in await stored_timers(storage) if timer.seconds_left(now) > 0]
 
 
 async def save(storage: CommandStorage, timers: list[Timer]) -> None:
     await storage.put(STORAGE_KEY, [asdict(timer) for timer in timers])
+
+
+async def remove_timers(storage: CommandStorage, ids: set[str]) -> None:
+    """Reads the list afresh, so a timer set meanwhile is kept."""
+    await save(storage, [timer for timer in await stored_timers(storage) if timer.id not in ids])
 
 
 LABEL_HINT = "name of the timer, such as pasta, only when the user gives one"
@@ -116,10 +128,9 @@ class SetTimer(Command):
 
     async def execute(self, request: CommandRequest, duration_seconds: int,
                       label: str | None = None) -> CommandResponse:
-        timers = await running_timers(request.storage, request.now)
         ends_at = request.now + timedelta(seconds=duration_seconds)
         timer = Timer(uuid.uuid4().hex[:12], clean_label(label), request.node_id, duration_seconds, ends_at.isoformat())
-        await save(request.storage, [*timers, timer])
+        await save(request.storage, [*await stored_timers(request.storage), timer])
         said = f"{timer.label} timer" if timer.label else "Timer"
         return CommandResponse(
             f"{sentence_case(said)} set for {spoken_duration(duration_seconds)}.",
@@ -209,8 +220,7 @@ class CancelTimer(Command):
     @staticmethod
     async def cancel(request: CommandRequest, timers: list[Timer], cancelled: list[Timer],
                      said: str) -> CommandResponse:
-        gone = {timer.id for timer in cancelled}
-        await save(request.storage, [timer for timer in timers if timer.id not in gone])
+        await remove_timers(request.storage, {timer.id for timer in cancelled})
         return CommandResponse(said, data={"cancelled": [asdict(timer) for timer in cancelled]})
 
 

@@ -1,5 +1,5 @@
-"""Command center (7703): the voice command orchestrator: text commands, node registration,
-memories and command secrets."""
+"""Command center (7703): the voice command orchestrator: commands, node registration, memories,
+command secrets, and announcements to nodes through the message broker."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from aiohttp import web
 
 from voxd.kit.app import DB, create_service_app, database
 from voxd.kit.settings import Settings
-from voxd.services.command_center import command, memories, nodes, secrets
+from voxd.services.command_center import announcements, command, memories, nodes, secrets
 from voxd.services.command_center.store import CC_STORE, MIGRATIONS, CommandCenterStore
 
 
@@ -19,8 +19,9 @@ async def store_context(app: web.Application) -> AsyncIterator[None]:
 
 
 def create_app(settings: Settings) -> web.Application:
-    routes = [*nodes.ROUTES, *command.ROUTES, *memories.ROUTES, *secrets.ROUTES]
+    routes = [*nodes.ROUTES, *command.ROUTES, *memories.ROUTES, *secrets.ROUTES, *announcements.ROUTES]
     return create_service_app(
         "command-center", settings, routes,
-        resources=[database(MIGRATIONS), store_context, command.pipeline_context],
+        resources=[database(MIGRATIONS), store_context, command.pipeline_context,
+                   announcements.announcements_context],
     )

@@ -38,6 +38,11 @@ class CommandInput:
 
 
 @dataclass(frozen=True)
+class CommandOptions:
+    follow_up: bool = False  # this utterance answers the question the node's last command asked
+
+
+@dataclass(frozen=True)
 class CommandAnswer:
     text: str
     command: str | None
@@ -78,7 +83,8 @@ async def heard_turn(call: Call, speech: Speech) -> tuple[Turn, str]:
         heard = await speech.transcribe(audio, principal.household_id or "")
     except SpeechUnavailable as error:
         raise speech_down(error) from None
-    turn = Turn(text=heard.text, node_id=principal.subject, household_id=principal.household_id or "")
+    turn = Turn(text=heard.text, node_id=principal.subject, household_id=principal.household_id or "",
+                follow_up=call.query.follow_up)
     turn.timed("stt", started)
     turn.timings["stt_engine"] = round(sum(v for v in heard.timings.values() if isinstance(v, (int, float))), 2)
     started = time.perf_counter()
@@ -94,7 +100,8 @@ async def run_command(call: Call[CommandInput | None]) -> web.Response:
     if call.body is None:
         turn, transcript = await heard_turn(call, speech)
     else:  # rule 11: text needs no transcription
-        turn = Turn(text=call.body.text, node_id=principal.subject, household_id=principal.household_id or "")
+        turn = Turn(text=call.body.text, node_id=principal.subject, household_id=principal.household_id or "",
+                    follow_up=call.query.follow_up)
         transcript = None
     wants_wav = call.request.headers.get("Accept", "").split(";")[0].strip() in AUDIO_TYPES[:3]
     wants_audio = transcript is not None or wants_wav or (call.body is not None and call.body.speak)
@@ -123,6 +130,8 @@ async def run_command(call: Call[CommandInput | None]) -> web.Response:
     log.info("%s -> %s via %s in %.0f ms", turn.node_id, turn.tool or "reply", turn.routed_by, turn.timings["total"])
     if wants_wav and audio is not None:
         headers = {"X-Voxd-Text": quote(turn.reply), "X-Voxd-Command": turn.tool or ""}
+        if turn.response is not None and turn.response.wait_for_input:
+            headers["X-Voxd-Listen"] = "true"  # the node listens for the answer without the wake word
         if transcript is not None:
             headers["X-Voxd-Transcript"] = quote(transcript)
         return web.Response(body=audio, content_type="audio/wav", headers=headers)
@@ -140,8 +149,10 @@ async def pipeline_context(app: web.Application):
 
 
 ROUTES = [
-    Route("POST", "/api/v0/command", run_command, (Pattern.NODE,), body=CommandInput, response=CommandAnswer,
+    Route("POST", "/api/v0/command", run_command, (Pattern.NODE,), body=CommandInput, query=CommandOptions,
+          response=CommandAnswer,
           raw_types=AUDIO_TYPES, max_body=MAX_AUDIO_BYTES,
           summary="a node's command as text (JSON) or audio (a WAV body, or multipart with an `audio` part); "
-                  "the answer is JSON, or the reply WAV itself with Accept: audio/wav"),
+                  "the answer is JSON, or the reply WAV itself with Accept: audio/wav (X-Voxd-Listen: true "
+                  "when the command asks a question; send the answer with ?follow_up=true)"),
 ]

@@ -1,7 +1,8 @@
 """The text command pipeline (spec voice pipeline rules 4-9, DESIGN §5), one method per stage:
 
-context (household clock, speaker, memories) -> pre-route -> model call 1 -> validate secrets and
-arguments -> execute -> model call 2 (skipped when the command gave a spoken reply).
+context (household clock, speaker, memories) -> pre-route (or, for a node's answer to a question the
+last command asked, back to that command) -> model call 1 -> validate secrets and arguments ->
+execute -> model call 2 (skipped when the command gave a spoken reply).
 
 Each stage's time is recorded in `Turn.timings` (milliseconds) and returned with the answer.
 """
@@ -21,6 +22,7 @@ from aiohttp import web
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, RouteContext, Speaker
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
+from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, spoken_answer
 from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable
 from voxd.services.command_center.prompt import MEMORY_TOOLS, REPLY, routing_prompt
 from voxd.services.command_center.store import CommandCenterStore, DocumentStorage
@@ -38,6 +40,7 @@ class Turn:
     text: str
     node_id: str
     household_id: str
+    follow_up: bool = False  # the node's answer to the question its last command asked
     timezone: ZoneInfo = ZoneInfo("UTC")
     now: datetime | None = None
     speaker: Speaker | None = None
@@ -72,11 +75,15 @@ class Pipeline:
         self.model = model
         self.household_zone = household_zone
         self.http = http
+        self.follow_ups = FollowUps()
 
     async def run(self, turn: Turn) -> Turn:
         started = time.perf_counter()
         await self.load_context(turn)
+        question = self.follow_ups.take(turn.node_id)
         self.pre_route(turn)
+        if turn.routed_by == "none" and turn.follow_up and question is not None:
+            self.resume(turn, question)
         if turn.routed_by == "none":
             await self.route_with_model(turn)  # raises ModelUnavailable when no model answers
         if turn.tool in MEMORY_TOOL_NAMES:
@@ -84,6 +91,7 @@ class Pipeline:
         elif turn.command is not None:
             await self.validate_and_execute(turn)
             await self.reply_with_model(turn)
+            self.remember_question(turn)
         turn.timed("total", started)
         return turn
 
@@ -115,6 +123,31 @@ class Pipeline:
                     turn.response = CommandResponse(spoken_response=claim.spoken_response)
                 break
         turn.timed("pre_route", started)
+
+    def resume(self, turn: Turn, question: PendingQuestion) -> None:
+        """The answer completes the asking command: first as one utterance with the question's
+        ("add" + "milk and eggs"), else as the value of the parameter it lacked ("five minutes")."""
+        started = time.perf_counter()
+        answer = spoken_answer(turn.text)
+        command = question.command
+        try:
+            claim = command.pre_route(f"{question.text} {answer}", self.route_context(turn))
+        except Exception:
+            log.exception("pre_route of %s failed", command.name)
+            claim = None
+        missing = question.missing_parameter()
+        if claim is not None:
+            turn.arguments = dict(claim.arguments)
+        elif missing is not None and answer:
+            turn.arguments = {**question.arguments, missing: answer}
+        else:
+            return
+        turn.command, turn.tool, turn.routed_by = command, command.name, "follow_up"
+        turn.timed("follow_up", started)
+
+    def remember_question(self, turn: Turn) -> None:
+        if turn.command is not None and turn.response is not None and turn.response.wait_for_input:
+            self.follow_ups.ask(turn.node_id, PendingQuestion(turn.command, turn.text, dict(turn.arguments)))
 
     async def route_with_model(self, turn: Turn) -> None:
         started = time.perf_counter()

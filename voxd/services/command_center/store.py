@@ -81,6 +81,13 @@ class CommandCenterStore:
             (household_id, command, key, json.dumps(value), now_iso()),
         )
 
+    async def documents(self, command: str, key: str) -> list[tuple[str, Any]]:
+        """One document of a command in every household: (household_id, value)."""
+        rows = await self.db.fetchall(
+            "SELECT household_id, value FROM command_documents WHERE command = ? AND key = ?", (command, key)
+        )
+        return [(row["household_id"], json.loads(row["value"])) for row in rows]
+
     async def delete_document(self, household_id: str, command: str, key: str) -> None:
         await self.db.execute(
             "DELETE FROM command_documents WHERE household_id = ? AND command = ? AND key = ?",

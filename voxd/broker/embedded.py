@@ -1,0 +1,35 @@
+"""The embedded MQTT broker (amqtt) that `voxd serve` runs with the command center unless
+`VOXD_BROKER_URL` names an external one. Anonymous clients are refused; see access.py."""
+
+from __future__ import annotations
+
+import errno
+import logging
+
+from amqtt.broker import Broker
+
+from voxd.kit.auth import CredentialValidator
+from voxd.kit.errors import StartupError
+
+log = logging.getLogger("voxd.broker")
+
+
+async def start_embedded_broker(host: str, port: int, validator: CredentialValidator) -> Broker:
+    logging.getLogger("amqtt").setLevel(logging.WARNING)  # it logs every packet at INFO
+    config = {
+        "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}"}},
+        "plugins": {"voxd.broker.access.NodeAccess": {"validator": validator}},
+    }
+    broker = Broker(config)
+    try:
+        await broker.start()
+    except Exception as error:
+        cause = error.__cause__ or error
+        if isinstance(cause, OSError) and cause.errno == errno.EADDRINUSE:
+            raise StartupError(
+                f"port {port} (MQTT broker) is already in use: set VOXD_PORT_OFFSET or VOXD_BROKER_PORT, "
+                "or point VOXD_BROKER_URL at the broker that holds it"
+            ) from None
+        raise StartupError(f"the MQTT broker cannot start on {host}:{port}: {cause}") from None
+    log.info("MQTT broker listening on %s:%d", host, port)
+    return broker

@@ -1,0 +1,34 @@
+"""Topic names and message shapes shared by the command center and the nodes (docs/nodes.md).
+
+Every node owns the subtree `voxd/nodes/{node_id}/`; only that node (and the command center) may
+subscribe to it. The command center publishes `Announcement`s on `voxd/nodes/{node_id}/announce`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+NODES_ROOT = "voxd/nodes/"
+ANNOUNCE_QOS = 1  # at least once: a timer that rings twice beats one that never rings
+
+
+def node_subtree(node_id: str) -> str:
+    return f"{NODES_ROOT}{node_id}/"
+
+
+def announce_topic(node_id: str) -> str:
+    return node_subtree(node_id) + "announce"
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """Something a node should say without being asked: a timer that ended, a notification."""
+
+    id: str
+    kind: str  # "timer", "notification"
+    text: str
+    audio: str | None  # base64 WAV of `text`; None when text-to-speech was unavailable
+
+    def payload(self) -> bytes:
+        return json.dumps(asdict(self)).encode()

@@ -1,0 +1,105 @@
+"""How the command center reaches nodes unasked (spec rule 10, issue 6): the broker (embedded unless
+`VOXD_BROKER_URL` names one), the announcer, the timer bell, and two routes: a node asks where the
+broker is, an administrator makes a node say something."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from aiohttp import web
+from pydantic import StringConstraints
+
+from voxd.broker.embedded import start_embedded_broker
+from voxd.broker.endpoint import BrokerEndpoint, broker_endpoint
+from voxd.kit.app import CLIENT, SETTINGS, VALIDATOR
+from voxd.kit.auth import Pattern
+from voxd.kit.errors import ApiError, not_found
+from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.tasks import stop_tasks
+from voxd.services.command_center.announcer import AnnouncementFailed, Announcer
+from voxd.services.command_center.command import SPEECH
+from voxd.services.command_center.store import CC_STORE
+from voxd.services.command_center.timer_bell import TimerBell
+
+log = logging.getLogger("voxd.command-center.announcements")
+
+ANNOUNCER = web.AppKey("announcer", Announcer)
+ENDPOINT = web.AppKey("broker_endpoint", BrokerEndpoint)
+
+
+async def announcements_context(app: web.Application) -> AsyncIterator[None]:
+    settings = app[SETTINGS]
+    endpoint = broker_endpoint(settings)
+    broker = None
+    if endpoint.embedded:
+        broker = await start_embedded_broker(settings.bind_host, endpoint.port, app[VALIDATOR])
+    else:
+        log.info("using the MQTT broker at %s", endpoint.public_url())
+    app[ENDPOINT] = endpoint
+    app[ANNOUNCER] = Announcer(endpoint, app[SPEECH])
+    bell = asyncio.create_task(TimerBell(app[CC_STORE], app[ANNOUNCER]).run())
+    try:
+        yield
+    finally:
+        await stop_tasks(bell)
+        if broker is not None:
+            await broker.shutdown()
+
+
+@dataclass(frozen=True)
+class BrokerLocation:
+    url: str  # mqtt://host:port; log in with node_id and api_key
+
+
+async def where_is_the_broker(call: Call[None]) -> web.Response:
+    """The embedded broker sits on the host the node already reaches the command center at."""
+    settings, endpoint = call.app[SETTINGS], call.app[ENDPOINT]
+    public = settings.get("VOXD_BROKER_PUBLIC_URL")
+    if public:
+        url = public
+    elif endpoint.embedded:
+        url = endpoint.public_url(call.request.url.host)
+    else:
+        url = endpoint.public_url()
+    return json_response(BrokerLocation(url))
+
+
+@dataclass(frozen=True)
+class AnnouncementRequest:
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1000)]
+    kind: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z_]{0,31}$")] = "notification"
+
+
+@dataclass(frozen=True)
+class AnnouncementSent:
+    id: str
+    node_id: str
+    kind: str
+    text: str
+    spoken: bool  # False: text-to-speech was unavailable, the node plays its alert sound only
+
+
+async def announce(call: Call[AnnouncementRequest]) -> web.Response:
+    node_id = call.path("node_id")
+    nodes = await call.app[CLIENT].call("auth", "GET", "/internal/nodes")
+    if not any(node["node_id"] == node_id for node in nodes["nodes"]):
+        raise not_found(f"no node {node_id}", "unknown_node")
+    try:
+        sent = await call.app[ANNOUNCER].announce(node_id, call.body.kind, call.body.text)
+    except AnnouncementFailed as error:
+        raise ApiError(503, "broker_unavailable", f"the message broker did not take it: {error}") from None
+    return json_response(AnnouncementSent(sent.id, node_id, sent.kind, sent.text, sent.audio is not None),
+                         status=202)
+
+
+ROUTES = [
+    Route("GET", "/api/v0/broker", where_is_the_broker, (Pattern.NODE,), response=BrokerLocation,
+          summary="where a node subscribes for announcements (log in with node_id and api_key)"),
+    Route("POST", "/api/v0/nodes/{node_id}/announce", announce, (Pattern.ADMIN, Pattern.ADMIN_USER),
+          body=AnnouncementRequest, response=AnnouncementSent, status=202,
+          summary="make a node say something now, through the message broker"),
+]

@@ -1,0 +1,51 @@
+"""Questions a command asked back (`wait_for_input`), kept per node for a short while so the node's
+answer, sent without the wake word, completes the same command: "set a timer" - "For how long?" -
+"five minutes" sets a five-minute timer."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from voxd.commands.api import Command
+
+ANSWER_WINDOW_SECONDS = 60.0
+SPOKEN_PUNCTUATION = re.compile(r"^[\s.,!?;:]+|[\s.,!?;:]+$")
+
+
+@dataclass(frozen=True)
+class PendingQuestion:
+    command: Command
+    text: str  # the utterance that led to the question
+    arguments: dict[str, Any]
+    asked_at: float = field(default_factory=time.monotonic)
+
+    def missing_parameter(self) -> str | None:
+        """The answer fills the first parameter the command has no value for yet."""
+        for parameter in self.command.parameters:
+            if self.arguments.get(parameter.name) in (None, "", []):
+                return parameter.name
+        return None
+
+
+class FollowUps:
+    def __init__(self, window_seconds: float = ANSWER_WINDOW_SECONDS) -> None:
+        self.window = window_seconds
+        self._pending: dict[str, PendingQuestion] = {}
+
+    def ask(self, node_id: str, question: PendingQuestion) -> None:
+        self._pending[node_id] = question
+
+    def take(self, node_id: str) -> PendingQuestion | None:
+        """The node's open question, if it is recent; taking it closes it either way."""
+        question = self._pending.pop(node_id, None)
+        if question is None or time.monotonic() - question.asked_at > self.window:
+            return None
+        return question
+
+
+def spoken_answer(text: str) -> str:
+    """'Five minutes.' -> 'Five minutes': transcripts come with sentence punctuation."""
+    return SPOKEN_PUNCTUATION.sub("", text)
