@@ -16,6 +16,7 @@ from typing import Iterator
 
 import httpx
 
+from voxd.broker.endpoint import EMBEDDED_PORT
 from voxd.catalog import CATALOG
 from voxd.kit.settings import read_env_file
 
@@ -23,11 +24,11 @@ from voxd.kit.settings import read_env_file
 def free_offset() -> int:
     for offset in range(30000, 50000, 113):
         ok = True
-        for spec in CATALOG.values():
+        for port in [spec.port for spec in CATALOG.values()] + [EMBEDDED_PORT]:
             with socket.socket() as sock:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 try:
-                    sock.bind(("127.0.0.1", spec.port + offset))
+                    sock.bind(("127.0.0.1", port + offset))
                 except OSError:
                     ok = False
                     break

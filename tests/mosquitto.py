@@ -1,8 +1,9 @@
-"""A real mosquitto (Debian's) on a free port, with a password file and the per-node ACL that
-docs/nodes.md tells operators to use: the external-broker half of the broker tests."""
+"""A real mosquitto (Debian's) on a free port, with a password file, the per-node ACL and the
+persistence that docs/nodes.md tells operators to use: the external-broker half of the broker tests."""
 
 from __future__ import annotations
 
+import asyncio
 import getpass
 import shutil
 import socket
@@ -10,6 +11,8 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import aiomqtt
 
 ACL = """\
 user {service_user}
@@ -32,6 +35,7 @@ class Mosquitto:
     service_user: str = "command-center"
     service_password: str = "broker-secret-for-tests"
     process: subprocess.Popen | None = None
+    users: set[str] = field(default_factory=set)
 
     @property
     def url(self) -> str:
@@ -44,6 +48,7 @@ class Mosquitto:
         create = [] if passwords.exists() else ["-c"]
         subprocess.run(["mosquitto_passwd", *create, "-b", str(passwords), username, password], check=True)
         passwords.chmod(0o600)
+        self.users.add(username)
         if self.process is not None:
             self.process.send_signal(1)  # SIGHUP: reread the password file
             time.sleep(0.3)
@@ -51,12 +56,13 @@ class Mosquitto:
     def start(self) -> Mosquitto:
         if shutil.which("mosquitto") is None:
             raise RuntimeError("mosquitto is not installed: scripts/test installs it (apt-get install mosquitto)")
-        if not (self.folder / "passwd").exists():
+        if self.service_user not in self.users:
             self.add_user(self.service_user, self.service_password)
         (self.folder / "acl").write_text(ACL.format(service_user=self.service_user))
         config = self.folder / "mosquitto.conf"
         config.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous false\npersistence false\n"
+            f"listener {self.port} 127.0.0.1\nallow_anonymous false\n"
+            f"persistence true\npersistence_location {self.folder}/\n"
             f"password_file {self.folder / 'passwd'}\nacl_file {self.folder / 'acl'}\nuser {getpass.getuser()}\n"
         )
         self.process = subprocess.Popen(["mosquitto", "-c", str(config)], stdout=subprocess.DEVNULL,
@@ -70,6 +76,16 @@ class Mosquitto:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"mosquitto did not listen on {self.port}")
+
+    def publish(self, topic: str, *payloads: bytes) -> None:
+        """Publish as the command center does."""
+        async def send() -> None:
+            async with aiomqtt.Client("127.0.0.1", self.port, username=self.service_user,
+                                      password=self.service_password) as client:
+                for payload in payloads:
+                    await client.publish(topic, payload, qos=1)
+
+        asyncio.run(send())
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

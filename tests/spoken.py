@@ -16,15 +16,18 @@ NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six"
            "eight": "8", "nine": "9", "ten": "10", "twenty": "20", "fifty": "50", "percent": "%"}
 
 
-def espeak(text: str, voice: str = "en-us", rate: int = 16000, channels: int = 1, encoding: str = "int16") -> bytes:
-    """`text` spoken by espeak-ng, converted by sox to the given rate, channels and sample type."""
+def espeak(text: str, voice: str = "en-us", rate: int = 16000, channels: int = 1, encoding: str = "int16",
+           words_per_minute: int | None = None) -> bytes:
+    """`text` spoken by espeak-ng (at its default pace, 175 words a minute, unless told), converted by
+    sox to the given sample rate, channels and sample type."""
     if not (shutil.which("espeak-ng") and shutil.which("sox")):
         pytest.skip("espeak-ng and sox make the test speech (apt-get install espeak-ng sox; .ci/run does)")
     folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"voxd-stt-{uuid.uuid4().hex[:8]}"
     folder.mkdir()
     try:
         raw, out = folder / "raw.wav", folder / "out.wav"
-        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), text], check=True)
+        pace = ["-s", str(words_per_minute)] if words_per_minute else []
+        subprocess.run(["espeak-ng", "-v", voice, *pace, "-w", str(raw), text], check=True)
         kind = ["-e", "floating-point", "-b", "32"] if encoding == "float32" else ["-e", "signed-integer", "-b", "16"]
         subprocess.run(["sox", str(raw), "-r", str(rate), "-c", str(channels), *kind, str(out)], check=True)
         return out.read_bytes()

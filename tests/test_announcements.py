@@ -12,7 +12,6 @@ from urllib.parse import urlsplit
 
 import aiomqtt
 import httpx
-import pytest
 
 from conftest import COMMAND, Daemon, node_headers, register_node, say
 from mosquitto import Mosquitto
@@ -183,3 +182,4 @@ def test_an_answer_completes_the_command_that_asked(daemon):
     say(daemon, node, "set a timer")
     unsure = answer("banana").json()  # an answer that does not fit is said back, not guessed
     assert unsure["command"] == "set_timer" and unsure["result"]["success"] is False
+

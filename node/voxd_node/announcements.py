@@ -1,0 +1,111 @@
+"""Announcements pushed by the command center (timers, notifications) over MQTT, received for as long
+as the node runs, through broker restarts and network outages."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import logging
+import ssl
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import aiomqtt
+
+from .command_client import CommandClient, ServerUnavailable
+
+log = logging.getLogger(__name__)
+
+FIRST_BACKOFF = 1.0
+MAX_BACKOFF = 30.0
+
+
+@dataclass(frozen=True)
+class Announcement:
+    id: str
+    kind: str  # "timer", "notification", ...
+    text: str
+    audio: bytes | None  # a WAV file
+
+
+class BadAnnouncement(ValueError):
+    pass
+
+
+def parse_announcement(payload: bytes) -> Announcement:
+    try:
+        data = json.loads(payload)
+        audio = data.get("audio")
+        announcement = Announcement(id=data["id"], kind=data["kind"], text=data.get("text") or "",
+                                    audio=base64.b64decode(audio, validate=True) if audio is not None else None)
+    except (ValueError, KeyError, TypeError, AttributeError, binascii.Error) as error:
+        raise BadAnnouncement(f"{type(error).__name__}: {error}") from error
+    if not all(isinstance(value, str) for value in (announcement.id, announcement.kind, announcement.text)):
+        raise BadAnnouncement("id, kind and text must be strings")
+    return announcement
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    host: str
+    port: int
+    tls: bool
+
+
+def parse_broker_url(url: str) -> BrokerAddress:
+    parts = urlsplit(url)
+    if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
+        raise ValueError(f"broker url {url!r} is not mqtt://host:port or mqtts://host:port")
+    tls = parts.scheme == "mqtts"
+    return BrokerAddress(parts.hostname, parts.port or (8883 if tls else 1883), tls)
+
+
+class AnnouncementListener:
+    """Subscribes to voxd/nodes/{node_id}/announce and hands each announcement to `on_announcement`."""
+
+    def __init__(self, node_id: str, api_key: str, broker_url: str | None, client: CommandClient,
+                 on_announcement: Callable[[Announcement], Awaitable[None]]) -> None:
+        self._node_id = node_id
+        self._api_key = api_key
+        self._broker_url = broker_url
+        self._client = client
+        self._on_announcement = on_announcement
+        self.topic = f"voxd/nodes/{node_id}/announce"
+
+    async def run(self) -> None:
+        """Forever: connect, listen, and after any failure wait (1 s doubling to 30 s) and retry."""
+        backoff = FIRST_BACKOFF
+        in_outage = False
+        while True:
+            try:
+                address = parse_broker_url(self._broker_url or await self._client.broker_url())
+                async with aiomqtt.Client(address.host, address.port, username=self._node_id,
+                                          password=self._api_key, identifier=f"voxd-node-{self._node_id}",
+                                          clean_session=False,  # the broker keeps what comes while we are away
+                                          tls_context=ssl.create_default_context() if address.tls else None) as mqtt:
+                    granted = await mqtt.subscribe(self.topic, qos=1)
+                    if any(getattr(code, "is_failure", code == 0x80) for code in granted):
+                        raise aiomqtt.MqttError(f"the broker refused the subscription to {self.topic}")
+                    log.info("broker connected: %s:%d", address.host, address.port)
+                    backoff, in_outage = FIRST_BACKOFF, False
+                    async for message in mqtt.messages:
+                        await self._deliver(message.payload)
+            except (aiomqtt.MqttError, ServerUnavailable, ValueError, OSError) as error:
+                if not in_outage:
+                    log.warning("announcements unavailable (%s); retrying until the broker is back", error)
+                    in_outage = True
+                else:
+                    log.debug("broker still unavailable: %s", error)
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, MAX_BACKOFF)
+
+    async def _deliver(self, payload) -> None:
+        try:
+            announcement = parse_announcement(payload)
+        except BadAnnouncement as error:
+            log.warning("skipping a bad announcement: %s", error)
+            return
+        await self._on_announcement(announcement)

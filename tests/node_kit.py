@@ -1,0 +1,129 @@
+"""Node test kit: the `voxd-node` command, espeak-ng speech clips, a stand-in command center on a free
+port, node configs."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import socket
+import sys
+import threading
+import wave
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import numpy as np
+from aiohttp import web
+
+from spoken import espeak
+from voxd_node.pcm import decode_wav, encode_wav
+
+RATE = 16000
+NODE = Path(sys.executable).parent / "voxd-node"  # the console script, beside this Python
+
+
+@functools.cache
+def speech(text: str, voice: str = "en-us") -> np.ndarray:
+    """`text` spoken by espeak-ng as 16 kHz int16 samples (cached: espeak is the slow part)."""
+    samples, rate = decode_wav(espeak(text, voice=voice, rate=RATE))
+    assert rate == RATE
+    return samples
+
+
+def clip(*parts: str | float, voice: str = "en-us") -> np.ndarray:
+    """Speech and silences in order: a string is spoken, a number is that many seconds of silence."""
+    return np.concatenate([np.zeros(int(part * RATE), np.int16) if isinstance(part, (int, float))
+                           else speech(part, voice) for part in parts])
+
+
+def write_clip(path: Path, samples: np.ndarray) -> Path:
+    path.write_bytes(encode_wav(samples, RATE))
+    return path
+
+
+def wav_samples(path: Path) -> tuple[np.ndarray, int]:
+    with wave.open(str(path), "rb") as wav:
+        assert (wav.getnchannels(), wav.getsampwidth()) == (1, 2)
+        return np.frombuffer(wav.readframes(wav.getnframes()), np.int16), wav.getframerate()
+
+
+def tone_wav(frequency: float, seconds: float, rate: int = 22050) -> bytes:
+    t = np.arange(int(seconds * rate)) / rate
+    return encode_wav((np.sin(2 * np.pi * frequency * t) * 8000).astype(np.int16), rate)
+
+
+@dataclass
+class Received:
+    body: bytes
+    query: dict[str, str]
+    headers: dict[str, str]
+
+
+def spoken_answer(wav: bytes, text: str = "It is noon.", transcript: str = "what time is it",
+                  listen: bool = False) -> Callable[[], web.Response]:
+    headers = {"X-Voxd-Text": quote(text), "X-Voxd-Transcript": quote(transcript)}
+    if listen:
+        headers["X-Voxd-Listen"] = "true"
+    return lambda: web.Response(body=wav, content_type="audio/wav", headers=headers)
+
+
+@dataclass
+class CommandCenter:
+    """A stand-in for the command center's node API, in its own thread so a node subprocess or an
+    in-test event loop can talk to it. `answers` are used in order, then `default`."""
+
+    answers: list[Callable[[], web.Response]] = field(default_factory=list)
+    default: Callable[[], web.Response] = field(default_factory=lambda: spoken_answer(tone_wav(300, 0.5)))
+    received: list[Received] = field(default_factory=list)
+    url: str = ""
+
+    async def _command(self, request: web.Request) -> web.Response:
+        self.received.append(Received(await request.read(), dict(request.query), dict(request.headers)))
+        return (self.answers.pop(0) if self.answers else self.default)()
+
+    async def _broker(self, request: web.Request) -> web.Response:
+        return web.json_response({"error": {"code": "no_broker", "message": "no broker here"}}, status=404)
+
+    @contextmanager
+    def serving(self) -> Iterator[CommandCenter]:
+        loop = asyncio.new_event_loop()
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        app = web.Application()
+        app.router.add_post("/api/v0/command", self._command)
+        app.router.add_get("/api/v0/broker", self._broker)
+        runner = web.AppRunner(app)
+        loop.run_until_complete(runner.setup())
+        loop.run_until_complete(web.SockSite(runner, sock).start())
+        thread = threading.Thread(target=loop.run_forever, daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result()
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join()
+            loop.close()
+
+
+def stand_in_command_center() -> AbstractContextManager[CommandCenter]:
+    return CommandCenter().serving()
+
+
+def refused_url() -> str:
+    """A URL where nothing listens."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+def write_config(path: Path, server_url: str, **extra: object) -> Path:
+    lines = ['node_id = "node-1"', 'api_key = "secret-key-123"', 'household_id = "home"', 'room = "kitchen"',
+             'name = "kitchen-pi"', f'command_center_url = "{server_url}"']
+    lines += [f"{key} = {value!r}".replace("'", '"') for key, value in extra.items()]
+    path.write_text("\n".join(lines) + "\n")
+    return path

@@ -1,0 +1,97 @@
+"""Announcements reach the node through a real MQTT broker (mosquitto) while it listens on stdin,
+and SIGTERM stops it cleanly."""
+
+from __future__ import annotations
+
+import base64
+import json
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mosquitto import Mosquitto
+from node_kit import NODE, refused_url, tone_wav, wav_samples, write_config
+from voxd_node.chimes import Chime, chime_samples
+from voxd_node.pcm import decode_wav
+
+WAIT_SECONDS = 20
+ANNOUNCE = "voxd/nodes/node-1/announce"
+
+
+def broker_for_the_node(folder: Path) -> Mosquitto:
+    """A real mosquitto that knows the test node's login (write_config's node-1)."""
+    broker = Mosquitto(folder)
+    broker.add_user("node-1", "secret-key-123")
+    return broker
+
+
+@pytest.fixture
+def broker(tmp_path) -> Iterator[Mosquitto]:
+    running = broker_for_the_node(tmp_path).start()
+    yield running
+    running.stop()
+
+
+@contextmanager
+def node_listening(tmp_path: Path, broker_port: int) -> Iterator[tuple[subprocess.Popen, Path]]:
+    """A node on a quiet stdin with announcements from the broker; stopped with SIGTERM, which must
+    end it cleanly."""
+    out, log = tmp_path / "speaker.wav", tmp_path / "node.log"
+    config = write_config(tmp_path / "node.toml", refused_url(), broker_url=f"mqtt://127.0.0.1:{broker_port}")
+    with log.open("w") as log_file:
+        node = subprocess.Popen([str(NODE), "--config", str(config), "--input", "-", "--output", str(out)],
+                                stdin=subprocess.PIPE, stderr=log_file)
+    try:
+        yield node, log
+        node.send_signal(signal.SIGTERM)
+        assert node.wait(timeout=WAIT_SECONDS) == 0
+    finally:
+        if node.poll() is None:
+            node.kill()
+            node.wait()
+
+
+def wait_until(condition, what: str) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_timer_announcement_rings_then_speaks(tmp_path, broker):
+    speech = tone_wav(350, 0.4)
+    with node_listening(tmp_path, broker.port) as (node, log):
+        wait_until(lambda: "broker connected" in log.read_text(), "the node to subscribe")
+        broker.publish(ANNOUNCE,
+                b"not json",
+                json.dumps({"id": "a1", "kind": "timer", "text": "Your tea timer is done.",
+                            "audio": base64.b64encode(speech).decode()}).encode(),
+                json.dumps({"id": "a2", "kind": "notification", "text": "Dinner is ready.", "audio": None}).encode())
+        wait_until(lambda: "announcement (notification): Dinner is ready." in log.read_text(), "the announcements")
+    text = log.read_text()
+    assert "skipping a bad announcement" in text
+    assert "announcement (timer): Your tea timer is done." in text
+    assert "secret-key-123" not in text
+    played, _ = wav_samples(tmp_path / "speaker.wav")
+    expected = [chime_samples(Chime.ALARM), decode_wav(speech)[0], chime_samples(Chime.NOTICE)]  # the last had no audio
+    assert np.array_equal(played, np.concatenate(expected))
+
+
+def test_a_late_broker_is_waited_for(tmp_path):
+    broker = broker_for_the_node(tmp_path)
+    with node_listening(tmp_path, broker.port) as (node, log):
+        wait_until(lambda: "announcements unavailable" in log.read_text(), "the node to miss the broker")
+        broker.start()
+        try:
+            wait_until(lambda: "broker connected" in log.read_text(), "the node to reconnect")
+            broker.publish(ANNOUNCE, json.dumps({"id": "a3", "kind": "notification", "text": "Hello.", "audio": None}).encode())
+            wait_until(lambda: "announcement (notification): Hello." in log.read_text(), "the announcement")
+            assert log.read_text().count("announcements unavailable") == 1  # one warning for the whole outage
+        finally:
+            broker.stop()

@@ -1,0 +1,40 @@
+"""The wake word fires on "hey jarvis" in several voices, and not on ordinary commands."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from node_kit import clip
+from voxd_node.audio_sources import FRAME_BYTES
+from voxd_node.config import ConfigError
+from voxd_node.wake_word import WakeWordDetector
+
+
+@pytest.fixture(scope="module")
+def detector() -> WakeWordDetector:
+    return WakeWordDetector("hey_jarvis", 0.5)
+
+
+def best_score(detector: WakeWordDetector, samples: np.ndarray) -> tuple[float, bool]:
+    detector.reset()
+    pcm = samples.tobytes()
+    detections = [detector.process(pcm[i:i + FRAME_BYTES]) for i in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES)]
+    return max(d.score for d in detections), any(d.detected for d in detections)
+
+
+@pytest.mark.parametrize("voice", ["en-us", "en-gb+f3", "en-us+m3"])
+def test_fires_on_hey_jarvis(detector, voice):
+    score, detected = best_score(detector, clip(0.5, "hey jarvis", 1.0, voice=voice))
+    assert detected, f"best score {score:.3f}"
+
+
+@pytest.mark.parametrize("command", ["what time is it", "turn on the kitchen lights", "set a timer for five minutes"])
+def test_stays_quiet_on_commands(detector, command):
+    score, detected = best_score(detector, clip(0.5, command, 1.0))
+    assert not detected, f"score {score:.3f}"
+
+
+def test_unknown_model_lists_the_installed_ones():
+    with pytest.raises(ConfigError, match="hey_jarvis.*okay_nabu|okay_nabu.*hey_jarvis"):
+        WakeWordDetector("hey_computer", 0.5)
