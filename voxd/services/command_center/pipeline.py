@@ -125,8 +125,9 @@ class Pipeline:
         turn.timed("pre_route", started)
 
     def resume(self, turn: Turn, question: PendingQuestion) -> None:
-        """The answer completes the asking command: first as one utterance with the question's
-        ("add" + "milk and eggs"), else as the value of the parameter it lacked ("five minutes")."""
+        """The answer completes the asking command: first read as one utterance with the question's
+        ("start a timer" + "for ten minutes"), else as the value of the parameter it lacked
+        ("five minutes")."""
         started = time.perf_counter()
         answer = spoken_answer(turn.text)
         command = question.command
