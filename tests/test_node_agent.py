@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+from aiohttp import web
 
 from node_kit import NODE, RATE, clip, refused_url, spoken_answer, stand_in_command_center, tone_wav, wav_samples, write_clip, write_config
 from voxd_node.agent import RETRY_DELAYS
@@ -77,6 +78,19 @@ def test_a_question_is_answered_without_the_wake_word(tmp_path):
         assert [r.query for r in command_center.received] == [{}, {"follow_up": "true"}]
         assert np.array_equal(played, heard(Chime.LISTENING, Chime.DONE, question, Chime.LISTENING, Chime.DONE, confirmation))
         assert "reply: Timer set for ten minutes." in log
+
+
+def test_a_bad_reply_is_logged_and_the_node_carries_on(tmp_path):
+    with stand_in_command_center() as command_center:
+        answer = tone_wav(300, 0.4)
+        command_center.answers.append(lambda: web.Response(body=b"not a wav at all", content_type="audio/wav"))
+        command_center.default = spoken_answer(answer, text="It is noon.")
+        played, log = run_node(tmp_path, command_center.url,
+                               clip(0.5, "hey jarvis", 0.3, "what time is it", 2.0, "hey jarvis", 0.3, "what time is it", 2.0))
+
+        assert len(command_center.received) == 2
+        assert np.array_equal(played, heard(Chime.LISTENING, Chime.DONE, Chime.ERROR, Chime.LISTENING, Chime.DONE, answer))
+        assert "bad reply from the server" in log and "reply: It is noon." in log and "Traceback" not in log
 
 
 def test_an_unreachable_server_is_reported_once(tmp_path):
