@@ -11,8 +11,10 @@ import sys
 import time
 
 import httpx
+import pytest
 
 from conftest import login, ports_free, unique_email
+from voxd.broker.endpoint import EMBEDDED_PORT
 from voxd.catalog import CATALOG
 
 
@@ -45,13 +47,15 @@ def test_each_service_logs_its_url_and_stops_cleanly_on_sigint(make_daemon):
         assert f"http://127.0.0.1:{CATALOG[name].port + daemon.offset}" in daemon.output()
     daemon.process.send_signal(signal.SIGINT)
     assert daemon.process.wait(timeout=20) == 0
-    assert ports_free([spec.port + daemon.offset for spec in CATALOG.values()])
+    assert f"MQTT broker listening on 127.0.0.1:{EMBEDDED_PORT + daemon.offset}" in daemon.output()
+    assert ports_free([spec.port + daemon.offset for spec in CATALOG.values()] + [EMBEDDED_PORT + daemon.offset])
     assert "Traceback" not in daemon.output()
 
 
-def test_a_busy_port_is_a_one_line_error(make_daemon):
+@pytest.mark.parametrize("holder_of", ["auth", "broker"])
+def test_a_busy_port_is_a_one_line_error(make_daemon, holder_of):
     daemon = make_daemon(start=False)
-    busy = CATALOG["auth"].port + daemon.offset
+    busy = (EMBEDDED_PORT if holder_of == "broker" else CATALOG["auth"].port) + daemon.offset
     with socket.socket() as holder:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         holder.bind(("127.0.0.1", busy))
@@ -61,7 +65,10 @@ def test_a_busy_port_is_a_one_line_error(make_daemon):
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
     errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
-    assert errors == [f"Error: port {busy} (auth) is already in use: stop what holds it, or set VOXD_PORT_OFFSET"]
+    assert errors == [f"Error: port {busy} (auth) is already in use: stop what holds it, or set VOXD_PORT_OFFSET"
+                      if holder_of == "auth" else
+                      f"Error: port {busy} (MQTT broker) is already in use: set VOXD_PORT_OFFSET or VOXD_BROKER_PORT, "
+                      "or point VOXD_BROKER_URL at the broker that holds it"]
 
 
 def test_unknown_service_names_are_refused(make_daemon):

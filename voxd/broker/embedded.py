@@ -15,7 +15,8 @@ log = logging.getLogger("voxd.broker")
 
 
 async def start_embedded_broker(host: str, port: int, validator: CredentialValidator) -> Broker:
-    logging.getLogger("amqtt").setLevel(logging.WARNING)  # it logs every packet at INFO
+    amqtt_log = logging.getLogger("amqtt")
+    amqtt_log.setLevel(logging.CRITICAL)  # a failed start is reported below in one line, not its traceback
     config = {
         "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}"}},
         "plugins": {"voxd.broker.access.NodeAccess": {"validator": validator}},
@@ -31,5 +32,6 @@ async def start_embedded_broker(host: str, port: int, validator: CredentialValid
                 "or point VOXD_BROKER_URL at the broker that holds it"
             ) from None
         raise StartupError(f"the MQTT broker cannot start on {host}:{port}: {cause}") from None
+    amqtt_log.setLevel(logging.WARNING)  # it logs every packet at INFO
     log.info("MQTT broker listening on %s:%d", host, port)
     return broker
