@@ -25,6 +25,7 @@ from voxd.commands.api import (
 )
 from voxd.commands.builtin import plural, sentence_case, spoken_duration
 
+SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
 STORAGE_KEY = "timers"
 EVERY_TIMER = "all"  # the label that means every timer
 FILLER = {"the", "my", "a", "an", "timer", "timers"}
@@ -101,7 +102,7 @@ LABEL_HINT = "name of the timer, such as pasta, only when the user gives one"
 
 class SetTimer(Command):
     name = "set_timer"
-    storage_scope = "timers"
+    storage_scope = SCOPE
     description = (
         "Start a countdown timer for a length of time, optionally named ('a pasta timer for 8 minutes'). "
         "Not for alarms or reminders at a clock time."
@@ -140,7 +141,7 @@ class SetTimer(Command):
 
 class CheckTimers(Command):
     name = "check_timers"
-    storage_scope = "timers"
+    storage_scope = SCOPE
     description = "Say how much time is left on the running timers, or on one named timer."
     parameters = (Parameter("label", "string", LABEL_HINT),)
     templates = (
@@ -180,7 +181,7 @@ class CheckTimers(Command):
 
 class CancelTimer(Command):
     name = "cancel_timer"
-    storage_scope = "timers"
+    storage_scope = SCOPE
     description = (
         "Cancel a running timer: the named one, all of them (label 'all'), "
         "or with no label the only or newest timer."

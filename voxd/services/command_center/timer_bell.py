@@ -8,13 +8,12 @@ import asyncio
 import logging
 from datetime import datetime, timedelta, timezone
 
-from voxd.commands.builtin.timers import STORAGE_KEY, Timer, remove_timers
+from voxd.commands.builtin.timers import SCOPE, STORAGE_KEY, Timer, remove_timers
 from voxd.services.command_center.announcer import AnnouncementFailed, Announcer
 from voxd.services.command_center.store import CommandCenterStore, DocumentStorage
 
 log = logging.getLogger("voxd.command-center.timers")
 
-TIMERS_SCOPE = "timers"  # the storage scope of the timer commands
 LONGEST_NAP = 1.0  # seconds: a timer set meanwhile is noticed within this
 RETRY_SECONDS = (2.0, 5.0, 10.0, 30.0)
 TOO_LATE = timedelta(minutes=10)
@@ -38,7 +37,7 @@ class TimerBell:
     async def ring_due(self, now: datetime) -> float:
         """Ring what has ended; answer how long to sleep before looking again."""
         nap = LONGEST_NAP
-        for household_id, stored in await self.store.documents(TIMERS_SCOPE, STORAGE_KEY):
+        for household_id, stored in await self.store.documents(SCOPE, STORAGE_KEY):
             rung: set[str] = set()
             for timer in (Timer(**entry) for entry in stored):
                 ends_at = datetime.fromisoformat(timer.ends_at)
@@ -53,7 +52,7 @@ class TimerBell:
                 else:
                     nap = RETRY_SECONDS[min(self.failures, len(RETRY_SECONDS)) - 1]
             if rung:
-                await remove_timers(DocumentStorage(self.store, household_id, TIMERS_SCOPE), rung)
+                await remove_timers(DocumentStorage(self.store, household_id, SCOPE), rung)
         return max(nap, 0.0)
 
     async def ring(self, timer: Timer) -> bool:
