@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import socket
+import subprocess
 import sys
+import time
 import threading
 import wave
 from collections.abc import Callable, Iterator
@@ -19,6 +21,7 @@ import numpy as np
 from aiohttp import web
 
 from spoken import espeak
+from mosquitto import free_port
 from voxd_node.pcm import decode_wav, encode_wav
 
 RATE = 16000
@@ -116,9 +119,52 @@ def stand_in_command_center() -> AbstractContextManager[CommandCenter]:
 
 def refused_url() -> str:
     """A URL where nothing listens."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+    return f"http://127.0.0.1:{free_port()}"
+
+
+@dataclass
+class RunningNode:
+    """`voxd-node` in the background; its log is a file so a test can wait for a line."""
+
+    process: subprocess.Popen
+    log_path: Path
+    output: Path
+
+    @property
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for(self, line: str, count: int = 1, timeout: float = 60) -> str:
+        deadline = time.monotonic() + timeout
+        while self.log.count(line) < count:
+            assert self.process.poll() is None, f"the node stopped:\n{self.log}"
+            assert time.monotonic() < deadline, f"no {line!r} x{count} in the node's log:\n{self.log}"
+            time.sleep(0.05)
+        return self.log
+
+    def finish(self, timeout: float = 90) -> str:
+        """Wait for --exit-after to stop it; it must stop cleanly."""
+        assert self.process.wait(timeout=timeout) == 0, self.log
+        return self.log
+
+    def stop(self) -> str:
+        """SIGTERM, as systemd sends it, must end it cleanly."""
+        self.process.terminate()
+        return self.finish(timeout=20)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def start_node(folder: Path, config: Path, source: str, *options: str, stdin: int | None = None) -> RunningNode:
+    """`voxd-node --config CONFIG --input SOURCE --output folder/speaker.wav OPTIONS...`."""
+    output, log_path = folder / "speaker.wav", folder / "node.log"
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen([str(NODE), "--config", str(config), "--input", source, "--output", str(output),
+                                    *options], stdin=stdin, stdout=subprocess.DEVNULL, stderr=log_file)
+    return RunningNode(process, log_path, output)
 
 
 def write_config(path: Path, server_url: str, **extra: object) -> Path:

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 from aiohttp import web
 
-from node_kit import NODE, RATE, clip, refused_url, spoken_answer, stand_in_command_center, tone_wav, wav_samples, write_clip, write_config
+from node_kit import (RATE, clip, refused_url, spoken_answer, stand_in_command_center, start_node, tone_wav,
+                      wav_samples, write_clip, write_config)
 from voxd_node.agent import RETRY_DELAYS
 from voxd_node.chimes import Chime, chime_samples
 from voxd_node.pcm import decode_wav
@@ -22,16 +23,15 @@ def run_node(tmp_path: Path, server_url: str, samples: np.ndarray, margin: float
     """Run the node over the clip (a WAV file, or raw PCM on stdin) until it has surely finished;
     what it played, and its log."""
     source = "-" if stdin else str(write_clip(tmp_path / "mic.wav", samples))
-    out = tmp_path / "speaker.wav"
-    result = subprocess.run(
-        [str(NODE), "--config", str(write_config(tmp_path / "node.toml", "http://unused.invalid", **config)),
-         "--server", server_url, "--input", source, "--output", str(out),
-         "--exit-after", str(len(samples) / RATE + margin)],
-        input=samples.tobytes() if stdin else None, capture_output=True, timeout=60)
-    stderr = result.stderr.decode()
-    assert result.returncode == 0, stderr
+    config_file = write_config(tmp_path / "node.toml", "http://unused.invalid", **config)
+    node = start_node(tmp_path, config_file, source, "--server", server_url,
+                      "--exit-after", str(len(samples) / RATE + margin), stdin=subprocess.PIPE if stdin else None)
+    if stdin:
+        node.process.stdin.write(samples.tobytes())
+        node.process.stdin.close()
+    stderr = node.finish(timeout=60)
     assert "secret-key-123" not in stderr
-    played, rate = wav_samples(out)
+    played, rate = wav_samples(node.output)
     assert rate == 22050
     return played, stderr
 

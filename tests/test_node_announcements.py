@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
-import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,7 +14,7 @@ import numpy as np
 import pytest
 
 from mosquitto import Mosquitto
-from node_kit import NODE, refused_url, tone_wav, wav_samples, write_config
+from node_kit import RunningNode, refused_url, start_node, tone_wav, wav_samples, write_config
 from voxd_node.chimes import Chime, chime_samples
 from voxd_node.pcm import decode_wav
 
@@ -39,42 +37,29 @@ def broker(tmp_path) -> Iterator[Mosquitto]:
 
 
 @contextmanager
-def node_listening(tmp_path: Path, broker_port: int) -> Iterator[tuple[subprocess.Popen, Path]]:
+def node_listening(tmp_path: Path, broker_port: int) -> Iterator[RunningNode]:
     """A node on a quiet stdin with announcements from the broker; stopped with SIGTERM, which must
     end it cleanly."""
-    out, log = tmp_path / "speaker.wav", tmp_path / "node.log"
     config = write_config(tmp_path / "node.toml", refused_url(), broker_url=f"mqtt://127.0.0.1:{broker_port}")
-    with log.open("w") as log_file:
-        node = subprocess.Popen([str(NODE), "--config", str(config), "--input", "-", "--output", str(out)],
-                                stdin=subprocess.PIPE, stderr=log_file)
+    node = start_node(tmp_path, config, "-", stdin=subprocess.PIPE)
     try:
-        yield node, log
-        node.send_signal(signal.SIGTERM)
-        assert node.wait(timeout=WAIT_SECONDS) == 0
+        yield node
+        node.stop()
     finally:
-        if node.poll() is None:
-            node.kill()
-            node.wait()
-
-
-def wait_until(condition, what: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not condition():
-        assert time.monotonic() < deadline, f"gave up waiting for {what}"
-        time.sleep(0.05)
+        node.kill()
 
 
 def test_timer_announcement_rings_then_speaks(tmp_path, broker):
     speech = tone_wav(350, 0.4)
-    with node_listening(tmp_path, broker.port) as (node, log):
-        wait_until(lambda: "broker connected" in log.read_text(), "the node to subscribe")
+    with node_listening(tmp_path, broker.port) as node:
+        node.wait_for("broker connected", timeout=WAIT_SECONDS)
         broker.publish(ANNOUNCE,
                 b"not json",
                 json.dumps({"id": "a1", "kind": "timer", "text": "Your tea timer is done.",
                             "audio": base64.b64encode(speech).decode()}).encode(),
                 json.dumps({"id": "a2", "kind": "notification", "text": "Dinner is ready.", "audio": None}).encode())
-        wait_until(lambda: "announcement (notification): Dinner is ready." in log.read_text(), "the announcements")
-    text = log.read_text()
+        node.wait_for("announcement (notification): Dinner is ready.", timeout=WAIT_SECONDS)
+    text = node.log
     assert "skipping a bad announcement" in text
     assert "announcement (timer): Your tea timer is done." in text
     assert "secret-key-123" not in text
@@ -85,13 +70,13 @@ def test_timer_announcement_rings_then_speaks(tmp_path, broker):
 
 def test_a_late_broker_is_waited_for(tmp_path):
     broker = broker_for_the_node(tmp_path)
-    with node_listening(tmp_path, broker.port) as (node, log):
-        wait_until(lambda: "announcements unavailable" in log.read_text(), "the node to miss the broker")
+    with node_listening(tmp_path, broker.port) as node:
+        node.wait_for("announcements unavailable", timeout=WAIT_SECONDS)
         broker.start()
         try:
-            wait_until(lambda: "broker connected" in log.read_text(), "the node to reconnect")
+            node.wait_for("broker connected", timeout=WAIT_SECONDS)
             broker.publish(ANNOUNCE, json.dumps({"id": "a3", "kind": "notification", "text": "Hello.", "audio": None}).encode())
-            wait_until(lambda: "announcement (notification): Hello." in log.read_text(), "the announcement")
-            assert log.read_text().count("announcements unavailable") == 1  # one warning for the whole outage
+            node.wait_for("announcement (notification): Hello.", timeout=WAIT_SECONDS)
+            assert node.log.count("announcements unavailable") == 1  # one warning for the whole outage
         finally:
             broker.stop()

@@ -5,10 +5,8 @@ speech models once through the embedded broker and once through a real mosquitto
 
 from __future__ import annotations
 
-import subprocess
 import time
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -16,45 +14,17 @@ import pytest
 
 from conftest import Daemon, app_headers, say
 from mosquitto import Mosquitto
-from node_kit import NODE, RATE, clip, wav_samples, write_clip
+from node_kit import RATE, RunningNode, clip, start_node, wav_samples, write_clip
 from spoken import words
 
 WITHOUT_SPEECH = ["config", "auth", "logs", "command-center"]
 COMMANDS_SENT = "POST /api/v0/command ->"
 
 
-@dataclass
-class RunningNode:
-    """`voxd-node` in the background; its log is a file so a test can wait for a line."""
-
-    process: subprocess.Popen
-    log_path: Path
-    output: Path
-
-    @property
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def wait_for(self, line: str, count: int = 1, timeout: float = 60) -> str:
-        deadline = time.monotonic() + timeout
-        while self.log.count(line) < count:
-            assert self.process.poll() is None, f"the node stopped:\n{self.log}"
-            assert time.monotonic() < deadline, f"no {line!r} x{count} in the node's log:\n{self.log}"
-            time.sleep(0.1)
-        return self.log
-
-    def finish(self, timeout: float = 90) -> str:
-        """Wait for --exit-after to stop it; it must stop cleanly."""
-        assert self.process.wait(timeout=timeout) == 0, self.log
-        return self.log
-
-
-def start_node(tmp_path: Path, config: Path, samples, exit_after: float, *extra: str) -> RunningNode:
-    output, log_path = tmp_path / "speaker.wav", tmp_path / "node.log"
-    command = [str(NODE), "--config", str(config), "--input", str(write_clip(tmp_path / "mic.wav", samples)),
-               "--output", str(output), "--exit-after", str(exit_after), *extra]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log_path.open("wb"))
-    return RunningNode(process, log_path, output)
+def start_node_on(tmp_path: Path, config: Path, samples, exit_after: float) -> RunningNode:
+    """The node with `samples` (a WAV) for its microphone, until --exit-after."""
+    microphone = write_clip(tmp_path / "mic.wav", samples)
+    return start_node(tmp_path, config, str(microphone), "--exit-after", str(exit_after))
 
 
 def register_with_cli(voxd_cli, daemon: Daemon, tmp_path: Path, room: str = "kitchen") -> tuple[Path, dict]:
@@ -88,7 +58,7 @@ def test_a_spoken_timer_is_answered_and_later_rings_on_that_node(broker, make_da
             mosquitto.add_user(node["node_id"], node["api_key"])
         samples = clip(0.5, "hey jarvis", 0.3, "set a timer for three seconds", 1.0)
 
-        running = start_node(tmp_path, config, samples, exit_after=len(samples) / RATE + 20)
+        running = start_node_on(tmp_path, config, samples, exit_after=len(samples) / RATE + 20)
         log = running.wait_for("announcement (timer): ")
         log = running.finish()
 
@@ -111,7 +81,7 @@ def test_without_the_wake_word_nothing_reaches_the_server(make_daemon, voxd_cli,
     config, _ = register_with_cli(voxd_cli, daemon, tmp_path)
     samples = clip(0.5, "set a timer for five minutes", 0.5, "what time is it", 1.0)
 
-    log = start_node(tmp_path, config, samples, exit_after=len(samples) / RATE + 3).finish()
+    log = start_node_on(tmp_path, config, samples, exit_after=len(samples) / RATE + 3).finish()
 
     assert "broker connected" in log  # the node was up and talking to the server side
     assert "wake word detected" not in log
@@ -126,7 +96,7 @@ def test_the_node_rides_out_a_broker_restart_and_a_timer_that_ended_meanwhile_st
         daemon = make_daemon(WITHOUT_SPEECH, VOXD_BROKER_URL=mosquitto.url)
         config, node = register_with_cli(voxd_cli, daemon, tmp_path)
         mosquitto.add_user(node["node_id"], node["api_key"])
-        running = start_node(tmp_path, config, clip(0.5), exit_after=90)
+        running = start_node_on(tmp_path, config, clip(0.5), exit_after=90)
         url = daemon.url("command-center") + f"/api/v0/nodes/{node['node_id']}/announce"
 
         def announce(text: str) -> None:
@@ -147,8 +117,7 @@ def test_the_node_rides_out_a_broker_restart_and_a_timer_that_ended_meanwhile_st
         announce("The laundry is done.")
         log = running.wait_for("announcement (notification): The laundry is done.")
 
-        running.process.terminate()
-        assert running.process.wait(timeout=20) == 0, log
+        running.stop()
         assert "Traceback" not in log
         assert log.count("announcements unavailable") == 1  # one warning for the whole outage
     finally:
