@@ -6,6 +6,7 @@ import logging
 
 from voxd.kit.log_client import LogShipper
 from voxd.kit.redact import Redactor
+from voxd.kit.settings import Settings
 
 
 def test_logging_never_blocks_and_the_buffer_stays_bounded():
@@ -35,3 +36,13 @@ def test_entries_name_their_service_level_and_context():
     assert entry["level"] == "warning"  # a custom level between info and warning rounds up
     assert entry["message"] == "hello there" and entry["request_id"] == "abc"
     assert entry["context"] == {"logger": "voxd.command_center.nodes", "password": "[redacted]", "room": "kitchen"}
+
+
+def test_passwords_inside_configured_urls_are_scrubbed(tmp_path):
+    settings = Settings.load({"VOXD_HOME": str(tmp_path), "LOG_STORE_URL": "http://loki:store-pass-123@logs/",
+                              "VOXD_BROKER_URL": "mqtt://command-center:broker%40pass-456@127.0.0.1:1883",
+                              "VOXD_LLM_URL": "http://127.0.0.1:11434"})
+    redactor = Redactor(settings.secret_values())
+    scrubbed = redactor.text("connecting with broker@pass-456 and store-pass-123 to 127.0.0.1:11434")
+    assert "pass-456" not in scrubbed and "store-pass-123" not in scrubbed
+    assert scrubbed.endswith("to 127.0.0.1:11434")  # a URL without a password is no secret

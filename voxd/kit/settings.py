@@ -47,6 +47,15 @@ def read_env_file(path: Path) -> dict[str, str]:
     return values
 
 
+def url_password(url: str) -> str | None:
+    """The password in a URL such as mqtt://user:password@host (VOXD_BROKER_URL, LOG_STORE_URL, ...)."""
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        return None
+    return unquote(password) if password else None
+
+
 def app_key_variable(service: str) -> str:
     """The voxd.env name of a service's app key: APP_KEY_COMMAND_CENTER for command-center."""
     return "APP_KEY_" + service.upper().replace("-", "_")
@@ -144,8 +153,8 @@ class Settings:
             value for key, value in self.values.items()
             if value and (key in ("ADMIN_API_KEY", "JWT_SIGNING_KEY", "VOXD_LLM_API_KEY") or key.startswith("APP_KEY_"))
         ]
-        broker_password = urlsplit(self.get("VOXD_BROKER_URL") or "").password
-        return found + ([unquote(broker_password)] if broker_password else [])
+        return found + [password for key, value in self.values.items() if key.endswith("_URL")
+                         if (password := url_password(value))]
 
     def app_credentials(self, service: str) -> AppCredentials | None:
         key = self.get(app_key_variable(service))
