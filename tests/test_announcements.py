@@ -179,6 +179,9 @@ def test_an_answer_completes_the_command_that_asked(daemon):
     late = answer("ten minutes")
     assert late.status_code == 503  # no question is open and no model to ask: not a timer
 
+    bad = httpx.post(url, params={"follow_up": "perhaps"}, json={"text": "ten minutes"}, headers=node_headers(node))
+    assert (bad.status_code, bad.json()["error"]["code"]) == (400, "invalid_query")
+
     say(daemon, node, "set a timer")
     unsure = answer("banana").json()  # an answer that does not fit is said back, not guessed
     assert unsure["command"] == "set_timer" and unsure["result"]["success"] is False
