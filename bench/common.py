@@ -16,15 +16,14 @@ from typing import Iterator
 
 import httpx
 
-from voxd.broker.endpoint import EMBEDDED_PORT
-from voxd.catalog import CATALOG
+from voxd.catalog import CATALOG, default_ports
 from voxd.kit.settings import read_env_file
 
 
 def free_offset() -> int:
     for offset in range(30000, 50000, 113):
         ok = True
-        for port in [spec.port for spec in CATALOG.values()] + [EMBEDDED_PORT]:
+        for port in default_ports():
             with socket.socket() as sock:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 try:

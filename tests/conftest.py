@@ -17,8 +17,7 @@ import httpx
 import pytest
 from click.testing import CliRunner, Result
 
-from voxd.broker.endpoint import EMBEDDED_PORT
-from voxd.catalog import CATALOG
+from voxd.catalog import CATALOG, default_ports
 from voxd.cli import main as cli_main
 from voxd.kit.settings import read_env_file
 
@@ -41,7 +40,7 @@ def free_port_offset() -> int:
     start = 20000 + (os.getpid() * 97) % 20000
     for offset in range(start, start + 40000, 137):
         offset = 20000 + offset % 30000
-        if ports_free([spec.port + offset for spec in CATALOG.values()] + [EMBEDDED_PORT + offset]):
+        if ports_free([port + offset for port in default_ports()]):
             return offset
     raise RuntimeError("no free block of ports")
 

@@ -14,8 +14,7 @@ import httpx
 import pytest
 
 from conftest import login, ports_free, unique_email
-from voxd.broker.endpoint import EMBEDDED_PORT
-from voxd.catalog import CATALOG
+from voxd.catalog import CATALOG, EMBEDDED_BROKER_PORT, default_ports
 
 
 def test_first_start_initializes_home_and_restart_keeps_everything(make_daemon):
@@ -47,15 +46,15 @@ def test_each_service_logs_its_url_and_stops_cleanly_on_sigint(make_daemon):
         assert f"http://127.0.0.1:{CATALOG[name].port + daemon.offset}" in daemon.output()
     daemon.process.send_signal(signal.SIGINT)
     assert daemon.process.wait(timeout=20) == 0
-    assert f"MQTT broker listening on 127.0.0.1:{EMBEDDED_PORT + daemon.offset}" in daemon.output()
-    assert ports_free([spec.port + daemon.offset for spec in CATALOG.values()] + [EMBEDDED_PORT + daemon.offset])
+    assert f"MQTT broker listening on 127.0.0.1:{EMBEDDED_BROKER_PORT + daemon.offset}" in daemon.output()
+    assert ports_free([port + daemon.offset for port in default_ports()])
     assert "Traceback" not in daemon.output()
 
 
 @pytest.mark.parametrize("holder_of", ["auth", "broker"])
 def test_a_busy_port_is_a_one_line_error(make_daemon, holder_of):
     daemon = make_daemon(start=False)
-    busy = (EMBEDDED_PORT if holder_of == "broker" else CATALOG["auth"].port) + daemon.offset
+    busy = (EMBEDDED_BROKER_PORT if holder_of == "broker" else CATALOG["auth"].port) + daemon.offset
     with socket.socket() as holder:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         holder.bind(("127.0.0.1", busy))

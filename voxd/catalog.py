@@ -36,6 +36,16 @@ CATALOG: dict[str, ServiceSpec] = {
     )
 }
 
+# The MQTT broker the command center embeds (unless VOXD_BROKER_URL names one): not an HTTP service,
+# but a port voxd opens, shifted by VOXD_PORT_OFFSET like the others.
+EMBEDDED_BROKER_PORT = 7883
+
+
+def default_ports() -> list[int]:
+    """Every port a `voxd serve` of all services opens at offset 0."""
+    return [spec.port for spec in CATALOG.values()] + [EMBEDDED_BROKER_PORT]
+
+
 # Start order: discovery first, then the credential authority, then everything else.
 START_ORDER = ("config", "auth")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
+from voxd.catalog import EMBEDDED_BROKER_PORT
 from voxd.kit.settings import Settings, SettingsError
 
-EMBEDDED_PORT = 7883  # shifted by VOXD_PORT_OFFSET like every voxd port
 SCHEMES = {"mqtt": 1883}
 
 
@@ -54,4 +54,4 @@ def broker_endpoint(settings: Settings) -> BrokerEndpoint:
 
 
 def embedded_port(settings: Settings) -> int:
-    return settings.get_int("VOXD_BROKER_PORT", EMBEDDED_PORT + settings.port_offset)
+    return settings.get_int("VOXD_BROKER_PORT", EMBEDDED_BROKER_PORT + settings.port_offset)
