@@ -163,9 +163,9 @@ def test_single_entries_and_nodes_speak_only_for_themselves(daemon, admin, regis
     one = httpx.post(daemon.url("logs") + LOGS, headers=node_headers,
                      json={"service": service, "level": "warning", "message": "mic unplugged", "node_id": "someone-else"})
     assert one.status_code == 201
-    entry = query(daemon, admin, service=service)["logs"][0]
+    entry = query(daemon, admin, service=f"node:{registered_node['node_id']}", search="mic unplugged")["logs"][0]
     assert entry["node_id"] == registered_node["node_id"]
-    assert entry["level"] == "warning"
+    assert entry["level"] == "warning" and entry["context"] == {"sent_service": service}
     assert abs(datetime.fromisoformat(entry["timestamp"]) - datetime.now(timezone.utc)) < timedelta(minutes=1)
 
 
