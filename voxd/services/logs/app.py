@@ -1,5 +1,7 @@
 """Logs service (7702): central structured logs. Services and nodes send entries; admins query,
-page and count them; old entries expire; LOG_STORE_URL forwards a copy to a Loki-style backend."""
+page and count them; old entries expire; LOG_STORE_URL forwards a copy to a Loki-style backend.
+A node's entries are its own, dated near the server's clock, rate limited and kept to a share of
+the store (docs/api.md, "Limits"), so no node key can fill the disk or write in a service's name."""
 
 from __future__ import annotations
 
@@ -136,7 +138,7 @@ def stored(entry: LogEntryIn, sender: Sender, redactor: Redactor, now: int, skew
         return StoredEntry(ts, entry.service, LEVELS[entry.level], redactor.text(entry.message), entry.node_id,
                            entry.request_id, redacted_context(entry.context, redactor))
     context = dict(entry.context or {})
-    context.pop("sent_timestamp", None)
+    context.pop("sent_timestamp", None)  # only this service says a time was clamped
     context["sent_service"] = entry.service
     clamped = min(max(ts, now - skew), now + skew)
     if clamped != ts:
