@@ -82,3 +82,31 @@ def test_every_search_path_agrees_with_a_brute_force_answer(tmp_path, monkeypatc
             await db.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("indexed_share", [0.0, 0.5, 1.0])
+def test_a_nodes_share_deletes_only_its_own_oldest_entries(tmp_path, indexed_share):
+    """keep_newest (a node's share) leaves other services alone and the search index consistent."""
+    entries = make_entries(400)
+    mine = [StoredEntry(e.ts, "node:x" if i % 2 else e.service, e.level, e.message, e.node_id, e.request_id, e.context)
+            for i, e in enumerate(entries)]
+
+    async def scenario() -> None:
+        db = await Database.open(tmp_path / "logs.db", MIGRATIONS)
+        store = LogStore(db)
+        try:
+            await store.add(mine)
+            await store.index_text(int(len(mine) * indexed_share))
+            node = sorted((e for e in mine if e.service == "node:x"), key=lambda e: e.ts, reverse=True)
+            size = sum(len(e.message) for e in node[:50])
+            assert await store.keep_newest("node:x", 120, size) == len(node) - 50
+            assert await store.usage("node:x") == (50, size)
+            survivors = [e for e in mine if e.service != "node:x"] + node[:50]
+            for word in ("kettle", "garden", "entry 3"):
+                assert await all_pages(store, LogFilter(search=word), 30) == brute_force(survivors, LogFilter(search=word))
+            assert await store.keep_newest("node:x", 120, size) == 0
+            assert await store.index_text(10_000) >= 0
+        finally:
+            await db.close()
+
+    asyncio.run(scenario())

@@ -163,9 +163,9 @@ def test_single_entries_and_nodes_speak_only_for_themselves(daemon, admin, regis
     one = httpx.post(daemon.url("logs") + LOGS, headers=node_headers,
                      json={"service": service, "level": "warning", "message": "mic unplugged", "node_id": "someone-else"})
     assert one.status_code == 201
-    entry = query(daemon, admin, service=service)["logs"][0]
+    entry = query(daemon, admin, service=f"node:{registered_node['node_id']}", search="mic unplugged")["logs"][0]
     assert entry["node_id"] == registered_node["node_id"]
-    assert entry["level"] == "warning"
+    assert entry["level"] == "warning" and entry["context"] == {"sent_service": service}
     assert abs(datetime.fromisoformat(entry["timestamp"]) - datetime.now(timezone.utc)) < timedelta(minutes=1)
 
 
@@ -336,3 +336,26 @@ def test_search_pages_agree_with_the_full_answer(daemon, admin, sample):
             if not cursor:
                 break
         assert seen == expected(entries, lambda e: search.lower() in e["message"].lower()), search
+
+
+@pytest.mark.parametrize("text", [
+    "\x01", "tab\there", "line\nbreak", "\x1b[31m", "\x7f", '"', '""quoted""', "star*", "a OR b", "NEAR(a b)",
+    "(paren", "paren)", "col:on", "-minus", "^caret", "{x y}", "'single'", "%_\\",
+])
+def test_search_takes_any_text_as_it_is(daemon, admin, app_creds, text):
+    """Control characters and FTS5 syntax are searched for literally, never parsed as a query."""
+    service = f"odd-{uuid.uuid4().hex[:6]}"
+    entries = [{"service": service, "level": "info", "message": f"before {text} after"},
+               {"service": service, "level": "info", "message": "plain words only"}]
+    assert post_batch(daemon, entries, app_creds).status_code == 201
+    for search in (text, f"e {text} a"):
+        assert messages(query(daemon, admin, service=service, search=search)) == [f"before {text} after"], search
+
+
+@pytest.mark.parametrize("search", ["\x00", "abc\x00", "\x00abcdef", "kettle\x00 boiled"])
+def test_a_nul_in_the_search_is_a_400(daemon, admin, search):
+    answer = httpx.get(daemon.url("logs") + LOGS, params={"search": search}, headers=admin)
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == "invalid_query"
+    assert error["details"][0]["field"] == "search" and "NUL" in error["details"][0]["problem"]

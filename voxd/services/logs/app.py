@@ -1,5 +1,7 @@
 """Logs service (7702): central structured logs. Services and nodes send entries; admins query,
-page and count them; old entries expire; LOG_STORE_URL forwards a copy to a Loki-style backend."""
+page and count them; old entries expire; LOG_STORE_URL forwards a copy to a Loki-style backend.
+A node's entries are its own, dated near the server's clock, rate limited and kept to a share of
+the store (docs/api.md, "Limits"), so no node key can fill the disk or write in a service's name."""
 
 from __future__ import annotations
 
@@ -11,12 +13,12 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from aiohttp import web
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import DB, HTTP, SETTINGS, create_service_app, database
 from voxd.kit.auth import Pattern, Principal
-from voxd.kit.errors import bad_request
+from voxd.kit.errors import ApiError, bad_request
 from voxd.kit.redact import Redactor
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
@@ -33,6 +35,9 @@ from voxd.services.logs.entries import (
 )
 from voxd.services.logs.forwarder import LokiForwarder
 from voxd.services.logs.indexer import TextIndexer
+from voxd.services.logs.ratelimit import SenderLimiter
+from voxd.services.logs.settings import LogsSettings, load_settings
+from voxd.services.logs.share import SHARE_KEEPER, ShareKeeper
 from voxd.services.logs.store import LOG_STORE, MIGRATIONS, BadCursor, LogFilter, LogStore
 
 log = logging.getLogger("voxd.logs")
@@ -40,6 +45,10 @@ log = logging.getLogger("voxd.logs")
 FORWARDER = web.AppKey("forwarder", LokiForwarder)
 INDEXER = web.AppKey("indexer", TextIndexer)
 REDACTOR = web.AppKey("redactor", Redactor)
+NODE_LIMITER = web.AppKey("node_limiter", SenderLimiter)
+APP_LIMITER = web.AppKey("app_limiter", SenderLimiter)
+CLOCK_SKEW = web.AppKey("clock_skew", int)  # microseconds
+LOGS_SETTINGS = web.AppKey("logs_settings", LogsSettings)
 SENDERS = (Pattern.APP, Pattern.NODE)
 READERS = (Pattern.ADMIN, Pattern.ADMIN_USER)
 MAX_BATCH_BODY = 4 * 1024 * 1024
@@ -51,6 +60,14 @@ class Accepted:
     accepted: int
 
 
+def searchable(text: str) -> str:
+    """SQLite's full-text query parser ends a string at a NUL; every other character is searched
+    for as it is (the store quotes the text as one phrase)."""
+    if "\x00" in text:
+        raise ValueError("search cannot contain a NUL character")
+    return text
+
+
 @dataclass(frozen=True)
 class LogQuery:
     service: str | None = None
@@ -59,7 +76,7 @@ class LogQuery:
     request_id: str | None = None
     since: str | None = None
     until: str | None = None
-    search: Annotated[str, Field(max_length=200)] | None = None
+    search: Annotated[str, Field(max_length=200), AfterValidator(searchable)] | None = None
     limit: Annotated[int, Field(ge=1, le=1000)] = 100
     cursor: str | None = None
 
@@ -97,18 +114,37 @@ def time_param(name: str, value: str | None) -> int | None:
         raise bad_request(f"{name}: {error}", "invalid_query", [{"field": name, "problem": str(error)}]) from None
 
 
-def stored(entry: LogEntryIn, principal: Principal | None, redactor: Redactor, now: int) -> StoredEntry:
-    """Nodes speak only for themselves: their entries carry their own node_id."""
-    node_id = principal.subject if principal and principal.pattern is Pattern.NODE else entry.node_id
-    return StoredEntry(
-        ts=timestamp_or(entry.timestamp, now),
-        service=entry.service,
-        level=LEVELS[entry.level],
-        message=redactor.text(entry.message),
-        node_id=node_id,
-        request_id=entry.request_id,
-        context=redacted_context(entry.context, redactor),
-    )
+@dataclass(frozen=True)
+class Sender:
+    """Who sent a request's entries. `source` is the key of its rate limit and, for a node, the
+    `service` its entries are stored under: `node:<node_id>`, which no caller can claim otherwise."""
+
+    source: str
+    node_id: str | None = None
+
+    @classmethod
+    def of(cls, principal: Principal) -> Sender:
+        if principal.pattern is Pattern.NODE:
+            return cls(f"node:{principal.subject}", principal.subject)
+        return cls(f"app:{principal.subject}")
+
+
+def stored(entry: LogEntryIn, sender: Sender, redactor: Redactor, now: int, skew: int) -> StoredEntry:
+    """An app's entry is stored as sent. A node speaks only for itself: its entries carry its own
+    node_id and `service` (what it claimed is kept in the context as `sent_service`), and are dated
+    within `skew` microseconds of now (a clamped time is kept as `sent_timestamp`)."""
+    ts = timestamp_or(entry.timestamp, now)
+    if sender.node_id is None:
+        return StoredEntry(ts, entry.service, LEVELS[entry.level], redactor.text(entry.message), entry.node_id,
+                           entry.request_id, redacted_context(entry.context, redactor))
+    context = dict(entry.context or {})
+    context.pop("sent_timestamp", None)  # only this service says a time was clamped
+    context["sent_service"] = entry.service
+    clamped = min(max(ts, now - skew), now + skew)
+    if clamped != ts:
+        context["sent_timestamp"] = rfc3339(from_micros(ts))
+    return StoredEntry(clamped, sender.source, LEVELS[entry.level], redactor.text(entry.message), sender.node_id,
+                       entry.request_id, redacted_context(context, redactor))
 
 
 def redacted_context(context: dict | None, redactor: Redactor) -> str | None:
@@ -119,10 +155,27 @@ def redacted_context(context: dict | None, redactor: Redactor) -> str | None:
     return text
 
 
+def too_many(wait: int, sender: Sender) -> ApiError:
+    return ApiError(
+        429, "rate_limited",
+        f"{sender.source} is sending log entries faster than its limit; try again in {wait} seconds",
+        headers={"Retry-After": str(wait)},
+    )
+
+
 async def ingest(call: Call, entries: list[LogEntryIn]) -> web.Response:
+    sender = Sender.of(call.principal)
+    limiter = call.app[NODE_LIMITER] if sender.node_id else call.app[APP_LIMITER]
+    wait = limiter.take(sender.source, len(entries), len(await call.request.read()))
+    if wait:
+        raise too_many(wait, sender)
     now = int(time.time() * 1_000_000)
-    rows = [stored(e, call.principal, call.app[REDACTOR], now) for e in entries]
+    skew = call.app[CLOCK_SKEW]
+    rows = [stored(e, sender, call.app[REDACTOR], now, skew) for e in entries]
     await call.app[LOG_STORE].add(rows)
+    if sender.node_id:
+        size = sum(len(row.message) + len(row.context or "") for row in rows)
+        await call.app[SHARE_KEEPER].added(sender.source, len(rows), size)
     call.app[INDEXER].ingested()
     if FORWARDER in call.app:
         call.app[FORWARDER].wake.set()
@@ -199,11 +252,15 @@ ROUTES = [
 
 async def background_work(app: web.Application) -> AsyncIterator[None]:
     """Retention always; forwarding when LOG_STORE_URL is set."""
-    settings = app[SETTINGS]
+    config = app[LOGS_SETTINGS]
     app[LOG_STORE] = LogStore(app[DB])
-    app[REDACTOR] = Redactor(settings.secret_values())
-    retention_days = settings.get_float("VOXD_LOG_RETENTION_DAYS", 30.0)
-    interval = settings.get_float("VOXD_LOG_RETENTION_CHECK_SECONDS", 3600.0)
+    app[REDACTOR] = Redactor(app[SETTINGS].secret_values())
+    app[NODE_LIMITER] = SenderLimiter(config.node_rate)
+    app[APP_LIMITER] = SenderLimiter(config.app_rate)
+    app[SHARE_KEEPER] = ShareKeeper(app[LOG_STORE], config.node_share)
+    app[CLOCK_SKEW] = int(config.node_clock_skew_seconds * 1_000_000)
+    retention_days = config.retention_days
+    interval = config.retention_check_seconds
 
     async def expire_old_entries() -> None:
         while True:
@@ -215,7 +272,7 @@ async def background_work(app: web.Application) -> AsyncIterator[None]:
 
     app[INDEXER] = TextIndexer(app[LOG_STORE])
     tasks = [asyncio.create_task(expire_old_entries()), asyncio.create_task(app[INDEXER].run())]
-    store_url = settings.get("LOG_STORE_URL")
+    store_url = app[SETTINGS].get("LOG_STORE_URL")
     if store_url:
         app[FORWARDER] = LokiForwarder(app[LOG_STORE], app[HTTP], store_url)
         tasks.append(asyncio.create_task(app[FORWARDER].run()))
@@ -225,7 +282,10 @@ async def background_work(app: web.Application) -> AsyncIterator[None]:
 
 
 def create_app(settings: Settings) -> web.Application:
-    return create_service_app(
+    config = load_settings(settings)  # before anything starts: a bad value is one clear line
+    app = create_service_app(
         "logs", settings, ROUTES, resources=[database(MIGRATIONS), background_work],
         max_body=MAX_BATCH_BODY,
     )
+    app[LOGS_SETTINGS] = config
+    return app

@@ -54,6 +54,8 @@ RARE_MATCHES = 5_000
 RECENT_ROWS = 50_000
 TRIGRAM = 3
 MAX_TIMESTAMP = 2**62
+# What an entry takes in the store, for a node's share: characters, one byte each for ASCII text.
+ENTRY_SIZE = "length(message) + COALESCE(length(context), 0)"
 
 INSERT = (
     "INSERT INTO entries (ts, service, level, message, node_id, request_id, context) "
@@ -237,6 +239,33 @@ class LogStore:
         return await self.db.fetchall(sql + sql_where(clauses) + " GROUP BY service, level", params)
 
     async def delete_older_than(self, cutoff: int, chunk: int = 5000) -> int:
+        """Retention: every entry older than `cutoff` (microseconds)."""
+        return await self._delete_where("ts < ?", [cutoff], chunk)
+
+    async def usage(self, service: str) -> tuple[int, int]:
+        """How many entries of a service are stored, and their size (characters of message and context)."""
+        row = await self.db.fetchone(
+            f"SELECT COUNT(*) AS n, COALESCE(SUM({ENTRY_SIZE}), 0) AS size FROM entries WHERE service = ?", (service,)
+        )
+        return row["n"], row["size"]
+
+    async def keep_newest(self, service: str, max_entries: int, max_size: int) -> int:
+        """Delete a service's oldest entries until at most `max_entries` of at most `max_size`
+        characters are left (a node's share, see ShareKeeper); answers how many were deleted."""
+        oldest_kept = await self.db.fetchone(
+            "SELECT ts, id FROM ("
+            f"  SELECT ts, id, COUNT(*) OVER newest AS n, SUM({ENTRY_SIZE}) OVER newest AS size"
+            "   FROM entries WHERE service = ?"
+            "   WINDOW newest AS (ORDER BY ts DESC, id DESC ROWS UNBOUNDED PRECEDING)"
+            ") WHERE n > ? OR size > ? LIMIT 1",
+            (service, max_entries, max_size),
+        )
+        if oldest_kept is None:
+            return 0
+        return await self._delete_where("service = ? AND (ts, id) <= (?, ?)",
+                                        [service, oldest_kept["ts"], oldest_kept["id"]])
+
+    async def _delete_where(self, condition: str, params: list, chunk: int = 5000) -> int:
         """Delete in chunks, so ingestion is never blocked for long; the search index follows."""
         total = 0
         while True:
@@ -244,7 +273,7 @@ class LogStore:
                 async with conn.execute("SELECT last_id FROM text_index") as cursor:
                     (indexed,) = await cursor.fetchone()
                 async with conn.execute(
-                    "SELECT id, message FROM entries WHERE ts < ? ORDER BY ts LIMIT ?", (cutoff, chunk)
+                    f"SELECT id, message FROM entries WHERE {condition} ORDER BY ts LIMIT ?", [*params, chunk]
                 ) as cursor:
                     doomed = list(await cursor.fetchall())
                 await conn.executemany(
