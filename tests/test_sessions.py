@@ -3,12 +3,15 @@ defences: rotation, theft detection, equal failures, rate limits."""
 
 from __future__ import annotations
 
+import json
 import time
+import uuid
 
 import httpx
 import jwt
 
 from conftest import login, unique_email
+from test_logs import query, wait_for
 from voxd.kit.timeparse import local_zone_name
 
 
@@ -147,3 +150,29 @@ def test_blank_names_are_refused(daemon, admin):
     assert answer.status_code == 400 and answer.json()["error"]["details"][0]["field"] == "name"
     trimmed = httpx.post(daemon.url("auth") + "/households", json={"name": "  Barn  "}, headers=admin)
     assert trimmed.json()["name"] == "Barn"
+
+
+def test_what_is_typed_into_the_email_field_is_never_logged(daemon, admin, make_user):
+    """People type passwords into the email field: failed and refused logins name the user's id
+    when the email is known and nothing typed when it is not, in the console and in the logs."""
+    typed = f"Tr0ub4dor{uuid.uuid4().hex[:10]}"
+    request_id = f"typed-{uuid.uuid4().hex}"
+    user, _ = make_user()
+    headers = {"X-Request-Id": request_id}
+    url = daemon.url("auth") + "/auth/login"
+    codes = [httpx.post(url, json={"email": typed, "password": "x"}, headers=headers).status_code for _ in range(6)]
+    assert codes == [401] * 5 + [429]
+    assert httpx.post(url, json={"email": user["email"], "password": "wrong guess"}, headers=headers).status_code == 401
+
+    def logged():
+        entries = query(daemon, admin, request_id=request_id, limit=100)["logs"]
+        text = " ".join(e["message"] for e in entries)
+        done = "refused" in text and f"failed login for user {user['user_id']}" in text
+        return entries if done and text.count("failed login for an unknown email") == 5 else None
+
+    entries = wait_for(logged)
+    assert typed.lower() not in json.dumps(entries).lower()  # the email is lower-cased before use
+    assert query(daemon, admin, search=typed)["logs"] == []
+    assert f"failed login for user {user['user_id']}" in daemon.output()
+    assert typed.lower() not in daemon.output().lower()
+
