@@ -176,3 +176,32 @@ def test_what_is_typed_into_the_email_field_is_never_logged(daemon, admin, make_
     assert f"failed login for user {user['user_id']}" in daemon.output()
     assert typed.lower() not in daemon.output().lower()
 
+
+def test_one_address_gets_a_limited_number_of_attempts_whatever_the_emails(make_daemon):
+    """The per-address limit (the shared daemon raises it out of the way for the other tests)."""
+    daemon = make_daemon(["config", "auth"], VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="3")
+    admin = {"X-Admin-Key": daemon.admin_key}
+    body = {"email": unique_email(), "display_name": "Sam", "password": "correct horse battery"}
+    assert httpx.post(daemon.url("auth") + "/users", json=body, headers=admin).status_code == 201
+    codes = [login(daemon, unique_email("guess"), "wrong guess").status_code for _ in range(3)]
+    assert codes == [401] * 3  # three different emails: no per-email limit is reached
+    blocked = login(daemon, body["email"], body["password"])
+    assert blocked.status_code == 429, blocked.text
+    assert blocked.json()["error"]["code"] == "too_many_attempts" and int(blocked.headers["Retry-After"]) > 0
+
+
+def test_a_cached_token_is_refused_once_it_expires(make_daemon):
+    """The command center caches a token's check for VOXD_CREDENTIAL_CACHE_TTL, but never past its exp."""
+    daemon = make_daemon(["config", "auth", "command-center"], VOXD_ACCESS_TOKEN_TTL="5",
+                         VOXD_CREDENTIAL_CACHE_TTL="600")
+    admin = {"X-Admin-Key": daemon.admin_key}
+    body = {"email": unique_email(), "display_name": "Ada", "password": "correct horse battery", "is_admin": True}
+    assert httpx.post(daemon.url("auth") + "/users", json=body, headers=admin).status_code == 201
+    token = login(daemon, body["email"], body["password"]).json()["access_token"]
+    nodes = daemon.url("command-center") + "/api/v0/nodes"
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert httpx.get(nodes, headers=bearer).status_code == 200  # checked by auth, now cached
+    expires = jwt.decode(token, options={"verify_signature": False})["exp"]
+    time.sleep(max(0.0, expires - time.time()) + 1.0)
+    expired = httpx.get(nodes, headers=bearer)
+    assert expired.status_code == 401 and expired.json()["error"]["code"] == "invalid_token"
