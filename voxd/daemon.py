@@ -1,5 +1,6 @@
 """`voxd serve`: start the selected services on their ports in one asyncio loop, register them
-with the config service, and stop them cleanly on SIGINT/SIGTERM (DESIGN §1)."""
+with the config service (and keep them registered), and stop them cleanly on SIGINT/SIGTERM
+(DESIGN §1)."""
 
 from __future__ import annotations
 
@@ -11,20 +12,18 @@ import logging
 import signal
 from collections.abc import Callable
 
-import aiohttp
 from aiohttp import web
 
 from voxd.catalog import CATALOG, ordered
 from voxd.kit.tasks import stop_tasks
-from voxd.kit.auth import ADMIN_KEY_HEADER
 from voxd.kit.errors import StartupError
 from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
 from voxd.kit.settings import Settings, database_variable
+from voxd.registration import keep_registered, register_interval
 
 log = logging.getLogger("voxd.daemon")
 
-REGISTER_RETRY_SECONDS = 2.0
 SHUTDOWN_GRACE_SECONDS = 10.0
 
 
@@ -68,34 +67,9 @@ async def start_service(settings: Settings, name: str) -> web.AppRunner:
     return runner
 
 
-async def register_services(settings: Settings, names: list[str]) -> None:
-    """Tell the config service where each started service is; retry until it answers."""
-    pending = list(names)
-    warned = False
-    headers = {ADMIN_KEY_HEADER: settings.admin_api_key or ""}
-    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
-        while pending:
-            name = pending[0]
-            body = {"name": name, "url": settings.local_url(name)}
-            try:
-                async with session.post(f"{settings.config_url}/services", json=body, headers=headers) as resp:
-                    if resp.status in (200, 201):
-                        pending.pop(0)
-                        continue
-                    problem = f"it answered {resp.status}: {(await resp.text())[:200]}"
-            except (aiohttp.ClientError, asyncio.TimeoutError) as error:
-                problem = f"it is not reachable ({error.__class__.__name__})"
-            if not warned:
-                log.warning("cannot register with the config service at %s: %s; retrying",
-                            settings.config_url, problem)
-                warned = True
-            await asyncio.sleep(REGISTER_RETRY_SECONDS)
-    if warned:
-        log.info("registered %s with the config service", ", ".join(names))
-
-
 async def serve(settings: Settings, names: list[str]) -> None:
     """Run until SIGINT or SIGTERM; raises StartupError when a service cannot start."""
+    register_interval(settings)
     names = ordered(names)
     settings = with_database_url(settings, names)
     stop = asyncio.Event()
@@ -110,7 +84,7 @@ async def serve(settings: Settings, names: list[str]) -> None:
         for name in names:
             runners.append(await start_service(settings, name))
             log.info("%-15s %s", name, f"http://{settings.bind_host}:{settings.port(name)}")
-        registration = asyncio.create_task(register_services(settings, names))
+        registration = asyncio.create_task(keep_registered(settings, names))
         log.info("voxd is ready (%d services); Ctrl+C stops it", len(runners))
         await stop.wait()
         log.info("stopping")
