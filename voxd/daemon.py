@@ -17,6 +17,7 @@ from aiohttp import web
 from voxd.catalog import CATALOG, ordered
 from voxd.kit.tasks import stop_tasks
 from voxd.kit.errors import StartupError
+from voxd.kit.optional import installed
 from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
 from voxd.kit.settings import Settings, database_variable
@@ -30,9 +31,43 @@ SHUTDOWN_GRACE_SECONDS = 10.0
 AppFactory = Callable[[Settings], web.Application]
 
 
+class MissingExtra(StartupError):
+    """A service's optional part (pip extra) is not installed; the message is the one line that
+    says which extra to install."""
+
+
 def load_factory(name: str) -> AppFactory:
-    module, _, function = CATALOG[name].factory.partition(":")
-    return getattr(importlib.import_module(module), function)
+    """The service's app factory, or MissingExtra when the extra it needs is not installed (or
+    does not import: a half-installed extra is reported the same way, never as a traceback)."""
+    spec = CATALOG[name]
+    module, _, function = spec.factory.partition(":")
+    if spec.needs is None:
+        return getattr(importlib.import_module(module), function)
+    absent = next((m for m in spec.needs.modules if not installed(m)), None)
+    if absent is None:
+        try:
+            return getattr(importlib.import_module(module), function)
+        except ImportError as error:
+            absent = error.name or str(error)
+    extra = spec.needs.name
+    raise MissingExtra(f"{name} cannot start: it needs the {extra} extra ({absent} cannot be imported): "
+                       f"pip install 'voxd[{extra}]'")
+
+
+def startable(names: list[str], skip_missing: bool) -> list[str]:
+    """The services whose packages are installed. A missing extra is one warning line when the
+    service came with the default selection, and a StartupError when the user asked for it."""
+    found = []
+    for name in names:
+        try:
+            load_factory(name)
+        except MissingExtra as missing:
+            if not skip_missing:
+                raise
+            log.warning("%s; the other services start without it", missing)
+            continue
+        found.append(name)
+    return found
 
 
 def with_database_url(settings: Settings, names: list[str]) -> Settings:
@@ -67,10 +102,13 @@ async def start_service(settings: Settings, name: str) -> web.AppRunner:
     return runner
 
 
-async def serve(settings: Settings, names: list[str]) -> None:
-    """Run until SIGINT or SIGTERM; raises StartupError when a service cannot start."""
+async def serve(settings: Settings, names: list[str], skip_missing: bool = False) -> None:
+    """Run until SIGINT or SIGTERM; raises StartupError when a service cannot start.
+
+    `skip_missing` (the default selection, every service): a service whose extra is not installed
+    is skipped with one warning line instead of stopping the daemon."""
     register_interval(settings)
-    names = ordered(names)
+    names = startable(ordered(names), skip_missing)
     settings = with_database_url(settings, names)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
