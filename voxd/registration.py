@@ -81,7 +81,12 @@ async def keep_registered(settings: Settings, names: list[str]) -> None:
     and at once when discovery in this process finds one of them missing."""
     interval = register_interval(settings)
     missing = asyncio.Event()
-    unwatch = watch_missing(lambda name: missing.set() if name in names else None)
+
+    def on_missing(name: str) -> None:
+        if name in names:
+            missing.set()
+
+    unwatch = watch_missing(on_missing)
     try:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
             repair = False
