@@ -53,6 +53,7 @@ class Daemon:
     offset: int
     services: list[str]
     extra_env: dict[str, str] = field(default_factory=dict)
+    serve_all: bool = False  # `voxd serve` without --services; `services` are the ones expected to start
     process: subprocess.Popen | None = None
     log_path: Path | None = None
 
@@ -82,7 +83,8 @@ class Daemon:
     def start(self) -> Daemon:
         self.log_path = self.home.parent / f"{self.home.name}-serve.log"
         log = open(self.log_path, "ab")
-        command = [sys.executable, "-m", "voxd", "serve", "--services", ",".join(self.services)]
+        selection = [] if self.serve_all else ["--services", ",".join(self.services)]
+        command = [sys.executable, "-m", "voxd", "serve", *selection]
         self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         self.wait_ready()
         return self

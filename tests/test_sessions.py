@@ -3,12 +3,15 @@ defences: rotation, theft detection, equal failures, rate limits."""
 
 from __future__ import annotations
 
+import json
 import time
+import uuid
 
 import httpx
 import jwt
 
 from conftest import login, unique_email
+from test_logs import query, wait_for
 from voxd.kit.timeparse import local_zone_name
 
 
@@ -147,3 +150,58 @@ def test_blank_names_are_refused(daemon, admin):
     assert answer.status_code == 400 and answer.json()["error"]["details"][0]["field"] == "name"
     trimmed = httpx.post(daemon.url("auth") + "/households", json={"name": "  Barn  "}, headers=admin)
     assert trimmed.json()["name"] == "Barn"
+
+
+def test_what_is_typed_into_the_email_field_is_never_logged(daemon, admin, make_user):
+    """People type passwords into the email field: failed and refused logins name the user's id
+    when the email is known and nothing typed when it is not, in the console and in the logs."""
+    typed = f"Tr0ub4dor{uuid.uuid4().hex[:10]}"
+    request_id = f"typed-{uuid.uuid4().hex}"
+    user, _ = make_user()
+    headers = {"X-Request-Id": request_id}
+    url = daemon.url("auth") + "/auth/login"
+    codes = [httpx.post(url, json={"email": typed, "password": "x"}, headers=headers).status_code for _ in range(6)]
+    assert codes == [401] * 5 + [429]
+    assert httpx.post(url, json={"email": user["email"], "password": "wrong guess"}, headers=headers).status_code == 401
+
+    def logged():
+        entries = query(daemon, admin, request_id=request_id, limit=100)["logs"]
+        text = " ".join(e["message"] for e in entries)
+        done = "refused" in text and f"failed login for user {user['user_id']}" in text
+        return entries if done and text.count("failed login for an unknown email") == 5 else None
+
+    entries = wait_for(logged)
+    assert typed.lower() not in json.dumps(entries).lower()  # the email is lower-cased before use
+    assert query(daemon, admin, search=typed)["logs"] == []
+    assert f"failed login for user {user['user_id']}" in daemon.output()
+    assert typed.lower() not in daemon.output().lower()
+
+
+def test_one_address_gets_a_limited_number_of_attempts_whatever_the_emails(make_daemon):
+    """The per-address limit (the shared daemon raises it out of the way for the other tests)."""
+    daemon = make_daemon(["config", "auth"], VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="3")
+    admin = {"X-Admin-Key": daemon.admin_key}
+    body = {"email": unique_email(), "display_name": "Sam", "password": "correct horse battery"}
+    assert httpx.post(daemon.url("auth") + "/users", json=body, headers=admin).status_code == 201
+    codes = [login(daemon, unique_email("guess"), "wrong guess").status_code for _ in range(3)]
+    assert codes == [401] * 3  # three different emails: no per-email limit is reached
+    blocked = login(daemon, body["email"], body["password"])
+    assert blocked.status_code == 429, blocked.text
+    assert blocked.json()["error"]["code"] == "too_many_attempts" and int(blocked.headers["Retry-After"]) > 0
+
+
+def test_a_cached_token_is_refused_once_it_expires(make_daemon):
+    """The command center caches a token's check for VOXD_CREDENTIAL_CACHE_TTL, but never past its exp."""
+    daemon = make_daemon(["config", "auth", "command-center"], VOXD_ACCESS_TOKEN_TTL="5",
+                         VOXD_CREDENTIAL_CACHE_TTL="600")
+    admin = {"X-Admin-Key": daemon.admin_key}
+    body = {"email": unique_email(), "display_name": "Ada", "password": "correct horse battery", "is_admin": True}
+    assert httpx.post(daemon.url("auth") + "/users", json=body, headers=admin).status_code == 201
+    token = login(daemon, body["email"], body["password"]).json()["access_token"]
+    nodes = daemon.url("command-center") + "/api/v0/nodes"
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert httpx.get(nodes, headers=bearer).status_code == 200  # checked by auth, now cached
+    expires = jwt.decode(token, options={"verify_signature": False})["exp"]
+    time.sleep(max(0.0, expires - time.time()) + 1.0)
+    expired = httpx.get(nodes, headers=bearer)
+    assert expired.status_code == 401 and expired.json()["error"]["code"] == "invalid_token"

@@ -1,4 +1,5 @@
-"""The fixed table of voxd services: name, default port, health path, and where the app lives.
+"""The fixed table of voxd services: name, default port, health path, where the app lives, and
+the optional part (pip extra) a service cannot start without.
 
 Ports are the platform spec's defaults (DESIGN §1); `VOXD_PORT_OFFSET` shifts all of them.
 """
@@ -9,12 +10,21 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
+class Extra:
+    """A pip extra a service needs, and the modules whose presence proves it is installed."""
+
+    name: str  # `pip install 'voxd[<name>]'`
+    modules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ServiceSpec:
     name: str
     port: int
     health_path: str
     factory: str  # "module:function" returning an aiohttp Application
     database: bool  # owns a SQLite database
+    needs: Extra | None = None  # without it the daemon skips the service (voxd.daemon.load_factory)
 
 
 CATALOG: dict[str, ServiceSpec] = {
@@ -31,7 +41,8 @@ CATALOG: dict[str, ServiceSpec] = {
             True,
         ),
         ServiceSpec("llm", 7704, "/health", "voxd.services.llm.app:create_app", False),
-        ServiceSpec("stt", 7706, "/health", "voxd.services.stt.app:create_app", True),
+        ServiceSpec("stt", 7706, "/health", "voxd.services.stt.app:create_app", True,
+                    Extra("voice", ("numpy", "faster_whisper"))),
         ServiceSpec("tts", 7707, "/health", "voxd.services.tts.app:create_app", False),
     )
 }

@@ -1,5 +1,6 @@
 """`voxd serve`: start the selected services on their ports in one asyncio loop, register them
-with the config service, and stop them cleanly on SIGINT/SIGTERM (DESIGN §1)."""
+with the config service (and keep them registered), and stop them cleanly on SIGINT/SIGTERM
+(DESIGN §1)."""
 
 from __future__ import annotations
 
@@ -11,29 +12,62 @@ import logging
 import signal
 from collections.abc import Callable
 
-import aiohttp
 from aiohttp import web
 
 from voxd.catalog import CATALOG, ordered
 from voxd.kit.tasks import stop_tasks
-from voxd.kit.auth import ADMIN_KEY_HEADER
 from voxd.kit.errors import StartupError
+from voxd.kit.optional import installed
 from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
 from voxd.kit.settings import Settings, database_variable
+from voxd.registration import keep_registered, register_interval
 
 log = logging.getLogger("voxd.daemon")
 
-REGISTER_RETRY_SECONDS = 2.0
 SHUTDOWN_GRACE_SECONDS = 10.0
 
 
 AppFactory = Callable[[Settings], web.Application]
 
 
+class MissingExtra(StartupError):
+    """A service's optional part (pip extra) is not installed; the message is the one line that
+    says which extra to install."""
+
+
 def load_factory(name: str) -> AppFactory:
-    module, _, function = CATALOG[name].factory.partition(":")
-    return getattr(importlib.import_module(module), function)
+    """The service's app factory, or MissingExtra when the extra it needs is not installed (or
+    does not import: a half-installed extra is reported the same way, never as a traceback)."""
+    spec = CATALOG[name]
+    module, _, function = spec.factory.partition(":")
+    if spec.needs is None:
+        return getattr(importlib.import_module(module), function)
+    absent = next((m for m in spec.needs.modules if not installed(m)), None)
+    if absent is None:
+        try:
+            return getattr(importlib.import_module(module), function)
+        except ImportError as error:
+            absent = error.name or str(error)
+    extra = spec.needs.name
+    raise MissingExtra(f"{name} cannot start: it needs the {extra} extra ({absent} cannot be imported): "
+                       f"pip install 'voxd[{extra}]'")
+
+
+def startable(names: list[str], skip_missing: bool) -> list[str]:
+    """The services whose packages are installed. A missing extra is one warning line when the
+    service came with the default selection, and a StartupError when the user asked for it."""
+    found = []
+    for name in names:
+        try:
+            load_factory(name)
+        except MissingExtra as missing:
+            if not skip_missing:
+                raise
+            log.warning("%s; the other services start without it", missing)
+            continue
+        found.append(name)
+    return found
 
 
 def with_database_url(settings: Settings, names: list[str]) -> Settings:
@@ -68,35 +102,13 @@ async def start_service(settings: Settings, name: str) -> web.AppRunner:
     return runner
 
 
-async def register_services(settings: Settings, names: list[str]) -> None:
-    """Tell the config service where each started service is; retry until it answers."""
-    pending = list(names)
-    warned = False
-    headers = {ADMIN_KEY_HEADER: settings.admin_api_key or ""}
-    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
-        while pending:
-            name = pending[0]
-            body = {"name": name, "url": settings.local_url(name)}
-            try:
-                async with session.post(f"{settings.config_url}/services", json=body, headers=headers) as resp:
-                    if resp.status in (200, 201):
-                        pending.pop(0)
-                        continue
-                    problem = f"it answered {resp.status}: {(await resp.text())[:200]}"
-            except (aiohttp.ClientError, asyncio.TimeoutError) as error:
-                problem = f"it is not reachable ({error.__class__.__name__})"
-            if not warned:
-                log.warning("cannot register with the config service at %s: %s; retrying",
-                            settings.config_url, problem)
-                warned = True
-            await asyncio.sleep(REGISTER_RETRY_SECONDS)
-    if warned:
-        log.info("registered %s with the config service", ", ".join(names))
+async def serve(settings: Settings, names: list[str], skip_missing: bool = False) -> None:
+    """Run until SIGINT or SIGTERM; raises StartupError when a service cannot start.
 
-
-async def serve(settings: Settings, names: list[str]) -> None:
-    """Run until SIGINT or SIGTERM; raises StartupError when a service cannot start."""
-    names = ordered(names)
+    `skip_missing` (the default selection, every service): a service whose extra is not installed
+    is skipped with one warning line instead of stopping the daemon."""
+    register_interval(settings)
+    names = startable(ordered(names), skip_missing)
     settings = with_database_url(settings, names)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -110,7 +122,7 @@ async def serve(settings: Settings, names: list[str]) -> None:
         for name in names:
             runners.append(await start_service(settings, name))
             log.info("%-15s %s", name, f"http://{settings.bind_host}:{settings.port(name)}")
-        registration = asyncio.create_task(register_services(settings, names))
+        registration = asyncio.create_task(keep_registered(settings, names))
         log.info("voxd is ready (%d services); Ctrl+C stops it", len(runners))
         await stop.wait()
         log.info("stopping")

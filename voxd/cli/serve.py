@@ -40,9 +40,13 @@ def parse_services(raw: str | None) -> list[str]:
 
 
 @click.command()
-@click.option("--services", "services", metavar="A,B", help="Only these services (default: all).")
+@click.option("--services", "services", metavar="A,B",
+              help="Only these services (default: all whose extras are installed).")
 def serve(services: str | None) -> None:
-    """Run the voxd daemon: every selected service on its own port."""
+    """Run the voxd daemon: every selected service on its own port.
+
+    Without --services, a service whose extra is not installed is skipped with one line naming the
+    extra; a service named in --services that cannot start is an error (exit 1)."""
     names = parse_services(services)
     settings = load_settings()
     result = ensure_home(settings.home)
@@ -55,7 +59,7 @@ def serve(services: str | None) -> None:
     if result.first_run:
         console.print(f"First start: initialized {result.home} (secrets in {result.env_file})", style="bold")
     try:
-        asyncio.run(run_daemon(settings, names))
+        asyncio.run(run_daemon(settings, names, skip_missing=services is None))
     except (StartupError, SettingsError) as error:
         raise CliError(str(error)) from None
     except KeyboardInterrupt:

@@ -3,13 +3,15 @@
 Explicit variables win (`SERVICE_AUTH_BASE_URL`, `SERVICE_<NAME>_BASE_URL`, `SERVICE_CONFIG_URL`).
 Answers are cached for `VOXD_DISCOVERY_TTL` seconds (default 300). While the config service is
 down, cached URLs keep working until they expire; after that, callers get a clear 503 (spec outage
-table, DESIGN §3).
+table, DESIGN §3). A name the registry does not know is reported to `watch_missing` listeners: the
+daemon re-registers at once a service it runs whose entry was lost.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 import aiohttp
@@ -25,6 +27,22 @@ class Resolver(Protocol):
     async def resolve(self, name: str) -> str: ...
 
     def forget(self, name: str) -> None: ...
+
+
+MissingListener = Callable[[str], None]
+_missing_listeners: list[MissingListener] = []
+
+
+def watch_missing(listener: MissingListener) -> Callable[[], None]:
+    """Call `listener(name)` whenever discovery finds no registry entry for `name`; answers the
+    function that ends the watch."""
+    _missing_listeners.append(listener)
+    return lambda: _missing_listeners.remove(listener)
+
+
+def report_missing(name: str) -> None:
+    for listener in list(_missing_listeners):
+        listener(name)
 
 
 def explicit_url(settings: Settings, name: str) -> str | None:
@@ -64,6 +82,7 @@ class Discovery:
         try:
             async with self._session.get(url, headers=headers, timeout=LOOKUP_TIMEOUT) as resp:
                 if resp.status == 404:
+                    report_missing(name)
                     raise unavailable(
                         f"no service named {name!r} is registered with the config service",
                         f"{name}_unavailable",

@@ -212,20 +212,28 @@ def too_many(wait: int) -> ApiError:
 # --- sessions ---------------------------------------------------------------------------------
 
 
+def login_subject(record: tuple[User, str] | None, address: str) -> str:
+    """Who a failed or refused login was for, in a log line: the user's id when the email is
+    known, never what was typed (people type passwords into the email field)."""
+    who = f"user {record[0].user_id}" if record else "an unknown email"
+    return f"{who} from {address}"
+
+
 async def login(call: Call[LoginRequest]) -> web.Response:
     email = call.body.email.strip().lower()
     address = call.request.remote or "unknown"
     by_email, by_address = call.app[EMAIL_LIMITER], call.app[ADDRESS_LIMITER]
     wait = max(by_email.retry_after(email), by_address.retry_after(address))
     if wait:
-        log.warning("login for %s refused: too many failed attempts", email)
+        record = await store(call).login_record(email)
+        log.warning("login for %s refused: too many failed attempts", login_subject(record, address))
         raise too_many(wait)
     # Count the attempt before the slow check, so parallel guesses can't all slip under the limit.
     by_email.attempt(email)
     by_address.attempt(address)
     record = await store(call).login_record(email)
     if not await verify_password(record[1] if record else None, call.body.password):
-        log.info("failed login for %s", email)
+        log.info("failed login for %s", login_subject(record, address))
         raise unauthorized("the email or password is wrong", "invalid_credentials")
     by_email.reset(email)
     by_address.forgive(address)

@@ -5,6 +5,7 @@ through the text-to-speech service."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import aiohttp
@@ -16,7 +17,7 @@ from voxd.kit.service_client import ServiceClient
 
 AUDIO_TYPES = ("audio/wav", "audio/x-wav", "audio/wave", "multipart/form-data")
 MAX_AUDIO_BYTES = 16 * 1024 * 1024
-NAME_CACHE_SECONDS = 300.0
+NAME_CACHE_SECONDS = 300.0  # a renamed user is greeted by the new name at most this much later
 SPEECH_TIMEOUT = aiohttp.ClientTimeout(total=60)
 
 
@@ -54,8 +55,11 @@ async def read_audio(request: web.Request) -> bytes:
 
 
 class Speech:
-    def __init__(self, client: ServiceClient) -> None:
+    """`clock` is injectable so the name cache's lifetime can be tested without waiting for it."""
+
+    def __init__(self, client: ServiceClient, clock: Callable[[], float] = time.monotonic) -> None:
         self._client = client
+        self._clock = clock
         self._names: dict[str, tuple[float, str]] = {}
 
     async def transcribe(self, audio: bytes, household_id: str) -> Transcript:
@@ -84,14 +88,14 @@ class Speech:
         if not user_id:
             return None
         cached = self._names.get(user_id)
-        if cached and cached[0] > time.monotonic():
+        if cached and cached[0] > self._clock():
             return Speaker(user_id, cached[1])
         try:
             answer = await self._client.call("auth", "GET", f"/internal/users/{user_id}")
         except ApiError:
             return None
         name = answer.get("display_name") or "there"
-        self._names[user_id] = (time.monotonic() + NAME_CACHE_SECONDS, name)
+        self._names[user_id] = (self._clock() + NAME_CACHE_SECONDS, name)
         return Speaker(user_id, name)
 
     async def synthesize(self, text: str) -> tuple[bytes, float | None]:

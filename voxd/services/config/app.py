@@ -9,7 +9,7 @@ from aiohttp import web
 
 from voxd.kit.app import DB, SETTINGS, create_service_app, database
 from voxd.kit.auth import Pattern
-from voxd.kit.discovery import explicit_url
+from voxd.kit.discovery import explicit_url, report_missing
 from voxd.kit.errors import not_found, unavailable
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
@@ -81,6 +81,7 @@ class LocalResolver:
             return explicit
         entry = await Registry(self._app[DB]).get(name)
         if entry is None:
+            report_missing(name)
             raise unavailable(f"no service named {name!r} is registered", f"{name}_unavailable")
         return entry.url
 

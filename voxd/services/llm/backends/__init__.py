@@ -104,6 +104,8 @@ def load_settings(settings: Settings) -> LlmSettings:
         raise SettingsError(f"VOXD_LLM_TIMEOUT must be between 0 and 3600 seconds, got {timeout}")
     url = settings.get("VOXD_LLM_URL")
     if backend == "ollama":
+        if not installed("ollama"):
+            raise SettingsError("the ollama backend needs the ollama package: pip install 'voxd[llm]'")
         url = url or DEFAULT_OLLAMA_URL
     if backend in ("ollama", "openai"):
         if not url or not url.startswith(("http://", "https://")):
