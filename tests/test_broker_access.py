@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import aiomqtt
 import httpx
 import pytest
-from conftest import Daemon, free_port_offset, register_node
+from conftest import Daemon, app_headers, free_port_offset, register_node
 from mosquitto import Mosquitto
 from mqtt_raw import (ACCEPTED, IDENTIFIER_REJECTED, NOT_AUTHORIZED, Will, connect_code, publish_packet,
                       raw_connect)
@@ -146,6 +146,7 @@ def test_a_client_without_credentials_using_a_nodes_client_id_does_not_cut_it_of
 def test_a_node_may_only_use_its_own_client_id_and_another_node_cannot_wipe_its_queue(daemon):
     den, porch = register_node(daemon, room="den"), register_node(daemon, room="porch")
     host, port = broker_address(daemon, den)
+    app_key = app_headers(daemon, "command-center")["X-Service-App-Key"]
 
     async def take_over() -> tuple[list[int], list[str]]:
         async with as_node(daemon, den, clean_session=False) as client:  # as the node agent does
@@ -154,13 +155,14 @@ def test_a_node_may_only_use_its_own_client_id_and_another_node_cannot_wipe_its_
         codes = [await connect_code(host, port, client_id, porch["node_id"], porch["api_key"], clean=clean)
                  for client_id, clean in [(node_client_id(den), True), (node_client_id(den), False),
                                           ("voxd-command-center-porch", True), ("porch-pi", True)]]
+        codes.append(await connect_code(host, port, node_client_id(den), "command-center", app_key))  # bound too
         async with as_node(daemon, den, clean_session=False) as client:  # its session kept the subscription
             heard = await heard_until(client, "While you were out.")
             heard += await announced(daemon, client, den, "Welcome back.")
         return codes, heard
 
     codes, heard = asyncio.run(take_over())
-    assert codes == [IDENTIFIER_REJECTED] * 4
+    assert codes == [IDENTIFIER_REJECTED] * 5
     assert heard == ["While you were out.", "Welcome back."]
     assert asyncio.run(connect_code(host, port, node_client_id(porch), porch["node_id"], porch["api_key"])) == ACCEPTED
 
