@@ -98,12 +98,13 @@ def test_a_nodes_will_on_another_nodes_topic_is_refused_and_never_delivered_or_r
     assert heard == ["Goodnight."]
     assert heard_later == ["Good morning."]
 
-    def will_on_own_subtree(retain: bool) -> int:
-        will = Will(subtree(attic) + "status", b"gone", retain=retain)
+    def will_on_own_subtree(retain: bool, topic: str = "status") -> int:
+        will = Will(subtree(attic) + topic, b"gone", retain=retain)
         return asyncio.run(connect_code(host, port, node_client_id(attic), attic["node_id"], attic["api_key"], will))
 
     assert will_on_own_subtree(retain=False) == ACCEPTED
     assert will_on_own_subtree(retain=True) == NOT_AUTHORIZED  # nobody leaves retained messages
+    assert will_on_own_subtree(retain=False, topic="#") == NOT_AUTHORIZED  # a will names a topic, not a filter
 
 
 def test_a_retained_publish_by_a_node_is_dropped_and_never_stored(daemon):

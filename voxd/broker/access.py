@@ -113,7 +113,7 @@ class Refusal(enum.Enum):
 
     CLIENT_ID = "its client id belongs to another login"
     STRAY_RETAIN = "a will retain flag without a will"  # MQTT-3.1.2-15
-    WILL = "its will is retained or outside its topics"
+    WILL = "its will is retained, has a wildcard or is outside its topics"
 
 
 def refusal(principal: Principal, request: ConnectRequest) -> Refusal | None:
@@ -122,6 +122,8 @@ def refusal(principal: Principal, request: ConnectRequest) -> Refusal | None:
         return Refusal.CLIENT_ID
     if request.will_topic is None:
         return Refusal.STRAY_RETAIN if request.will_retain else None
+    if "+" in request.will_topic or "#" in request.will_topic:  # a topic name, not a filter (MQTT-3.3.2-2)
+        return Refusal.WILL
     if not may_use(principal, request.will_topic, retain=request.will_retain):
         return Refusal.WILL
     return None
