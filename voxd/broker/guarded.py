@@ -10,7 +10,9 @@ plugin hook runs in between (the CONNECT's `packet_received` event is fired with
 for), so the order is changed here: read the CONNECT, authenticate it and check it against
 access.py's rules (client id bound to the login, Last Will within the login's topics and not
 retained), and only then do what amqtt does with sessions. amqtt's topic hook is not told whether a
-publish is retained, so that check is here too; the rules themselves stay in access.py.
+publish is retained, so that check is here too; the rules themselves stay in access.py. These are
+private methods of amqtt 0.12: pyproject keeps amqtt below 0.13, and tests/test_broker_access.py
+fails if an upgrade bypasses them.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ WARNED_RETAIN = "voxd.warned_retain"  # session attribute: the first dropped ret
 
 
 class GuardedBroker(Broker):
-    async def _initialize_client_session(self, reader: ReaderAdapter, writer: WriterAdapter,
-                                         remote_address: str, remote_port: int) -> tuple[BrokerProtocolHandler, Session]:
+    async def _initialize_client_session(
+            self, reader: ReaderAdapter, writer: WriterAdapter, remote_address: str, remote_port: int,
+    ) -> tuple[BrokerProtocolHandler, Session]:
         try:
             handler, incoming = await BrokerProtocolHandler.init_from_connect(reader, writer, self.plugins_manager)
         except MQTTError:
