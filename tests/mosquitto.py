@@ -1,5 +1,7 @@
-"""A real mosquitto (Debian's) on a free port, with a password file, the per-node ACL and the
-persistence that docs/nodes.md tells operators to use: the external-broker half of the broker tests."""
+"""A real mosquitto (Debian's) on free ports, with the password file, the per-node ACL, the two
+listeners (the nodes' one binding client ids to usernames, the command center's on loopback), no
+retained messages and the persistence that docs/nodes.md tells operators to use: the
+external-broker half of the broker tests."""
 
 from __future__ import annotations
 
@@ -31,16 +33,26 @@ def free_port() -> int:
 @dataclass
 class Mosquitto:
     folder: Path
-    port: int = field(default_factory=free_port)
+    port: int = field(default_factory=free_port)  # the nodes' listener
+    service_port: int = field(default_factory=free_port)  # the command center's listener
     service_user: str = "command-center"
     service_password: str = "broker-secret-for-tests"
     process: subprocess.Popen | None = None
     users: set[str] = field(default_factory=set)
 
+    def __post_init__(self) -> None:
+        while self.service_port == self.port:
+            self.service_port = free_port()
+
     @property
     def url(self) -> str:
-        """What VOXD_BROKER_URL holds: the command center's own login."""
-        return f"mqtt://{self.service_user}:{self.service_password}@127.0.0.1:{self.port}"
+        """What VOXD_BROKER_URL holds: the command center's own login, on its own listener."""
+        return f"mqtt://{self.service_user}:{self.service_password}@127.0.0.1:{self.service_port}"
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The daemon's settings for this broker: where it publishes and what it tells nodes."""
+        return {"VOXD_BROKER_URL": self.url, "VOXD_BROKER_PUBLIC_URL": f"mqtt://127.0.0.1:{self.port}"}
 
     def add_user(self, username: str, password: str) -> None:
         """As an operator does for each node (`mosquitto_passwd -b`); a running broker reloads."""
@@ -61,16 +73,19 @@ class Mosquitto:
         (self.folder / "acl").write_text(ACL.format(service_user=self.service_user))
         config = self.folder / "mosquitto.conf"
         config.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous false\n"
-            f"persistence true\npersistence_location {self.folder}/\n"
-            f"password_file {self.folder / 'passwd'}\nacl_file {self.folder / 'acl'}\nuser {getpass.getuser()}\n"
+            f"allow_anonymous false\npassword_file {self.folder / 'passwd'}\nacl_file {self.folder / 'acl'}\n"
+            f"retain_available false\npersistence true\npersistence_location {self.folder}/\n"
+            f"user {getpass.getuser()}\n"
+            f"listener {self.port} 127.0.0.1\nuse_username_as_clientid true\n"
+            f"listener {self.service_port} 127.0.0.1\n"
         )
         self.process = subprocess.Popen(["mosquitto", "-c", str(config)], stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                for port in (self.port, self.service_port):
+                    socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
                 return self
             except OSError:
                 time.sleep(0.05)
@@ -80,7 +95,7 @@ class Mosquitto:
     def publish(self, topic: str, *payloads: bytes) -> None:
         """Publish as the command center does."""
         async def send() -> None:
-            async with aiomqtt.Client("127.0.0.1", self.port, username=self.service_user,
+            async with aiomqtt.Client("127.0.0.1", self.service_port, username=self.service_user,
                                       password=self.service_password) as client:
                 for payload in payloads:
                     await client.publish(topic, payload, qos=1)

@@ -19,6 +19,11 @@ from mosquitto import Mosquitto
 SPEAKING_SERVICES = ["config", "auth", "logs", "command-center"]  # no text-to-speech: text-only announcements
 
 
+def node_client_id(node: dict) -> str:
+    """The only client id a node may use (the node agent's own, node/voxd_node/announcements.py)."""
+    return f"voxd-node-{node['node_id']}"
+
+
 def broker_address(daemon: Daemon, node: dict) -> tuple[str, int]:
     answer = httpx.get(daemon.url("command-center") + "/api/v0/broker", headers=node_headers(node))
     assert answer.status_code == 200, answer.text
@@ -37,7 +42,8 @@ async def hear(daemon: Daemon, nodes: list[dict], action: Callable[[], object], 
 
     async def listen(node: dict) -> None:
         host, port = broker_address(daemon, node)
-        async with aiomqtt.Client(host, port, username=node["node_id"], password=node["api_key"]) as client:
+        async with aiomqtt.Client(host, port, username=node["node_id"], password=node["api_key"],
+                                  identifier=node_client_id(node)) as client:
             await client.subscribe(f"voxd/nodes/{node['node_id']}/#", qos=1)
             ready.release()
             async for message in client.messages:
@@ -86,7 +92,7 @@ def test_a_timer_rings_on_the_node_that_set_it_through_the_embedded_broker(make_
 
 def test_a_timer_rings_through_a_real_mosquitto(make_daemon, tmp_path):
     mosquitto = Mosquitto(tmp_path)
-    daemon = make_daemon(SPEAKING_SERVICES, start=False, VOXD_BROKER_URL=mosquitto.url)
+    daemon = make_daemon(SPEAKING_SERVICES, start=False, **mosquitto.env)
     try:
         mosquitto.start()
         daemon.start()
@@ -129,7 +135,8 @@ def test_an_administrator_makes_a_node_speak_and_nodes_keep_to_their_own_topics(
         """The kitchen node asks for the hall's topics: refused by the broker, and nothing arrives."""
         host, port = broker_address(daemon, kitchen)
         got = []
-        async with aiomqtt.Client(host, port, username=kitchen["node_id"], password=kitchen["api_key"]) as client:
+        async with aiomqtt.Client(host, port, username=kitchen["node_id"], password=kitchen["api_key"],
+                                  identifier=node_client_id(kitchen)) as client:
             granted = await client.subscribe(f"voxd/nodes/{hall['node_id']}/#", qos=1)
             wildcard = await client.subscribe("voxd/nodes/+/announce", qos=1)
             await asyncio.to_thread(announce)
@@ -146,7 +153,8 @@ def test_an_administrator_makes_a_node_speak_and_nodes_keep_to_their_own_topics(
     async def log_in(username: str | None, password: str | None) -> str:
         host, port = broker_address(daemon, kitchen)
         try:
-            async with aiomqtt.Client(host, port, username=username, password=password):
+            async with aiomqtt.Client(host, port, username=username, password=password,
+                                      identifier=f"voxd-node-{username}"):
                 return "connected"
         except aiomqtt.MqttError as error:
             return str(error)

@@ -51,7 +51,7 @@ def transcribe(daemon: Daemon, wav: bytes) -> str:
 def test_a_spoken_timer_is_answered_and_later_rings_on_that_node(broker, make_daemon, voxd_cli, tmp_path):
     mosquitto = Mosquitto(tmp_path).start() if broker == "mosquitto" else None
     try:
-        extra = {"VOXD_BROKER_URL": mosquitto.url} if mosquitto else {}
+        extra = mosquitto.env if mosquitto else {}
         daemon = make_daemon(**extra)
         config, node = register_with_cli(voxd_cli, daemon, tmp_path)
         if mosquitto:
@@ -93,7 +93,7 @@ def test_the_node_rides_out_a_broker_restart_and_a_timer_that_ended_meanwhile_st
         make_daemon, voxd_cli, tmp_path):
     mosquitto = Mosquitto(tmp_path).start()
     try:
-        daemon = make_daemon(WITHOUT_SPEECH, VOXD_BROKER_URL=mosquitto.url)
+        daemon = make_daemon(WITHOUT_SPEECH, **mosquitto.env)
         config, node = register_with_cli(voxd_cli, daemon, tmp_path)
         mosquitto.add_user(node["node_id"], node["api_key"])
         running = start_node_on(tmp_path, config, clip(0.5), exit_after=90)

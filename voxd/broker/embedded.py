@@ -1,5 +1,6 @@
 """The embedded MQTT broker (amqtt) that `voxd serve` runs with the command center unless
-`VOXD_BROKER_URL` names an external one. Anonymous clients are refused; see access.py."""
+`VOXD_BROKER_URL` names an external one. Anonymous clients are refused, client ids are bound to their
+login and nobody leaves retained messages; see access.py (the rules) and guarded.py (where they apply)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import logging
 
 from amqtt.broker import Broker
 
+from voxd.broker.guarded import GuardedBroker
 from voxd.kit.auth import CredentialValidator
 from voxd.kit.errors import StartupError
 
@@ -21,7 +23,7 @@ async def start_embedded_broker(host: str, port: int, validator: CredentialValid
         "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}"}},
         "plugins": {"voxd.broker.access.NodeAccess": {"validator": validator}},
     }
-    broker = Broker(config)
+    broker = GuardedBroker(config)
     try:
         await broker.start()
     except Exception as error:

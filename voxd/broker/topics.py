@@ -2,6 +2,9 @@
 
 Every node owns the subtree `voxd/nodes/{node_id}/`; only that node (and the command center) may
 subscribe to it. The command center publishes `Announcement`s on `voxd/nodes/{node_id}/announce`.
+Client ids are bound to who logs in (access.py): a node connects as `voxd-node-{node_id}` (the node
+agent names itself so in node/voxd_node/announcements.py), the command center as
+`voxd-command-center-{anything}` (one short connection per announcement, so each gets its own).
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ import json
 from dataclasses import asdict, dataclass
 
 NODES_ROOT = "voxd/nodes/"
+NODE_CLIENT_PREFIX = "voxd-node-"
+COMMAND_CENTER_CLIENT_PREFIX = "voxd-command-center-"
 ANNOUNCE_QOS = 1  # at least once: a timer that rings twice beats one that never rings
 
 
@@ -19,6 +24,11 @@ def node_subtree(node_id: str) -> str:
 
 def announce_topic(node_id: str) -> str:
     return node_subtree(node_id) + "announce"
+
+
+def node_client_id(node_id: str) -> str:
+    """The only MQTT client id the node `node_id` may connect with."""
+    return NODE_CLIENT_PREFIX + node_id
 
 
 @dataclass(frozen=True)

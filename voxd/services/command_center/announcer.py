@@ -10,7 +10,7 @@ import uuid
 import aiomqtt
 
 from voxd.broker.endpoint import BrokerEndpoint
-from voxd.broker.topics import ANNOUNCE_QOS, Announcement, announce_topic
+from voxd.broker.topics import ANNOUNCE_QOS, COMMAND_CENTER_CLIENT_PREFIX, Announcement, announce_topic
 from voxd.services.command_center.speech import Speech, SpeechUnavailable
 
 log = logging.getLogger("voxd.command-center.announcer")
@@ -48,7 +48,7 @@ class Announcer:
         try:
             async with aiomqtt.Client(
                 endpoint.host, endpoint.port, username=endpoint.username, password=endpoint.password,
-                identifier=f"voxd-command-center-{uuid.uuid4().hex[:8]}", timeout=CONNECT_TIMEOUT_SECONDS,
+                identifier=f"{COMMAND_CENTER_CLIENT_PREFIX}{uuid.uuid4().hex[:8]}", timeout=CONNECT_TIMEOUT_SECONDS,
             ) as client:
                 await client.publish(announce_topic(node_id), announcement.payload(), qos=ANNOUNCE_QOS)
         except aiomqtt.MqttError as error:
