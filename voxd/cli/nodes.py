@@ -7,10 +7,12 @@ from pathlib import Path
 import click
 
 from voxd.cli.admin_client import run_admin
-from voxd.cli.node_config import write_node_config
-from voxd.cli.output import console, print_json, print_record, print_table, short_time
+from voxd.cli.node_config import SERVER_CA, write_node_config
+from voxd.cli.output import CliError, console, print_json, print_record, print_table, short_time
 from voxd.cli.settings_option import load_settings
 from voxd.kit.service_client import ServiceClient
+from voxd.kit.settings import Settings
+from voxd.kit.tls import TlsFiles
 
 
 @click.group()
@@ -38,7 +40,7 @@ def register(household_id: str, room: str, name: str, config_file: Path | None, 
 
     created = run_admin(settings, work)
     if config_file is not None:
-        write_node_config(config_file, created)
+        write_node_config(config_file, {**created, SERVER_CA: server_authority(settings, created)})
     if as_json:
         print_json(created)
         return
@@ -47,6 +49,18 @@ def register(household_id: str, room: str, name: str, config_file: Path | None, 
         console.print(f"Credentials written to {config_file}")
     else:
         console.print("Keep the api_key: it is not shown again.")
+
+
+def server_authority(settings: Settings, created: dict) -> str | None:
+    """voxd's authority certificate (PEM) for a node that reaches the server over https."""
+    if not created["command_center_url"].startswith("https://"):
+        return None
+    authority = TlsFiles.of(settings).ca_cert
+    try:
+        return authority.read_text()
+    except OSError as error:
+        raise CliError(f"cannot read voxd's certificate authority {authority}: {error.strerror}; "
+                       "run `voxd tls init`, then register the node again") from None
 
 
 @click.group()
