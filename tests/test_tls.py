@@ -1,0 +1,184 @@
+"""TLS beyond loopback (issue 11, transport): voxd's own certificate authority, https on every service
+and mqtts on the embedded broker, clients that trust the authority and nothing less, and a node that
+verifies the server with the authority `voxd node register --config` wrote into its file.
+
+The daemons here listen on 127.0.0.1 with VOXD_TLS=on, which is what VOXD_BIND_HOST=0.0.0.0 turns on
+by itself (the auto rule is tested on its own), so no test listens beyond loopback."""
+
+from __future__ import annotations
+
+import json
+import socket
+import ssl
+import stat
+import subprocess
+import tomllib
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import Daemon, run_voxd
+from node_kit import start_node
+from voxd.catalog import CATALOG, EMBEDDED_BROKER_PORT
+from voxd.kit.settings import Settings, SettingsError
+
+TLS = {"VOXD_TLS": "on"}
+NODE_SERVICES = ["config", "auth", "logs", "command-center"]  # announcements as text, no speech models
+WAIT_SECONDS = 30
+UNTRUSTED = "the server's certificate is not signed by this node's server_ca"
+
+
+@pytest.mark.parametrize(("mode", "bind_host", "expected"), [
+    ("auto", "127.0.0.1", False), ("auto", "::1", False), ("auto", "localhost", False),
+    ("auto", "0.0.0.0", True), ("auto", "::", True), ("auto", "192.168.1.10", True), ("auto", "voxd.lan", True),
+    (None, "0.0.0.0", True), (None, None, False),
+    ("off", "0.0.0.0", False), ("on", "127.0.0.1", True), ("ON", "127.0.0.1", True),
+])
+def test_tls_is_on_exactly_when_voxd_listens_beyond_loopback_unless_told(mode, bind_host, expected):
+    values = {key: value for key, value in (("VOXD_TLS", mode), ("VOXD_BIND_HOST", bind_host)) if value}
+    settings = Settings(Path("/nowhere"), values)
+    assert settings.tls is expected
+    assert settings.local_url("auth").startswith("https://" if expected else "http://")
+
+
+def test_a_wrong_tls_setting_is_named():
+    with pytest.raises(SettingsError, match="VOXD_TLS must be auto, on or off"):
+        Settings(Path("/nowhere"), {"VOXD_TLS": "yes"}).tls
+
+
+def show(env: dict[str, str]) -> dict:
+    result = run_voxd(env, "tls", "show", "--json")
+    assert result.exit_code == 0, result.output
+    return {info["path"].rsplit("/", 1)[1]: info for info in json.loads(result.output)["certificates"]}
+
+
+def test_tls_init_makes_an_authority_and_a_server_certificate_with_private_keys(tmp_path):
+    home = tmp_path / "home"
+    env = {"VOXD_HOME": str(home)}
+    result = run_voxd(env, "tls", "init", "--name", "voxd.lan", "--address", "192.168.1.10")
+    assert result.exit_code == 0, result.output
+    folder = home / "tls"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "ca.key").stat().st_mode) == 0o600
+    assert stat.S_IMODE((folder / "server.key").stat().st_mode) == 0o600
+    certificates = show(env)
+    authority = certificates["ca.pem"]["sha256"]
+    assert authority in result.output
+    names = certificates["server.pem"]["names"]
+    assert {"localhost", "voxd.lan", "127.0.0.1", "::1", "192.168.1.10"} <= set(names)
+
+    again = run_voxd(env, "tls", "init")
+    assert "nothing changed" in again.output
+    assert show(env)["server.pem"]["sha256"] == certificates["server.pem"]["sha256"]
+
+    forced = run_voxd(env, "tls", "init", "--force")
+    assert "Issued the server certificate" in forced.output
+    after = show(env)
+    assert after["server.pem"]["sha256"] != certificates["server.pem"]["sha256"]
+    assert after["ca.pem"]["sha256"] == authority  # the nodes keep trusting it
+
+    replaced = run_voxd(env, "tls", "init", "--new-authority")
+    assert "Created the certificate authority" in replaced.output
+    assert show(env)["ca.pem"]["sha256"] != authority
+
+
+def test_tls_show_without_an_authority_says_how_to_make_one(tmp_path):
+    result = run_voxd({"VOXD_HOME": str(tmp_path)}, "tls", "show")
+    assert result.exit_code == 1
+    assert "voxd tls init" in result.output
+
+
+@pytest.fixture
+def tls_daemon(make_daemon) -> Daemon:
+    return make_daemon(**TLS)
+
+
+def test_every_service_speaks_only_https_with_voxds_authority(tls_daemon):
+    daemon = tls_daemon
+    fingerprint = show(daemon.env)["ca.pem"]["sha256"]
+    assert daemon.output().count(fingerprint) == 1  # the authority was made at start-up, and said so once
+    for name, spec in CATALOG.items():
+        answer = httpx.get(daemon.url(name) + spec.health_path, verify=daemon.verify)
+        assert answer.status_code == 200, (name, answer.text)
+        with pytest.raises(httpx.HTTPError):  # plain http to a TLS port gets no answer
+            httpx.get(f"http://127.0.0.1:{spec.port + daemon.offset}{spec.health_path}", timeout=5)
+        with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):  # without the authority
+            httpx.get(daemon.url(name) + spec.health_path, timeout=5)
+    registered = httpx.get(daemon.url("config") + "/services", headers={"X-Admin-Key": daemon.admin_key},
+                           verify=daemon.verify).json()["services"]
+    assert registered and all(entry["url"].startswith("https://") for entry in registered)
+
+
+def test_the_embedded_broker_speaks_only_mqtts(tls_daemon):
+    port = EMBEDDED_BROKER_PORT + tls_daemon.offset
+    trusted = ssl.create_default_context(cafile=tls_daemon.home / "tls" / "ca.pem")
+    with trusted.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5),
+                             server_hostname="127.0.0.1") as sock:
+        assert sock.version() in ("TLSv1.2", "TLSv1.3")
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as plain, \
+            pytest.raises(ssl.SSLCertVerificationError):
+        ssl.create_default_context().wrap_socket(plain, server_hostname="127.0.0.1")
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as plain:
+        plain.sendall(b"\x10\x0c\x00\x04MQTT\x04\x02\x00\x3c\x00\x00")  # an MQTT CONNECT in clear text
+        try:
+            answer = plain.recv(4)
+        except OSError:
+            answer = b""
+        assert not answer.startswith(b"\x20")  # no CONNACK
+
+
+def register_node(daemon: Daemon, config: Path) -> dict:
+    admin = {"X-Admin-Key": daemon.admin_key}
+    household = httpx.post(daemon.url("auth") + "/households", json={"name": "Home", "timezone": "Europe/London"},
+                           headers=admin, verify=daemon.verify).json()
+    result = run_voxd(daemon.env, "node", "register", "--household", household["household_id"], "--room", "kitchen",
+                      "--name", "kitchen-pi", "--config", str(config))
+    assert result.exit_code == 0, result.output
+    return tomllib.loads(config.read_text())
+
+
+def announce(daemon: Daemon, node_id: str, text: str) -> None:
+    answer = httpx.post(daemon.url("command-center") + f"/api/v0/nodes/{node_id}/announce", json={"text": text},
+                        headers={"X-Admin-Key": daemon.admin_key}, verify=daemon.verify, timeout=30)
+    assert answer.status_code == 202, answer.text
+
+
+def test_a_registered_node_trusts_the_server_by_its_authority_over_https_and_mqtts(make_daemon, tmp_path):
+    daemon = make_daemon(NODE_SERVICES, **TLS)
+    node = register_node(daemon, tmp_path / "node.toml")
+    authority = daemon.home / "tls" / "ca.pem"
+    assert node["command_center_url"].startswith("https://")
+    assert node["server_ca"] == authority.read_text()
+    running = start_node(tmp_path, tmp_path / "node.toml", "-", stdin=subprocess.PIPE)
+    try:
+        running.wait_for("broker connected", timeout=WAIT_SECONDS)  # asked over https, joined over mqtts
+        announce(daemon, node["node_id"], "Dinner is ready.")
+        log = running.wait_for("announcement (notification): Dinner is ready.", timeout=WAIT_SECONDS)
+        assert show(daemon.env)["ca.pem"]["sha256"] in log  # the node names the authority it trusts
+        assert node["api_key"] not in log
+        running.stop()
+    finally:
+        running.kill()
+
+
+def test_a_node_with_another_authority_refuses_the_server_on_https_and_on_mqtts(make_daemon, tmp_path):
+    daemon = make_daemon(NODE_SERVICES, **TLS)
+    node = register_node(daemon, tmp_path / "node.toml")
+    impostor = tmp_path / "impostor"
+    assert run_voxd({"VOXD_HOME": str(impostor)}, "tls", "init").exit_code == 0
+    text = (tmp_path / "node.toml").read_text().replace(node["server_ca"], (impostor / "tls" / "ca.pem").read_text())
+    broker = f"mqtts://127.0.0.1:{EMBEDDED_BROKER_PORT + daemon.offset}"
+    for way, extra in (("https", ""), ("mqtts", f'broker_url = "{broker}"\n')):
+        folder = tmp_path / way
+        folder.mkdir()
+        (folder / "node.toml").write_text(text + extra)
+        running = start_node(folder, folder / "node.toml", "-", stdin=subprocess.PIPE)
+        try:
+            log = running.wait_for(UNTRUSTED, timeout=WAIT_SECONDS)
+            line = next(line for line in log.splitlines() if UNTRUSTED in line)
+            assert "announcements unavailable" in line and "register the node again" in line
+            assert "broker connected" not in running.stop()
+        finally:
+            running.kill()
+    assert "/api/v0/broker ->" not in daemon.output()  # the node never sent its key to the wrong server
