@@ -71,11 +71,11 @@ class AnnouncementListener:
                  on_announcement: Callable[[Announcement], Awaitable[None]],
                  tls: ssl.SSLContext | None = None) -> None:
         self._node_id = node_id
-        self._tls = tls  # how an mqtts broker is verified; None: the system's authorities
         self._api_key = api_key
         self._broker_url = broker_url
         self._client = client
         self._on_announcement = on_announcement
+        self._tls = tls  # how an mqtts broker is verified; None: the system's authorities
         self.topic = f"voxd/nodes/{node_id}/announce"
 
     async def run(self) -> None:

@@ -21,7 +21,7 @@ def server_context(server_ca: str | None) -> ssl.SSLContext:
 
 def authority_fingerprint(server_ca: str) -> str:
     """SHA-256 of the authority, as `voxd tls show` prints it, so the two can be compared."""
-    return hashlib.sha256(ssl.PEM_cert_to_DER_cert(server_ca.strip())).hexdigest(":").upper()
+    return hashlib.sha256(ssl.PEM_cert_to_DER_cert(server_ca.strip())).digest().hex(":").upper()
 
 
 def is_untrusted(error: BaseException) -> bool:

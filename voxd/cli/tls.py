@@ -36,12 +36,12 @@ def init(names: tuple[str, ...], addresses: tuple[str, ...], force: bool, new_au
     except (StartupError, SettingsError) as error:
         raise CliError(str(error)) from None
     if setup.created_authority:
-        console.print(f"Created the certificate authority [bold]{authority.path}[/]")
+        console.print(f"Created the certificate authority [bold]{authority.path}[/]", soft_wrap=True)
     if setup.issued_server:
-        console.print(f"Issued the server certificate [bold]{server.path}[/] for {', '.join(server.names)}")
+        console.print(f"Issued the server certificate [bold]{server.path}[/] for {', '.join(server.names)}", soft_wrap=True)
     if not (setup.created_authority or setup.issued_server):
         console.print("The certificates are in place and cover every name; nothing changed (--force re-issues)")
-    console.print(f"Authority SHA-256 fingerprint: [bold]{authority.sha256}[/]")
+    console.print(f"Authority SHA-256 fingerprint: [bold]{authority.sha256}[/]", soft_wrap=True)
     if not settings.tls:
         console.print(f"TLS is off for VOXD_BIND_HOST={settings.bind_host}: set VOXD_TLS=on to use it there")
 

@@ -144,9 +144,11 @@ def machine_addresses() -> list[str]:
 def server_names(settings: Settings, extra: Iterable[str] = ()) -> ServerNames:
     """Every name and address a client may use for this server: loopback, the host name (and its
     `.local` mDNS name), VOXD_ADVERTISE_HOST, VOXD_BIND_HOST, the machine's addresses, VOXD_TLS_NAMES
-    and `extra`."""
+    (and host.docker.internal for SERVICE_CONFIG_URL_STYLE=dockerized) and `extra`."""
     hostname = socket.gethostname()
     configured = (settings.get("VOXD_TLS_NAMES") or "").split(",")
+    if settings.get("SERVICE_CONFIG_URL_STYLE") == "dockerized":
+        configured.append("host.docker.internal")  # the name the config service gives containers
     return split_names(["localhost", hostname, *([f"{hostname}.local"] if "." not in hostname else []),
                         settings.advertise_host, settings.bind_host, *configured, *extra,
                         "127.0.0.1", "::1", *machine_addresses()])
