@@ -8,20 +8,27 @@ by itself (the auto rule is tested on its own), so no test listens beyond loopba
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import ssl
 import stat
 import subprocess
+import time
 import tomllib
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import httpx
 import pytest
 
 from conftest import Daemon, run_voxd
-from node_kit import start_node
+from node_kit import start_node, write_config
 from voxd.catalog import CATALOG, EMBEDDED_BROKER_PORT
+from voxd.kit import tls
+from voxd.kit.errors import StartupError
 from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.tls import certificate_info, ensure_certificates
+from voxd_node.config import ConfigError, load_config
 
 TLS = {"VOXD_TLS": "on"}
 NODE_SERVICES = ["config", "auth", "logs", "command-center"]  # announcements as text, no speech models
@@ -108,6 +115,19 @@ def test_every_service_speaks_only_https_with_voxds_authority(tls_daemon):
     registered = httpx.get(daemon.url("config") + "/services", headers={"X-Admin-Key": daemon.admin_key},
                            verify=daemon.verify).json()["services"]
     assert registered and all(entry["url"].startswith("https://") for entry in registered)
+    assert shipped(daemon, "GET /services ->")  # the log client ships over https, the CLI reads over https
+
+
+def shipped(daemon: Daemon, text: str) -> bool:
+    """`voxd logs query --search TEXT` finds an entry within a generous 30 s."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        result = run_voxd(daemon.env, "logs", "query", "--search", text, "--json")
+        assert result.exit_code == 0, result.output
+        if result.output.strip():
+            return True
+        time.sleep(0.5)
+    return False
 
 
 def test_the_embedded_broker_speaks_only_mqtts(tls_daemon):
@@ -182,3 +202,39 @@ def test_a_node_with_another_authority_refuses_the_server_on_https_and_on_mqtts(
         finally:
             running.kill()
     assert "/api/v0/broker ->" not in daemon.output()  # the node never sent its key to the wrong server
+
+
+def test_the_server_certificate_is_renewed_by_the_same_authority_when_it_must_be(tmp_path, monkeypatch):
+    settings = Settings(tmp_path, {"VOXD_TLS": "on"})
+    first = ensure_certificates(settings)
+    assert first.created_authority and first.issued_server
+    authority = (tmp_path / "tls" / "ca.pem").read_bytes()
+    assert not ensure_certificates(settings).issued_server  # a restart changes nothing
+
+    renamed = Settings(tmp_path, {"VOXD_TLS": "on", "VOXD_TLS_NAMES": "voxd.lan,10.1.2.3"})
+    assert ensure_certificates(renamed).issued_server  # a new name: a new certificate, with the old names too
+    names = certificate_info(tmp_path / "tls" / "server.pem").names
+    assert {"voxd.lan", "10.1.2.3", "localhost", "127.0.0.1"} <= set(names)
+
+    monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=20))
+    assert ensure_certificates(renamed, reissue=True).issued_server
+    monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=730))
+    assert ensure_certificates(renamed).issued_server  # 20 days left: renewed
+    assert certificate_info(tmp_path / "tls" / "server.pem").not_after > datetime.now(timezone.utc) + timedelta(days=700)
+
+    other = Settings(tmp_path / "other", {})
+    ensure_certificates(other)
+    shutil.copy(tmp_path / "other" / "tls" / "server.pem", tmp_path / "tls" / "server.pem")
+    shutil.copy(tmp_path / "other" / "tls" / "server.key", tmp_path / "tls" / "server.key")
+    assert ensure_certificates(renamed).issued_server  # signed by another authority: replaced
+    assert (tmp_path / "tls" / "ca.pem").read_bytes() == authority
+
+    (tmp_path / "tls" / "ca.pem").write_text("garbage")
+    with pytest.raises(StartupError, match="voxd tls init"):
+        ensure_certificates(renamed)
+
+
+def test_a_node_config_with_a_broken_server_ca_is_refused_in_one_line(tmp_path):
+    config = write_config(tmp_path / "node.toml", "https://127.0.0.1:7703", server_ca="not a certificate")
+    with pytest.raises(ConfigError, match="server_ca in .* is not a PEM certificate"):
+        load_config(config)
