@@ -33,7 +33,7 @@ from voxd_node.config import ConfigError, load_config
 TLS = {"VOXD_TLS": "on"}
 NODE_SERVICES = ["config", "auth", "logs", "command-center"]  # announcements as text, no speech models
 WAIT_SECONDS = 30
-UNTRUSTED = "the server's certificate is not signed by this node's server_ca"
+UNTRUSTED = "the server's certificate is not signed by the authority this node trusts"
 
 
 @pytest.mark.parametrize(("mode", "bind_host", "expected"), [

@@ -7,9 +7,9 @@ from __future__ import annotations
 import hashlib
 import ssl
 
-UNTRUSTED = ("the server's certificate is not signed by this node's server_ca, so it is not the voxd this node "
-             "was registered with (or its authority was replaced): register the node again with "
-             "`voxd node register --config`")
+UNTRUSTED = ("the server's certificate is not signed by the authority this node trusts (server_ca in its config), "
+             "so it is not the voxd this node was registered with, or that voxd has a new authority: register "
+             "the node again with `voxd node register --config`")
 
 
 def server_context(server_ca: str | None) -> ssl.SSLContext:

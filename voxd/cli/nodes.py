@@ -11,7 +11,7 @@ from voxd.cli.node_config import SERVER_CA, write_node_config
 from voxd.cli.output import CliError, console, print_json, print_record, print_table, short_time
 from voxd.cli.settings_option import load_settings
 from voxd.kit.service_client import ServiceClient
-from voxd.kit.settings import Settings
+from voxd.kit.settings import Settings, SettingsError
 from voxd.kit.tls import TlsFiles
 
 
@@ -30,6 +30,13 @@ def node() -> None:
 def register(household_id: str, room: str, name: str, config_file: Path | None, as_json: bool) -> None:
     """Register a node; its API key is shown (or written) only this once."""
     settings = load_settings()
+    try:
+        missing_authority = settings.tls and not TlsFiles.of(settings).ca_cert.exists()
+    except SettingsError as error:
+        raise CliError(str(error)) from None
+    if config_file is not None and missing_authority:
+        raise CliError("TLS is on but there is no certificate authority yet: start `voxd serve` once "
+                       "(or run `voxd tls init`), then register the node")
 
     async def work(client: ServiceClient) -> dict:
         created = await client.call(
