@@ -85,6 +85,9 @@ def test_tls_init_makes_an_authority_and_a_server_certificate_with_private_keys(
     assert after["server.pem"]["sha256"] != certificates["server.pem"]["sha256"]
     assert after["ca.pem"]["sha256"] == authority  # the nodes keep trusting it
 
+    shown = run_voxd(env, "tls", "show").output
+    assert authority in shown and after["server.pem"]["sha256"] in shown and "voxd.lan" in shown
+
     replaced = run_voxd(env, "tls", "init", "--new-authority")
     assert "Created the certificate authority" in replaced.output
     assert show(env)["ca.pem"]["sha256"] != authority

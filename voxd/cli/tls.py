@@ -7,7 +7,7 @@ from dataclasses import asdict
 
 import click
 
-from voxd.cli.output import CliError, console, print_json, print_table
+from voxd.cli.output import CliError, console, print_json
 from voxd.cli.settings_option import load_settings
 from voxd.kit.errors import StartupError
 from voxd.kit.settings import SettingsError
@@ -63,10 +63,14 @@ def show(as_json: bool) -> None:
     if as_json:
         print_json({"tls": enabled, "certificates": [as_record(info) for info in found]})
         return
-    print_table(f"TLS is {'on' if enabled else 'off'} ({settings.scheme}://{settings.advertise_host})",
-                ("certificate", "path", "SHA-256", "valid until", "names"),
-                ((label, info.path, info.sha256, info.not_after.strftime("%Y-%m-%d"), ", ".join(info.names))
-                 for label, info in zip(("authority", "server"), found)))
+    console.print(f"TLS is [bold]{'on' if enabled else 'off'}[/] ({settings.scheme}://{settings.advertise_host})")
+    for label, info in zip(("authority", "server"), found):
+        # Lines, not a table: a fingerprint is copied and compared whole, never folded.
+        console.print(f"[bold]{label}[/] {info.path}", soft_wrap=True)
+        console.print(f"  SHA-256  {info.sha256}", soft_wrap=True)
+        console.print(f"  valid    {info.not_before:%Y-%m-%d} .. {info.not_after:%Y-%m-%d}")
+        if info.names:
+            console.print(f"  names    {', '.join(info.names)}", soft_wrap=True)
 
 
 def as_record(info: CertificateInfo) -> dict:

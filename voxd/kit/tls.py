@@ -157,25 +157,34 @@ def server_names(settings: Settings, extra: Iterable[str] = ()) -> ServerNames:
 def ensure_certificates(settings: Settings, extra_names: Iterable[str] = (), *, reissue: bool = False,
                         new_authority: bool = False) -> TlsSetup:
     """Make what is missing: the authority once, the server certificate when it is missing, expiring,
-    signed by another authority, or blind to one of the server's names (`reissue` forces it)."""
+    signed by another authority, or blind to one of the server's names (`reissue` forces it). A new
+    server certificate keeps the names of the one it replaces."""
     files = TlsFiles.of(settings)
     make_private_folder(files.folder)
-    wanted = server_names(settings, extra_names)
     created = new_authority or not (files.ca_cert.exists() and files.ca_key.exists())
     if created:
         write_authority(files)
     authority_key, authority = read_authority(files)
-    names = wanted
-    issue = created or reissue or not (files.server_cert.exists() and files.server_key.exists())
-    if not issue:
-        current = read_certificate(files.server_cert)
-        current_names = certificate_names(current)
-        names = current_names.union(wanted)
-        issue = (not current_names.covers(wanted) or not signed_by(current, authority)
-                 or current.not_valid_after_utc - datetime.now(timezone.utc) < RENEW_BEFORE)
+    wanted = server_names(settings, extra_names)
+    current = current_server_certificate(files)
+    issue = created or reissue or current is None
+    if current is not None:
+        issue = issue or (not certificate_names(current).covers(wanted) or not signed_by(current, authority)
+                          or current.not_valid_after_utc - datetime.now(timezone.utc) < RENEW_BEFORE)
+        wanted = certificate_names(current).union(wanted)
     if issue:
-        write_server_certificate(files, authority_key, authority, names)
+        write_server_certificate(files, authority_key, authority, wanted)
     return TlsSetup(files, created, issue)
+
+
+def current_server_certificate(files: TlsFiles) -> x509.Certificate | None:
+    """The server certificate in place, if there is a readable one with its key."""
+    if not files.server_key.exists():
+        return None
+    try:
+        return x509.load_pem_x509_certificate(files.server_cert.read_bytes())
+    except (OSError, ValueError):
+        return None
 
 
 def make_private_folder(folder: Path) -> None:
