@@ -71,8 +71,10 @@ class Daemon:
 
     @property
     def scheme(self) -> str:
-        """https when the test turned TLS on (VOXD_TLS=on); every other daemon speaks plain http."""
-        return "https" if self.extra_env.get("VOXD_TLS") == "on" else "http"
+        """https when the test turned TLS on (VOXD_TLS=on, or listening beyond loopback); else http."""
+        mode = self.extra_env.get("VOXD_TLS", "auto")
+        beyond = self.extra_env.get("VOXD_BIND_HOST", "127.0.0.1") not in ("127.0.0.1", "::1", "localhost")
+        return "https" if mode == "on" or (mode == "auto" and beyond) else "http"
 
     @property
     def verify(self) -> ssl.SSLContext | bool:

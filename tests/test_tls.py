@@ -133,6 +133,17 @@ def shipped(daemon: Daemon, text: str) -> bool:
     return False
 
 
+def test_listening_beyond_loopback_turns_tls_on_by_itself(make_daemon):
+    daemon = make_daemon(["config"], VOXD_BIND_HOST="0.0.0.0")  # briefly: it stops with the test
+    spec = CATALOG["config"]
+    registered = httpx.get(daemon.url("config") + "/services", headers={"X-Admin-Key": daemon.admin_key},
+                           verify=daemon.verify).json()["services"]
+    assert [entry["url"][:8] for entry in registered] == ["https://"]
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{spec.port + daemon.offset}{spec.health_path}", timeout=5)
+    assert daemon.stop() == 0
+
+
 def test_the_embedded_broker_speaks_only_mqtts(tls_daemon):
     port = EMBEDDED_BROKER_PORT + tls_daemon.offset
     trusted = ssl.create_default_context(cafile=tls_daemon.home / "tls" / "ca.pem")
@@ -158,6 +169,7 @@ def register_node(daemon: Daemon, config: Path) -> dict:
     result = run_voxd(daemon.env, "node", "register", "--household", household["household_id"], "--room", "kitchen",
                       "--name", "kitchen-pi", "--config", str(config))
     assert result.exit_code == 0, result.output
+    assert show(daemon.env)["ca.pem"]["sha256"] in result.output  # to compare with what the node says
     return tomllib.loads(config.read_text())
 
 

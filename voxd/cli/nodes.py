@@ -12,7 +12,7 @@ from voxd.cli.output import CliError, console, print_json, print_record, print_t
 from voxd.cli.settings_option import load_settings
 from voxd.kit.service_client import ServiceClient
 from voxd.kit.settings import Settings, SettingsError
-from voxd.kit.tls import TlsFiles
+from voxd.kit.tls import TlsFiles, certificate_info
 
 
 @click.group()
@@ -46,13 +46,18 @@ def register(household_id: str, room: str, name: str, config_file: Path | None, 
         return {**created, "command_center_url": await client.resolve("command-center")}
 
     created = run_admin(settings, work)
+    authority = server_authority(settings, created) if config_file is not None else None
     if config_file is not None:
-        write_node_config(config_file, {**created, SERVER_CA: server_authority(settings, created)})
+        write_node_config(config_file, {**created, SERVER_CA: authority})
     if as_json:
         print_json(created)
         return
     print_record("Node registered", created)
-    if config_file is not None:
+    if authority is not None:
+        fingerprint = certificate_info(TlsFiles.of(settings).ca_cert).sha256
+        console.print(f"Credentials and voxd's certificate authority (SHA-256 {fingerprint}) written to "
+                      f"{config_file}", soft_wrap=True)
+    elif config_file is not None:
         console.print(f"Credentials written to {config_file}")
     else:
         console.print("Keep the api_key: it is not shown again.")
