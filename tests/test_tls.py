@@ -93,6 +93,15 @@ def test_tls_init_makes_an_authority_and_a_server_certificate_with_private_keys(
     assert show(env)["ca.pem"]["sha256"] != authority
 
 
+def test_tls_init_refuses_what_is_not_a_name_or_an_address_in_one_line(tmp_path):
+    env = {"VOXD_HOME": str(tmp_path)}
+    result = run_voxd(env, "tls", "init", "--address", "voxd.lan")
+    assert result.exit_code == 2 and "'voxd.lan' is not an IP address" in result.output
+    result = run_voxd(env, "tls", "init", "--name", "my server")
+    assert result.exit_code == 1 and "'my server' is neither a host name nor an IP address" in result.output
+    assert not (tmp_path / "tls").exists()
+
+
 def test_tls_show_without_an_authority_says_how_to_make_one(tmp_path):
     result = run_voxd({"VOXD_HOME": str(tmp_path)}, "tls", "show")
     assert result.exit_code == 1
@@ -235,7 +244,8 @@ def test_the_server_certificate_is_renewed_by_the_same_authority_when_it_must_be
     assert ensure_certificates(renamed, reissue=True).issued_server
     monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=730))
     assert ensure_certificates(renamed).issued_server  # 20 days left: renewed
-    assert certificate_info(tmp_path / "tls" / "server.pem").not_after > datetime.now(timezone.utc) + timedelta(days=700)
+    renewed = certificate_info(tmp_path / "tls" / "server.pem")
+    assert renewed.not_after > datetime.now(timezone.utc) + timedelta(days=700)
 
     other = Settings(tmp_path / "other", {})
     ensure_certificates(other)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import asdict
 
 import click
@@ -19,10 +20,19 @@ def tls() -> None:
     """voxd's certificate authority and server certificate (TLS beyond loopback)."""
 
 
+def checked_ips(values: tuple[str, ...]) -> tuple[str, ...]:
+    for value in values:
+        try:
+            ipaddress.ip_address(value)
+        except ValueError:
+            raise click.BadParameter(f"{value!r} is not an IP address (a name goes in --name)") from None
+    return values
+
+
 @tls.command("init")
 @click.option("--name", "names", multiple=True, metavar="NAME",
               help="Another host name clients use for this server (repeatable), e.g. voxd.lan.")
-@click.option("--address", "addresses", multiple=True, metavar="IP",
+@click.option("--address", "addresses", multiple=True, metavar="IP", callback=lambda _c, _p, v: checked_ips(v),
               help="Another IP address clients use for this server (repeatable).")
 @click.option("--force", is_flag=True, help="Issue a new server certificate even if the current one is fine.")
 @click.option("--new-authority", is_flag=True,
@@ -38,7 +48,8 @@ def init(names: tuple[str, ...], addresses: tuple[str, ...], force: bool, new_au
     if setup.created_authority:
         console.print(f"Created the certificate authority [bold]{authority.path}[/]", soft_wrap=True)
     if setup.issued_server:
-        console.print(f"Issued the server certificate [bold]{server.path}[/] for {', '.join(server.names)}", soft_wrap=True)
+        console.print(f"Issued the server certificate [bold]{server.path}[/] for {', '.join(server.names)}",
+                      soft_wrap=True)
     if not (setup.created_authority or setup.issued_server):
         console.print("The certificates are in place and cover every name; nothing changed (--force re-issues)")
     console.print(f"Authority SHA-256 fingerprint: [bold]{authority.sha256}[/]", soft_wrap=True)

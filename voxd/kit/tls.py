@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
+import re
 import socket
 import ssl
 from collections.abc import Iterable
@@ -42,6 +43,7 @@ BACKDATE = timedelta(minutes=5)  # a node whose clock runs a little behind still
 ROUTE_PROBES = (("192.0.2.1", socket.AF_INET), ("2001:db8::1", socket.AF_INET6))
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+HOST_NAME = re.compile(r"(?i)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?")
 
 
 class TlsError(StartupError):
@@ -108,8 +110,9 @@ class TlsSetup:
     issued_server: bool
 
 
-def split_names(values: Iterable[str]) -> ServerNames:
-    """Sort host names from IP addresses; wildcards and empty values are dropped, duplicates kept once."""
+def split_names(values: Iterable[str], strict: bool = False) -> ServerNames:
+    """Sort host names from IP addresses; wildcards and empty values are dropped, duplicates kept once.
+    What is neither is skipped (a machine's odd host name), or with `strict` (what a person typed) refused."""
     dns: dict[str, None] = {}
     addresses: dict[IPAddress, None] = {}
     for value in values:
@@ -119,7 +122,10 @@ def split_names(values: Iterable[str]) -> ServerNames:
         try:
             addresses[ipaddress.ip_address(value)] = None
         except ValueError:
-            dns[value.lower().rstrip(".")] = None
+            if HOST_NAME.fullmatch(value):
+                dns[value.lower().rstrip(".")] = None
+            elif strict:
+                raise TlsError(f"{value!r} is neither a host name nor an IP address") from None
     return ServerNames(tuple(dns), tuple(addresses))
 
 
@@ -146,12 +152,12 @@ def server_names(settings: Settings, extra: Iterable[str] = ()) -> ServerNames:
     `.local` mDNS name), VOXD_ADVERTISE_HOST, VOXD_BIND_HOST, the machine's addresses, VOXD_TLS_NAMES
     (and host.docker.internal for SERVICE_CONFIG_URL_STYLE=dockerized) and `extra`."""
     hostname = socket.gethostname()
-    configured = (settings.get("VOXD_TLS_NAMES") or "").split(",")
+    automatic = ["localhost", hostname, *([f"{hostname}.local"] if "." not in hostname else []),
+                 settings.advertise_host, settings.bind_host, "127.0.0.1", "::1", *machine_addresses()]
     if settings.get("SERVICE_CONFIG_URL_STYLE") == "dockerized":
-        configured.append("host.docker.internal")  # the name the config service gives containers
-    return split_names(["localhost", hostname, *([f"{hostname}.local"] if "." not in hostname else []),
-                        settings.advertise_host, settings.bind_host, *configured, *extra,
-                        "127.0.0.1", "::1", *machine_addresses()])
+        automatic.append("host.docker.internal")  # the name the config service gives containers
+    configured = [*(settings.get("VOXD_TLS_NAMES") or "").split(","), *extra]
+    return split_names(automatic).union(split_names(configured, strict=True))
 
 
 def ensure_certificates(settings: Settings, extra_names: Iterable[str] = (), *, reissue: bool = False,
@@ -159,13 +165,13 @@ def ensure_certificates(settings: Settings, extra_names: Iterable[str] = (), *, 
     """Make what is missing: the authority once, the server certificate when it is missing, expiring,
     signed by another authority, or blind to one of the server's names (`reissue` forces it). A new
     server certificate keeps the names of the one it replaces."""
+    wanted = server_names(settings, extra_names)
     files = TlsFiles.of(settings)
     make_private_folder(files.folder)
     created = new_authority or not (files.ca_cert.exists() and files.ca_key.exists())
     if created:
         write_authority(files)
     authority_key, authority = read_authority(files)
-    wanted = server_names(settings, extra_names)
     current = current_server_certificate(files)
     issue = created or reissue or current is None
     if current is not None:
