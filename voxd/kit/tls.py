@@ -143,8 +143,8 @@ def machine_addresses() -> list[str]:
         found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, proto=socket.IPPROTO_TCP)]
     except OSError:
         pass
-    return [address for address in found if not ipaddress.ip_address(address.split("%")[0]).is_loopback
-            and "%" not in address]
+    # Link-local addresses (fe80::1%eth0) name an interface, not this machine; leave them out.
+    return [address for address in found if "%" not in address and not ipaddress.ip_address(address).is_loopback]
 
 
 def server_names(settings: Settings, extra: Iterable[str] = ()) -> ServerNames:
