@@ -263,3 +263,26 @@ def test_a_node_config_with_a_broken_server_ca_is_refused_in_one_line(tmp_path):
     config = write_config(tmp_path / "node.toml", "https://127.0.0.1:7703", server_ca="not a certificate")
     with pytest.raises(ConfigError, match="server_ca in .* is not a PEM certificate"):
         load_config(config)
+
+
+@pytest.mark.parametrize(("server", "broker"), [("http://127.0.0.1:7703", None),
+                                                ("https://127.0.0.1:7703", "mqtt://127.0.0.1:7883")])
+def test_a_node_with_server_ca_refuses_a_config_in_clear_text(tmp_path, server, broker):
+    authority = tmp_path / "home"
+    assert run_voxd({"VOXD_HOME": str(authority)}, "tls", "init").exit_code == 0
+    extra = {"broker_url": broker} if broker else {}
+    config = write_config(tmp_path / "node.toml", server, server_ca=(authority / "tls" / "ca.pem").read_text(), **extra)
+    with pytest.raises(ConfigError, match="in clear text"):
+        load_config(config)
+
+
+def test_a_node_with_server_ca_never_logs_in_to_a_broker_in_clear_text(make_daemon, tmp_path):
+    daemon = make_daemon(NODE_SERVICES, VOXD_BROKER_PUBLIC_URL="mqtt://127.0.0.1:1", **TLS)
+    register_node(daemon, tmp_path / "node.toml")
+    running = start_node(tmp_path, tmp_path / "node.toml", "-", stdin=subprocess.PIPE)
+    try:
+        log = running.wait_for("announcements unavailable", timeout=WAIT_SECONDS)
+        assert "this node only logs in over mqtts (it has server_ca)" in log
+        running.stop()
+    finally:
+        running.kill()

@@ -46,7 +46,8 @@ class NodeAgent:
     async def run(self) -> None:
         """Listen for commands and announcements until cancelled."""
         listener = AnnouncementListener(self._config.node_id, self._config.api_key, self._config.broker_url,
-                                        self._client, self.announce, self._tls)
+                                        self._client, self.announce, self._tls,
+                                        tls_only=self._config.server_ca is not None)
         announcements = asyncio.create_task(listener.run(), name="announcements")
         try:
             while True:

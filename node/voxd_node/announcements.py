@@ -69,13 +69,14 @@ class AnnouncementListener:
 
     def __init__(self, node_id: str, api_key: str, broker_url: str | None, client: CommandClient,
                  on_announcement: Callable[[Announcement], Awaitable[None]],
-                 tls: ssl.SSLContext | None = None) -> None:
+                 tls: ssl.SSLContext | None = None, tls_only: bool = False) -> None:
         self._node_id = node_id
         self._api_key = api_key
         self._broker_url = broker_url
         self._client = client
         self._on_announcement = on_announcement
         self._tls = tls  # how an mqtts broker is verified; None: the system's authorities
+        self._tls_only = tls_only  # refuse a broker without TLS rather than send the key in clear text
         self.topic = f"voxd/nodes/{node_id}/announce"
 
     async def run(self) -> None:
@@ -108,6 +109,9 @@ class AnnouncementListener:
             backoff = min(backoff * 2, MAX_BACKOFF)
 
     def _tls_context(self, address: BrokerAddress) -> ssl.SSLContext | None:
+        if not address.tls and self._tls_only:
+            raise ValueError(f"the server names a broker without TLS (mqtt://{address.host}:{address.port}); "
+                             "this node only logs in over mqtts (it has server_ca)")
         if not address.tls:
             return None
         return self._tls if self._tls is not None else ssl.create_default_context()

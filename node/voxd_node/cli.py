@@ -15,7 +15,7 @@ from .agent import NodeAgent
 from .audio_sinks import SinkError, open_sink
 from .audio_sources import SourceError, open_source
 from .command_client import CommandClient
-from .config import ConfigError, NodeConfig, load_config
+from .config import ConfigError, NodeConfig, load_config, require_tls
 from .sound_device import NoSoundDevice, describe_devices
 from .trust import authority_fingerprint, server_context
 from .wake_word import WakeWordDetector
@@ -50,7 +50,7 @@ def main(config_path: Path | None, server: str | None, input_spec: str | None, o
     try:
         config = load_config(config_path)
         if server:
-            config = replace(config, command_center_url=server)
+            config = require_tls(replace(config, command_center_url=server))
         asyncio.run(_serve(config, input_spec, output_spec, exit_after))
     except STARTUP_ERRORS as error:
         click.echo(f"voxd-node: {error}", err=True)

@@ -59,7 +59,20 @@ def load_config(path: Path) -> NodeConfig:
             raise ConfigError(f"config file {path} has no {key} (run `voxd node register --config {path}`)")
     values = {field.name: _checked(field.name, data[field.name], path)
               for field in fields(NodeConfig) if field.name in data}
-    return NodeConfig(**values)
+    return require_tls(NodeConfig(**values))
+
+
+def require_tls(config: NodeConfig) -> NodeConfig:
+    """A node that knows voxd's authority (server_ca) was registered over TLS: it never sends its key
+    in clear text, whatever a later edit of its file says."""
+    if config.server_ca:
+        if not config.command_center_url.startswith("https://"):
+            raise ConfigError(f"command_center_url {config.command_center_url!r} must be https:// for a node "
+                              "with server_ca (the node's key would cross the network in clear text)")
+        if config.broker_url and not config.broker_url.startswith("mqtts://"):
+            raise ConfigError(f"broker_url {config.broker_url!r} must be mqtts:// for a node with server_ca "
+                              "(the node's key would cross the network in clear text)")
+    return config
 
 
 def _checked(key: str, value: Any, path: Path) -> Any:
