@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -69,8 +70,22 @@ class Daemon:
         env.update(self.extra_env)
         return env
 
+    @property
+    def scheme(self) -> str:
+        """https when the test turned TLS on (VOXD_TLS=on, or listening beyond loopback); else http."""
+        mode = self.extra_env.get("VOXD_TLS", "auto")
+        beyond = self.extra_env.get("VOXD_BIND_HOST", "127.0.0.1") not in ("127.0.0.1", "::1", "localhost")
+        return "https" if mode == "on" or (mode == "auto" and beyond) else "http"
+
+    @property
+    def verify(self) -> ssl.SSLContext | bool:
+        """What an httpx client needs to trust this daemon: its own authority when TLS is on."""
+        if self.scheme == "http":
+            return True
+        return ssl.create_default_context(cafile=self.home / "tls" / "ca.pem")
+
     def url(self, service: str) -> str:
-        return f"http://127.0.0.1:{CATALOG[service].port + self.offset}"
+        return f"{self.scheme}://127.0.0.1:{CATALOG[service].port + self.offset}"
 
     @property
     def secrets(self) -> dict[str, str]:
@@ -102,10 +117,11 @@ class Daemon:
 
     def all_registered(self) -> bool:
         try:
+            verify = self.verify
             for name in self.services:
-                httpx.get(self.url(name) + CATALOG[name].health_path, timeout=1).raise_for_status()
+                httpx.get(self.url(name) + CATALOG[name].health_path, timeout=1, verify=verify).raise_for_status()
             config_url = self.extra_env.get("SERVICE_CONFIG_URL", self.url("config"))
-            answer = httpx.get(config_url + "/services", headers={"X-Admin-Key": self.admin_key})
+            answer = httpx.get(config_url + "/services", headers={"X-Admin-Key": self.admin_key}, verify=verify)
             registered = {entry["name"]: entry["url"] for entry in answer.json().get("services", [])}
             port = lambda name: f":{CATALOG[name].port + self.offset}"  # noqa: E731
             return all(registered.get(name, "").endswith(port(name)) for name in self.services)
@@ -247,14 +263,18 @@ def register_node(daemon: Daemon, timezone: str = "Europe/London", household: di
     return {**node, "household": household}
 
 
+def run_voxd(environment: dict[str, str], *args: str, input: str | None = None) -> Result:
+    """Run a `voxd` verb in-process with exactly these VOXD_/SERVICE_ variables, as a user would type it."""
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("VOXD_", "SERVICE_"))}
+    env.update(environment)
+    return CliRunner().invoke(cli_main, list(args), input=input, env=env, catch_exceptions=False)
+
+
 @pytest.fixture
 def voxd_cli(daemon: Daemon):
     """Run a `voxd` verb in-process against the shared daemon, as a user would type it."""
-    runner = CliRunner()
 
     def run(*args: str, input: str | None = None, target: Daemon | None = None) -> Result:
-        env: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("VOXD_", "SERVICE_"))}
-        env.update((target or daemon).env)
-        return runner.invoke(cli_main, list(args), input=input, env=env, catch_exceptions=False)
+        return run_voxd((target or daemon).env, *args, input=input)
 
     return run

@@ -10,6 +10,7 @@ import errno
 import importlib
 import logging
 import signal
+import ssl
 from collections.abc import Callable
 
 from aiohttp import web
@@ -22,6 +23,7 @@ from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
 from voxd.kit.settings import Settings, database_variable
 from voxd.registration import keep_registered, register_interval
+from voxd.kit.tls import server_tls
 
 log = logging.getLogger("voxd.daemon")
 
@@ -80,7 +82,7 @@ def with_database_url(settings: Settings, names: list[str]) -> Settings:
     return dataclasses.replace(settings, values=values)
 
 
-async def start_service(settings: Settings, name: str) -> web.AppRunner:
+async def start_service(settings: Settings, name: str, tls: ssl.SSLContext | None = None) -> web.AppRunner:
     runner = web.AppRunner(
         load_factory(name)(settings), access_log=None, shutdown_timeout=SHUTDOWN_GRACE_SECONDS
     )
@@ -91,7 +93,7 @@ async def start_service(settings: Settings, name: str) -> web.AppRunner:
         raise
     port = settings.port(name)
     try:
-        await web.TCPSite(runner, settings.bind_host, port).start()
+        await web.TCPSite(runner, settings.bind_host, port, ssl_context=tls).start()
     except OSError as error:
         await runner.cleanup()
         if error.errno == errno.EADDRINUSE:
@@ -119,9 +121,10 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
     shipper = install_shipper(Redactor(settings.secret_values()), settings.get_log_level("VOXD_LOG_SHIP_LEVEL"))
     shipping = asyncio.create_task(shipper.run())
     try:
+        tls = server_tls(settings)  # None on loopback unless VOXD_TLS=on (docs/tls.md)
         for name in names:
-            runners.append(await start_service(settings, name))
-            log.info("%-15s %s", name, f"http://{settings.bind_host}:{settings.port(name)}")
+            runners.append(await start_service(settings, name, tls))
+            log.info("%-15s %s", name, f"{settings.scheme}://{settings.bind_host}:{settings.port(name)}")
         registration = asyncio.create_task(keep_registered(settings, names))
         log.info("voxd is ready (%d services); Ctrl+C stops it", len(runners))
         await stop.wait()

@@ -17,6 +17,7 @@ import aiohttp
 from voxd.kit.auth import ADMIN_KEY_HEADER
 from voxd.kit.discovery import watch_missing
 from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.tls import client_session
 
 log = logging.getLogger("voxd.daemon")
 
@@ -88,7 +89,7 @@ async def keep_registered(settings: Settings, names: list[str]) -> None:
 
     unwatch = watch_missing(on_missing)
     try:
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
+        async with client_session(settings, timeout=aiohttp.ClientTimeout(total=5)) as session:
             repair = False
             while True:
                 missing.clear()

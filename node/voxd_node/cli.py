@@ -15,8 +15,9 @@ from .agent import NodeAgent
 from .audio_sinks import SinkError, open_sink
 from .audio_sources import SourceError, open_source
 from .command_client import CommandClient
-from .config import ConfigError, NodeConfig, load_config
+from .config import ConfigError, NodeConfig, load_config, require_tls
 from .sound_device import NoSoundDevice, describe_devices
+from .trust import authority_fingerprint, server_context
 from .wake_word import WakeWordDetector
 
 log = logging.getLogger("voxd_node")
@@ -49,7 +50,7 @@ def main(config_path: Path | None, server: str | None, input_spec: str | None, o
     try:
         config = load_config(config_path)
         if server:
-            config = replace(config, command_center_url=server)
+            config = require_tls(replace(config, command_center_url=server))
         asyncio.run(_serve(config, input_spec, output_spec, exit_after))
     except STARTUP_ERRORS as error:
         click.echo(f"voxd-node: {error}", err=True)
@@ -76,14 +77,17 @@ async def _serve(config: NodeConfig, input_spec: str | None, output_spec: str | 
     except BaseException:
         await source.close()
         raise
-    client = CommandClient(config.command_center_url, config.node_id, config.api_key)
-    agent = asyncio.create_task(NodeAgent(config, source, sink, client, wake_word).run(), name="agent")
+    tls = server_context(config.server_ca)
+    client = CommandClient(config.command_center_url, config.node_id, config.api_key, tls)
+    agent = asyncio.create_task(NodeAgent(config, source, sink, client, wake_word, tls).run(), name="agent")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     log.info("node %s listening for %r, command center %s", config.node_id, config.wake_word,
              config.command_center_url)
+    if config.server_ca:
+        log.info("trusting only voxd's authority %s", authority_fingerprint(config.server_ca))
     try:
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait({agent, stopping}, timeout=exit_after, return_when=asyncio.FIRST_COMPLETED)

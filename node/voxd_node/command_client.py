@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 from dataclasses import dataclass
 from urllib.parse import unquote
 
 import aiohttp
 
 from .pcm import NotAWav, decode_wav
+from .trust import UNTRUSTED, is_untrusted
 
 UNAVAILABLE_STATUSES = {502, 503, 504}
 TIMEOUT = aiohttp.ClientTimeout(total=60, sock_connect=5)
@@ -33,14 +35,16 @@ class Reply:
 
 
 class CommandClient:
-    def __init__(self, server_url: str, node_id: str, api_key: str) -> None:
+    def __init__(self, server_url: str, node_id: str, api_key: str, tls: ssl.SSLContext | None = None) -> None:
         self._server = server_url.rstrip("/")
         self._headers = {"X-API-Key": f"{node_id}:{api_key}"}
+        self._tls = tls  # how an https server is verified; None: the system's authorities
         self._session: aiohttp.ClientSession | None = None
 
     def _http(self) -> aiohttp.ClientSession:
         if self._session is None:
-            self._session = aiohttp.ClientSession(timeout=TIMEOUT, headers=self._headers)
+            connector = aiohttp.TCPConnector(ssl=self._tls if self._tls is not None else True)
+            self._session = aiohttp.ClientSession(timeout=TIMEOUT, headers=self._headers, connector=connector)
         return self._session
 
     async def close(self) -> None:
@@ -100,4 +104,6 @@ def _error_reply(status: int, body: bytes) -> Reply:
 
 
 def _describe(error: BaseException) -> str:
+    if is_untrusted(error):
+        return UNTRUSTED
     return str(error) or type(error).__name__

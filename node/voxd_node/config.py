@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -31,6 +32,7 @@ class NodeConfig:
     input_device: str | int | None = None
     output_device: str | int | None = None
     debug_recording_dir: Path | None = None
+    server_ca: str | None = None  # voxd's authority certificate (PEM): the only one trusted for https/mqtts
 
     def __repr__(self) -> str:
         return f"NodeConfig(node_id={self.node_id!r}, command_center_url={self.command_center_url!r})"
@@ -57,7 +59,20 @@ def load_config(path: Path) -> NodeConfig:
             raise ConfigError(f"config file {path} has no {key} (run `voxd node register --config {path}`)")
     values = {field.name: _checked(field.name, data[field.name], path)
               for field in fields(NodeConfig) if field.name in data}
-    return NodeConfig(**values)
+    return require_tls(NodeConfig(**values))
+
+
+def require_tls(config: NodeConfig) -> NodeConfig:
+    """A node that knows voxd's authority (server_ca) was registered over TLS: it never sends its key
+    in clear text, whatever a later edit of its file says."""
+    if config.server_ca:
+        if not config.command_center_url.startswith("https://"):
+            raise ConfigError(f"command_center_url {config.command_center_url!r} must be https:// for a node "
+                              "with server_ca (the node's key would cross the network in clear text)")
+        if config.broker_url and not config.broker_url.startswith("mqtts://"):
+            raise ConfigError(f"broker_url {config.broker_url!r} must be mqtts:// for a node with server_ca "
+                              "(the node's key would cross the network in clear text)")
+    return config
 
 
 def _checked(key: str, value: Any, path: Path) -> Any:
@@ -73,6 +88,12 @@ def _checked(key: str, value: Any, path: Path) -> Any:
         raise ConfigError(f"{key} in {path} must be a string, not {value!r}")
     if key == "debug_recording_dir":
         return Path(value).expanduser()
+    if key == "server_ca":
+        try:
+            ssl.create_default_context(cadata=value)
+        except (ssl.SSLError, ValueError):
+            raise ConfigError(f"server_ca in {path} is not a PEM certificate; register the node again "
+                              "with `voxd node register --config`") from None
     if key == "broker_url" and not value.startswith(("mqtt://", "mqtts://")):
         raise ConfigError(f"broker_url in {path} must look like mqtt://host:port, not {value!r}")
     return value

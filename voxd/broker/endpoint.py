@@ -1,5 +1,6 @@
 """Where the broker is and how the command center logs in to it: `VOXD_BROKER_URL` for an external
-broker (mosquitto), else the embedded one on the command center's host."""
+broker (mosquitto), else the embedded one on the command center's host, over TLS (mqtts) whenever
+the services speak https (docs/tls.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 from voxd.catalog import EMBEDDED_BROKER_PORT
 from voxd.kit.settings import Settings, SettingsError
 
-SCHEMES = {"mqtt": 1883}
+SCHEMES = {"mqtt": 1883, "mqtts": 8883}
 
 
 @dataclass(frozen=True)
@@ -19,16 +20,17 @@ class BrokerEndpoint:
     username: str | None
     password: str | None
     embedded: bool
+    tls: bool = False
 
     def public_url(self, host: str | None = None) -> str:
         """The URL a node connects to: never with the command center's credentials."""
-        return f"mqtt://{host or self.host}:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://{host or self.host}:{self.port}"
 
 
 def parse_broker_url(url: str) -> tuple[str, int, str | None, str | None]:
     parts = urlsplit(url)
     if parts.scheme not in SCHEMES or not parts.hostname:
-        raise SettingsError(f"VOXD_BROKER_URL: expected mqtt://[user:password@]host[:port], got {url!r}")
+        raise SettingsError(f"VOXD_BROKER_URL: expected mqtt[s]://[user:password@]host[:port], got {url!r}")
     try:
         port = parts.port or SCHEMES[parts.scheme]
     except ValueError:
@@ -44,12 +46,12 @@ def broker_endpoint(settings: Settings) -> BrokerEndpoint:
     url = settings.get("VOXD_BROKER_URL")
     if url:
         host, port, username, password = parse_broker_url(url)
-        return BrokerEndpoint(host, port, username, password, embedded=False)
+        return BrokerEndpoint(host, port, username, password, embedded=False, tls=url.startswith("mqtts:"))
     credentials = settings.app_credentials("command-center")
     return BrokerEndpoint(
         settings.advertise_host, embedded_port(settings),
         credentials.app_id if credentials else None, credentials.app_key if credentials else None,
-        embedded=True,
+        embedded=True, tls=settings.tls,
     )
 
 

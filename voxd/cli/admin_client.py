@@ -6,14 +6,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-import aiohttp
-
 from voxd.cli.output import CliError
 from voxd.kit.auth import ADMIN_KEY_HEADER
 from voxd.kit.discovery import Discovery
 from voxd.kit.errors import ApiError
 from voxd.kit.service_client import ServiceClient
 from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.tls import client_session
 
 T = TypeVar("T")
 
@@ -29,7 +28,7 @@ def run_admin(settings: Settings, work: Callable[[ServiceClient], Awaitable[T]])
     """Run `work` with an admin client; daemon and API errors become one-line CLI errors."""
 
     async def main() -> T:
-        async with aiohttp.ClientSession() as session:
+        async with client_session(settings) as session:
             headers = admin_headers(settings)
             client = ServiceClient(session, Discovery(settings, session, headers), headers)
             return await work(client)

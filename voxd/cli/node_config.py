@@ -1,5 +1,6 @@
 """Writing a node's credentials into its TOML config file, keeping the node's other settings
-and comments (tomlkit), with mode 0600 because the file now holds a secret."""
+and comments (tomlkit), with mode 0600 because the file now holds a secret. Over https the file also
+gets `server_ca`, voxd's authority certificate, the only one the node then trusts (docs/tls.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tomlkit.exceptions import TOMLKitError
 from voxd.cli.output import CliError
 
 CREDENTIAL_KEYS = ("node_id", "api_key", "household_id", "room", "name", "command_center_url")
+SERVER_CA = "server_ca"
 
 
 def write_node_config(path: Path, values: dict[str, Any]) -> None:
@@ -22,6 +24,10 @@ def write_node_config(path: Path, values: dict[str, Any]) -> None:
         raise CliError(f"cannot read {path}: {error}; fix or remove it and register again") from None
     for key in CREDENTIAL_KEYS:
         document[key] = values[key]
+    if values.get(SERVER_CA):
+        document[SERVER_CA] = tomlkit.string(values[SERVER_CA], multiline=True)
+    elif SERVER_CA in document:
+        del document[SERVER_CA]  # plain http: an old authority would only mislead
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

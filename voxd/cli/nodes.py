@@ -7,10 +7,12 @@ from pathlib import Path
 import click
 
 from voxd.cli.admin_client import run_admin
-from voxd.cli.node_config import write_node_config
-from voxd.cli.output import console, print_json, print_record, print_table, short_time
+from voxd.cli.node_config import SERVER_CA, write_node_config
+from voxd.cli.output import CliError, console, print_json, print_record, print_table, short_time
 from voxd.cli.settings_option import load_settings
 from voxd.kit.service_client import ServiceClient
+from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.tls import TlsFiles, certificate_info
 
 
 @click.group()
@@ -28,6 +30,13 @@ def node() -> None:
 def register(household_id: str, room: str, name: str, config_file: Path | None, as_json: bool) -> None:
     """Register a node; its API key is shown (or written) only this once."""
     settings = load_settings()
+    try:
+        missing_authority = settings.tls and not TlsFiles.of(settings).ca_cert.exists()
+    except SettingsError as error:
+        raise CliError(str(error)) from None
+    if config_file is not None and missing_authority:
+        raise CliError("TLS is on but there is no certificate authority yet: start `voxd serve` once "
+                       "(or run `voxd tls init`), then register the node")
 
     async def work(client: ServiceClient) -> dict:
         created = await client.call(
@@ -37,16 +46,33 @@ def register(household_id: str, room: str, name: str, config_file: Path | None, 
         return {**created, "command_center_url": await client.resolve("command-center")}
 
     created = run_admin(settings, work)
+    authority = server_authority(settings, created) if config_file is not None else None
     if config_file is not None:
-        write_node_config(config_file, created)
+        write_node_config(config_file, {**created, SERVER_CA: authority})
     if as_json:
         print_json(created)
         return
     print_record("Node registered", created)
-    if config_file is not None:
+    if authority is not None:
+        fingerprint = certificate_info(TlsFiles.of(settings).ca_cert).sha256
+        console.print(f"Credentials and voxd's certificate authority (SHA-256 {fingerprint}) written to "
+                      f"{config_file}", soft_wrap=True)
+    elif config_file is not None:
         console.print(f"Credentials written to {config_file}")
     else:
         console.print("Keep the api_key: it is not shown again.")
+
+
+def server_authority(settings: Settings, created: dict) -> str | None:
+    """voxd's authority certificate (PEM) for a node that reaches the server over https."""
+    if not created["command_center_url"].startswith("https://"):
+        return None
+    authority = TlsFiles.of(settings).ca_cert
+    try:
+        return authority.read_text()
+    except OSError as error:
+        raise CliError(f"cannot read voxd's certificate authority {authority}: {error.strerror}; "
+                       "run `voxd tls init`, then register the node again") from None
 
 
 @click.group()

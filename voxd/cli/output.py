@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-console = Console()
+console = Console(emoji=False)  # text such as a fingerprint's ":AB:" or a name stays as typed
 
 
 class CliError(click.ClickException):

@@ -32,6 +32,7 @@ from voxd.kit.openapi import openapi_document
 from voxd.kit.routes import QUIET, Call, Route, bind, json_response
 from voxd.kit.service_client import ServiceClient, app_headers
 from voxd.kit.settings import Settings
+from voxd.kit.tls import client_session
 
 log = logging.getLogger("voxd.kit.app")
 access_log = logging.getLogger("voxd.access")
@@ -119,7 +120,7 @@ def http_resources(resolver_factory: ResolverFactory | None) -> CleanupContext:
     async def context(app: web.Application) -> AsyncIterator[None]:
         settings = app[SETTINGS]
         credentials = settings.app_credentials(app[SERVICE])
-        session = aiohttp.ClientSession()
+        session = client_session(settings)
         app[HTTP] = session
         app[RESOLVER] = (
             resolver_factory(app)

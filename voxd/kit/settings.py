@@ -7,6 +7,7 @@ override what `voxd init` wrote.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 from voxd.catalog import CATALOG
 
 ENV_FILE_NAME = "voxd.env"
+TLS_MODES = ("auto", "on", "off")
 
 
 class SettingsError(ValueError):
@@ -54,6 +56,16 @@ def url_password(url: str) -> str | None:
     except ValueError:
         return None
     return unquote(password) if password else None
+
+
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 and localhost; a wildcard (0.0.0.0, ::) or any other name reaches beyond."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def app_key_variable(service: str) -> str:
@@ -135,8 +147,20 @@ class Settings:
     def port(self, service: str) -> int:
         return CATALOG[service].port + self.port_offset
 
+    @property
+    def tls(self) -> bool:
+        """VOXD_TLS: `on`, `off`, or `auto` (the default): on exactly when voxd listens beyond loopback."""
+        mode = (self.get("VOXD_TLS", "auto") or "auto").lower()
+        if mode not in TLS_MODES:
+            raise SettingsError(f"VOXD_TLS must be auto, on or off, got {mode!r}")
+        return not is_loopback(self.bind_host) if mode == "auto" else mode == "on"
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.tls else "http"
+
     def local_url(self, service: str) -> str:
-        return f"http://{self.advertise_host}:{self.port(service)}"
+        return f"{self.scheme}://{self.advertise_host}:{self.port(service)}"
 
     @property
     def config_url(self) -> str:

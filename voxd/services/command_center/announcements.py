@@ -20,6 +20,7 @@ from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError, not_found
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.tasks import stop_tasks
+from voxd.kit.tls import TlsFiles, client_context
 from voxd.services.command_center.announcer import AnnouncementFailed, Announcer
 from voxd.services.command_center.command import SPEECH
 from voxd.services.command_center.store import CC_STORE
@@ -36,11 +37,12 @@ async def announcements_context(app: web.Application) -> AsyncIterator[None]:
     endpoint = broker_endpoint(settings)
     broker = None
     if endpoint.embedded:
-        broker = await start_embedded_broker(settings.bind_host, endpoint.port, app[VALIDATOR])
+        tls = TlsFiles.of(settings) if endpoint.tls else None
+        broker = await start_embedded_broker(settings.bind_host, endpoint.port, app[VALIDATOR], tls)
     else:
         log.info("using the MQTT broker at %s", endpoint.public_url())
     app[ENDPOINT] = endpoint
-    app[ANNOUNCER] = Announcer(endpoint, app[SPEECH])
+    app[ANNOUNCER] = Announcer(endpoint, app[SPEECH], client_context(settings) if endpoint.tls else None)
     bell = asyncio.create_task(TimerBell(app[CC_STORE], app[ANNOUNCER]).run())
     try:
         yield
@@ -52,7 +54,7 @@ async def announcements_context(app: web.Application) -> AsyncIterator[None]:
 
 @dataclass(frozen=True)
 class BrokerLocation:
-    url: str  # mqtt://host:port; log in with node_id and api_key
+    url: str  # mqtt://host:port, or mqtts:// with TLS; log in with node_id and api_key
 
 
 async def where_is_the_broker(call: Call[None]) -> web.Response:

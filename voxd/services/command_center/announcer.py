@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import logging
+import ssl
 import uuid
 
 import aiomqtt
@@ -23,9 +24,10 @@ class AnnouncementFailed(Exception):
 
 
 class Announcer:
-    def __init__(self, endpoint: BrokerEndpoint, speech: Speech) -> None:
+    def __init__(self, endpoint: BrokerEndpoint, speech: Speech, tls: ssl.SSLContext | None = None) -> None:
         self.endpoint = endpoint
         self.speech = speech
+        self.tls = tls  # set when the broker speaks mqtts
 
     async def announce(self, node_id: str, kind: str, text: str) -> Announcement:
         announcement = Announcement(uuid.uuid4().hex[:12], kind, text, await self._audio(text))
@@ -49,6 +51,7 @@ class Announcer:
             async with aiomqtt.Client(
                 endpoint.host, endpoint.port, username=endpoint.username, password=endpoint.password,
                 identifier=f"{COMMAND_CENTER_CLIENT_PREFIX}{uuid.uuid4().hex[:8]}", timeout=CONNECT_TIMEOUT_SECONDS,
+                tls_context=self.tls,
             ) as client:
                 await client.publish(announce_topic(node_id), announcement.payload(), qos=ANNOUNCE_QOS)
         except aiomqtt.MqttError as error:
