@@ -1,47 +1,276 @@
-"""Routing accuracy: run a JSONL corpus of {"text", "command", "arguments"} through
-POST /api/v0/command and print the share routed to the right command with the right arguments,
-split by how it was routed (pre_route or llm).
+"""Routing accuracy: run a JSONL corpus of labelled utterances through POST /api/v0/command and report,
+per stage (the answer's `routed_by`: pre_route, semantic, llm, follow_up...), how many were answered
+with the right command and arguments, a wrong command, the right command with wrong arguments, or
+claimed by no stage; and of the utterances no command may claim, how many were claimed anyway.
 
-    .venv/bin/python bench/routing.py [--corpus bench/corpus/commands.jsonl] [--backend none|llamacpp|openai]
-                                      [--llm-url URL] [--llm-model NAME]
+    .venv/bin/python bench/routing.py [--corpus bench/corpus/utterances.jsonl] [--split dev|test|all]
+                                      [--backend none|llamacpp|openai] [--llm-url URL] [--llm-model NAME]
+                                      [--verbose]
 
-A daemon is started in a temporary home with the chosen language-model backend. Expected
-arguments are a subset check: numbers equal, strings equal ignoring case, lists item by item.
+A daemon is started in a temporary home with the chosen language-model backend. The corpus format and
+how answers are compared with it are in bench/corpus/README.md. In short: expected arguments are a
+subset check (numbers equal; strings equal after light normalization; lists as multisets; datetime
+arguments given as time phrases, resolved against the household's clock; free text by its content
+words); a case that lists `missing` is right when the answer asks for it (`result.wait_for_input`)
+without guessing it; `"command": null` must be claimed by no command. With `--split all` each split
+present in the corpus is reported, then the whole corpus. The older corpus bench/corpus/commands.jsonl
+(no splits) still runs with `--corpus bench/corpus/commands.jsonl`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
+from datetime import date, datetime
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import daemon, machine  # noqa: E402
+from common import daemon, machine, percentile  # noqa: E402
 
 ALL = ["config", "auth", "logs", "llm", "command-center"]
+CORPUS = Path(__file__).parent / "corpus"
+HOUSEHOLD_ZONE = "Europe/London"
+STAGE_ORDER = ["pre_route", "semantic", "follow_up", "llm"]
+NO_STAGE = "none"  # no stage claimed: 503 llm_unavailable, or an answer with routed_by "none"
+OUTCOMES = ("right", "wrong_command", "wrong_arguments", "abstained")
+
+# ---- comparing arguments -----------------------------------------------------------------------
+
+FREE_TEXT = {"query", "content", "content_match"}  # compared by content words, not whole strings
+DETERMINERS = {"a", "an", "the", "some", "more", "any", "my", "our"}
+STOPWORDS = DETERMINERS | {
+    "i", "im", "m", "me", "is", "am", "are", "was", "be", "that", "this", "to", "of", "in", "on", "for", "and",
+    "what", "whats", "s", "do", "does", "you", "your", "it", "its", "about", "please", "user", "users", "speaker",
+    "they", "their", "he", "she", "his", "her", "we", "us", "with", "how", "there",
+}
+SPELLINGS = {"colour": "color", "favourite": "favorite", "flavour": "flavor", "neighbour": "neighbor",
+             "yoghurt": "yogurt", "licence": "license", "grey": "gray", "mum": "mom"}
+UNITS = {
+    "ml": "milliliter", "millilitre": "milliliter", "l": "liter", "litre": "liter", "cl": "centiliter",
+    "g": "gram", "gm": "gram", "gramme": "gram", "kg": "kilogram", "kilo": "kilogram",
+    "oz": "ounce", "fl oz": "fluid ounce", "lb": "pound", "lbs": "pound",
+    "tbsp": "tablespoon", "tbs": "tablespoon", "tsp": "teaspoon",
+    "km": "kilometer", "kilometre": "kilometer", "cm": "centimeter", "centimetre": "centimeter",
+    "mm": "millimeter", "millimetre": "millimeter", "m": "meter", "metre": "meter", "mi": "mile",
+    "in": "inch", "ft": "foot", "feet": "foot", "yd": "yard",
+    "f": "fahrenheit", "c": "celsius", "centigrade": "celsius", "st": "stone",
+}
 
 
-def same(expected, actual) -> bool:
-    if isinstance(expected, str) and isinstance(actual, str):
-        return expected.strip().lower() == actual.strip().lower()
-    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)) and not isinstance(actual, bool):
-        return abs(expected - actual) < 1e-6
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and all(same(e, a) for e, a in zip(expected, actual))
+def singular(word: str) -> str:
+    if len(word) <= 3 or word.endswith("ss") or word.endswith("us"):
+        return word
+    if word.endswith("oes") or re.search(r"(ch|sh|x)es$", word):
+        return word[:-2]
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") else word
+
+
+def words(text: str) -> list[str]:
+    text = re.sub(r"[’']", "", str(text).lower())
+    out = []
+    for word in re.findall(r"[a-z0-9.]+", text):
+        word = word.strip(".")
+        if word:
+            out.append(singular(SPELLINGS.get(word, word)))
+    return out
+
+
+def plain(text: str) -> str:
+    """Case, punctuation, spelling and plural forms ignored; a leading determiner dropped."""
+    found = words(text)
+    while found and found[0] in DETERMINERS:
+        found = found[1:]
+    return " ".join(found)
+
+
+def unit(text: str) -> str:
+    name = re.sub(r"\b(degrees?|deg|°)\s*", "", str(text).lower()).strip()
+    name = plain(name)
+    return UNITS.get(name, name)
+
+
+def content_words(text: str) -> set[str]:
+    return {word for word in words(text) if word not in STOPWORDS}
+
+
+def datetime_range(phrase: str, now: datetime) -> tuple[datetime, datetime] | None:
+    from voxd.commands.dates import resolve_time_expression
+
+    try:
+        moment = datetime.fromisoformat(phrase)
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=now.tzinfo)
+        return moment, moment
+    except ValueError:
+        resolved = resolve_time_expression(phrase, now)
+        return (resolved.start, resolved.end or resolved.start) if resolved else None
+
+
+def instant(actual: Any, now: datetime) -> datetime | None:
+    """An answer's datetime value: an ISO time, an ISO interval "a/b" or {"start": ...}: its start."""
+    if isinstance(actual, dict):
+        actual = actual.get("start")
+    if not isinstance(actual, str):
+        return None
+    found = datetime_range(actual.split("/")[0].strip(), now)
+    return found[0] if found else None
+
+
+def same_datetime(expected: Any, actual: Any, now: datetime) -> bool:
+    wanted = datetime_range(str(expected), now)
+    got = instant(actual, now)
+    return wanted is not None and got is not None and wanted[0] <= got <= wanted[1]
+
+
+def same_date(expected: Any, actual: Any, now: datetime) -> bool:
+    wanted = datetime_range(str(expected), now)
+    try:
+        got = date.fromisoformat(str(actual)[:10])
+    except ValueError:
+        return False
+    return wanted is not None and wanted[0].date() <= got <= wanted[1].date()
+
+
+def same_value(key: str, kind: str | None, expected: Any, actual: Any, now: datetime) -> bool:
+    if kind == "datetime":
+        return same_datetime(expected, actual, now)
+    if kind == "date":
+        return same_date(expected, actual, now)
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected == actual
+    if isinstance(expected, (int, float)):
+        if isinstance(actual, str):
+            try:
+                actual = float(actual)
+            except ValueError:
+                return False
+        return isinstance(actual, (int, float)) and abs(expected - actual) < 1e-6
+    if isinstance(expected, str) and isinstance(actual, (str, int, float)):
+        if key in FREE_TEXT:
+            return content_words(expected) <= content_words(str(actual))
+        if key in ("from_unit", "to_unit"):
+            return unit(expected) == unit(str(actual))
+        if key == "label":
+            return re.sub(r"\s*timer$", "", plain(expected)) == re.sub(r"\s*timer$", "", plain(str(actual)))
+        return plain(expected) == plain(str(actual))
     return expected == actual
 
 
-def arguments_match(expected: dict, actual: dict) -> bool:
-    return all(key in actual and same(value, actual[key]) for key, value in expected.items())
+def same(key: str, kind: str | None, expected: Any, actual: Any, now: datetime) -> bool:
+    if isinstance(expected, list):
+        if not isinstance(actual, list):
+            actual = [actual]
+        if len(expected) != len(actual):
+            return False
+        unmatched = list(actual)
+        for wanted in expected:  # as multisets: the order of list items does not matter
+            hit = next((i for i, got in enumerate(unmatched) if same_value(key, kind, wanted, got, now)), None)
+            if hit is None:
+                return False
+            unmatched.pop(hit)
+        return True
+    return same_value(key, kind, expected, actual, now)
+
+
+def arguments_match(expected: dict, actual: dict, kinds: dict[str, str], now: datetime) -> bool:
+    return all(key in actual and same(key, kinds.get(key), value, actual[key], now) for key, value in expected.items())
+
+
+def parameter_kinds() -> dict[str, dict[str, str]]:
+    from voxd.commands.registry import load_commands
+
+    return {command.name: {p.name: p.type for p in command.parameters} for command in load_commands()}
+
+
+# ---- judging one answer ------------------------------------------------------------------------
+
+def judge(case: dict, status: int, body: dict, kinds: dict[str, dict[str, str]], now: datetime) -> tuple[str, str]:
+    """(stage, outcome): outcome is one of OUTCOMES for an in-domain case, 'claimed' or 'declined'
+    for a must-not-claim case (`"command": null`)."""
+    stage = (body.get("routed_by") or NO_STAGE) if status == 200 else NO_STAGE
+    command = body.get("command") if status == 200 else None
+    if case["command"] is None:
+        return stage, "claimed" if command else "declined"
+    if not command:
+        return stage, "abstained"
+    if command != case["command"]:
+        return stage, "wrong_command"
+    arguments = body.get("arguments") or {}
+    if not arguments_match(case.get("arguments") or {}, arguments, kinds.get(command, {}), now):
+        return stage, "wrong_arguments"
+    asked = bool((body.get("result") or {}).get("wait_for_input"))
+    missing = case.get("missing") or []
+    if missing:  # right only as a question, never as a guess
+        guessed = any(arguments.get(name) not in (None, "", []) for name in missing)
+        return stage, "right" if asked and not guessed else "wrong_arguments"
+    return stage, "right"  # (a case whose expected arguments are all there needs no question)
+
+
+# ---- reporting ---------------------------------------------------------------------------------
+
+def share(count: int, total: int) -> str:
+    return f"{count}/{total} ({100 * count / total:.1f}%)" if total else "0/0"
+
+
+def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
+    in_domain = [r for r in results if r[0]["command"] is not None]
+    outside = [r for r in results if r[0]["command"] is None]
+    print(f"\n== {title}: {len(results)} cases ({len(in_domain)} in-domain, {len(outside)} must-not-claim)")
+    table: dict[str, Counter[str]] = defaultdict(Counter)
+    for _, stage, outcome, _ in results:
+        table[stage][outcome] += 1
+    stages = [s for s in STAGE_ORDER if s in table] + sorted(s for s in table if s not in STAGE_ORDER + [NO_STAGE])
+    stages += [NO_STAGE] if NO_STAGE in table else []
+    header = (f"  {'stage':10} {'right':>6} {'wrong cmd':>10} {'wrong args':>11} {'abstained':>10} | "
+              f"{'claimed':>8} {'declined':>9}")
+    print(header)
+    print("  " + "-" * (len(header) - 2))
+    for stage in stages:
+        row = table[stage]
+        print(f"  {stage:10} {row['right']:6} {row['wrong_command']:10} {row['wrong_arguments']:11} "
+              f"{row['abstained']:10} | {row['claimed']:8} {row['declined']:9}")
+    if in_domain:
+        totals = Counter(outcome for _, _, outcome, _ in in_domain)
+        questions = sum(1 for case, _, outcome, _ in in_domain if outcome == "right" and case.get("missing"))
+        print(f"  in-domain: right {share(totals['right'], len(in_domain))} "
+              f"(of which {questions} a correct follow-up question), "
+              f"wrong command {share(totals['wrong_command'], len(in_domain))}, "
+              f"wrong arguments {share(totals['wrong_arguments'], len(in_domain))}, "
+              f"abstained {share(totals['abstained'], len(in_domain))}")
+    if outside:
+        claimed = sum(1 for _, _, outcome, _ in outside if outcome == "claimed")
+        print(f"  must-not-claim: wrongly claimed {share(claimed, len(outside))}")
+    styles: dict[str, Counter[str]] = defaultdict(Counter)
+    for case, _, outcome, _ in results:
+        good = outcome in ("right", "declined")
+        styles[case.get("style", "-")]["good" if good else "bad"] += 1
+    if len(styles) > 1:
+        print("  by style (right or rightly declined): " + ", ".join(
+            f"{style} {c['good']}/{c['good'] + c['bad']}" for style, c in sorted(styles.items())))
+    timings: dict[str, list[float]] = defaultdict(list)
+    for *_, spent in results:
+        for key, value in spent.items():
+            if isinstance(value, (int, float)):
+                timings[key].append(value)
+    keys = ("pre_route", "semantic", "follow_up", "llm_route", "validate", "execute", "total")
+    shown = [k for k in keys if k in timings]
+    if shown:  # answers with a body only: a 503 carries no timings
+        print("  ms p50/p95: " + ", ".join(
+            f"{k} {percentile(timings[k], 0.5):.2f}/{percentile(timings[k], 0.95):.2f} (n={len(timings[k])})"
+            for k in shown))
 
 
 def register_node(voxd) -> dict[str, str]:
     admin = {"X-Admin-Key": voxd.secrets["ADMIN_API_KEY"]}
-    household = httpx.post(voxd.url("auth") + "/households", json={"name": "Bench", "timezone": "Europe/London"},
+    household = httpx.post(voxd.url("auth") + "/households", json={"name": "Bench", "timezone": HOUSEHOLD_ZONE},
                            headers=admin).json()
     node = httpx.post(voxd.url("command-center") + "/api/v0/nodes/register", headers=admin,
                       json={"household_id": household["household_id"], "room": "kitchen", "name": "bench"}).json()
@@ -50,39 +279,56 @@ def register_node(voxd) -> dict[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--corpus", default=str(Path(__file__).parent / "corpus" / "commands.jsonl"))
+    parser.add_argument("--corpus", default=str(CORPUS / "utterances.jsonl"))
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="all",
+                        help="which cases to run; a case without a split belongs to 'all' only")
     parser.add_argument("--backend", default="none")
     parser.add_argument("--llm-url")
     parser.add_argument("--llm-model")
-    parser.add_argument("--verbose", "-v", action="store_true")
+    parser.add_argument("--verbose", "-v", action="store_true", help="print every case, not only the wrong ones")
     args = parser.parse_args()
     cases = [json.loads(line) for line in Path(args.corpus).read_text().splitlines() if line.strip()]
+    if args.split != "all":
+        cases = [case for case in cases if case.get("split") == args.split]
+    if not cases:
+        sys.exit(f"no cases in {args.corpus} for split {args.split}")
     env = {"VOXD_LLM_BACKEND": args.backend}
     if args.llm_url:
         env["VOXD_LLM_URL"] = args.llm_url
     if args.llm_model:
         env["VOXD_LLM_MODEL"] = args.llm_model
-    print(f"machine: {machine()}; backend: {args.backend}; {len(cases)} cases")
-    outcomes: Counter[tuple[str, str]] = Counter()
+    print(f"machine: {machine()}; backend: {args.backend}; corpus: {Path(args.corpus).name}, "
+          f"split {args.split}: {len(cases)} cases")
+    kinds = parameter_kinds()
+    zone = ZoneInfo(HOUSEHOLD_ZONE)
+    results: list[tuple[dict, str, str, dict]] = []
     with daemon(ALL, **env) as voxd:
         headers = register_node(voxd)
         for case in cases:
             answer = httpx.post(voxd.url("command-center") + "/api/v0/command", json={"text": case["text"]},
                                 headers=headers, timeout=120)
             body = answer.json()
-            routed = body.get("routed_by", "unrouted") if answer.status_code == 200 else "unrouted"
-            right = (answer.status_code == 200 and body.get("command") == case["command"]
-                     and arguments_match(case.get("arguments", {}), body.get("arguments") or {}))
-            outcomes[(routed, "right" if right else "wrong")] += 1
-            if args.verbose or not right:
-                got = f"{body.get('command')} {json.dumps(body.get('arguments'))}" if answer.status_code == 200 else answer.status_code
-                print(f"  {'ok ' if right else 'BAD'} [{routed:9}] {case['text']!r} -> {got}")
-    total_right = sum(n for (_, verdict), n in outcomes.items() if verdict == "right")
-    print(f"\nrouted correctly: {total_right}/{len(cases)} ({100 * total_right / len(cases):.0f}%)")
-    for routed in ("pre_route", "llm", "none", "unrouted"):
-        right, wrong = outcomes[(routed, "right")], outcomes[(routed, "wrong")]
-        if right + wrong:
-            print(f"  {routed:9}: {right}/{right + wrong} right")
+            stage, outcome = judge(case, answer.status_code, body, kinds, datetime.now(zone))
+            results.append((case, stage, outcome, body.get("timings") or {}))
+            if args.verbose or outcome not in ("right", "declined"):
+                if answer.status_code == 200:
+                    asked = " (asks)" if (body.get("result") or {}).get("wait_for_input") else ""
+                    got = f"{body.get('command')} {json.dumps(body.get('arguments'))}{asked}"
+                else:
+                    got = f"{answer.status_code} {(body.get('error') or {}).get('code', '')}"
+                expected = f"{case['command']} {json.dumps(case.get('arguments') or {})}"
+                if case.get("missing"):
+                    expected += f" asking for {', '.join(case['missing'])}"
+                mark = "ok " if outcome in ("right", "declined") else "BAD"
+                print(f"  {mark} [{stage:9}] {outcome:15} {case.get('split', '-'):4} {case['text']!r} -> {got}"
+                      f"   (expected {expected})")
+    splits = sorted({case.get("split") for case, *_ in results if case.get("split")})
+    if args.split == "all" and len(splits) > 1:
+        for split in splits:
+            report(f"split {split}", [r for r in results if r[0].get("split") == split])
+        report("all", results)
+    else:
+        report(f"split {args.split}", results)
 
 
 if __name__ == "__main__":
