@@ -145,6 +145,12 @@ def test_requests_that_do_not_arrive_in_time_are_closed(make_daemon):
         for sock in opened:
             assert closed(sock, 15)
     assert logged(daemon, "VOXD_HEADER_TIMEOUT") and logged(daemon, "VOXD_BODY_TIMEOUT")
+    before = len(daemon.output())
+    for _ in range(20):  # clients that leave mid-body cost no traceback each
+        slow_connection(port, "127.0.0.3", body_head + b'{"name": ').close()
+    time.sleep(1)
+    assert httpx.get(daemon.url("config") + "/health", timeout=5).status_code == 200
+    assert "Traceback" not in daemon.output()[before:]
 
 
 def test_slow_but_timely_requests_and_kept_alive_connections_still_work(make_daemon):

@@ -54,7 +54,8 @@ class GuardedConnection(asyncio.Protocol):
         self._address = "unknown"
         self._deadline: asyncio.TimerHandle | None = None
         self._in_request = False
-        self.timed_out = False
+        self.timed_out = False  # a deadline closed it
+        self.lost = False  # closed, by either side
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -87,6 +88,7 @@ class GuardedConnection(asyncio.Protocol):
             self._inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
         self._cancel_deadline()
         if self._inner is None:
             return
@@ -144,10 +146,11 @@ def watched(handler: RequestHandlerFunction) -> RequestHandlerFunction:
         try:
             return await handler(request)
         except ConnectionResetError:
-            if not guard.timed_out:
+            if not guard.lost:
                 raise
-            # The body deadline closed the connection under the handler: nobody is left to answer.
-            return web.Response(status=408)
+            # The client left mid-body, or its body deadline closed the connection: nobody is left to
+            # answer, and aiohttp's traceback for it (30 lines a connection) would be a console flood.
+            return web.Response(status=408 if guard.timed_out else 400)
         finally:
             guard.request_ended()
 
