@@ -49,6 +49,8 @@ class ConsoleFormatter(logging.Formatter):
         details = []
         if record.exc_info:
             details.append(self.formatException(record.exc_info))
+        elif record.exc_text:
+            details.append(record.exc_text)
         if record.stack_info:
             details.append(self.formatStack(record.stack_info))
         continued = self._redactor.text("\n".join(details)).splitlines()
