@@ -4,8 +4,9 @@ aiohttp reads request headers and bodies for as long as a client cares to send t
 every connection until the process runs out of file descriptors. Each accepted connection here
 passes through a `GuardedConnection` in front of aiohttp's own protocol:
 
-- over a cap, it is closed at once (accept() itself never meets EMFILE, so asyncio's accept error
-  loop cannot start), and a rate-limited console line says so;
+- over a cap, it is closed at once, and a rate-limited console line says so; the caps keep every
+  port's connections together under the open-file limit, so accept() does not run out of
+  descriptors and asyncio's accept error loop does not start;
 - its request headers must be complete within VOXD_HEADER_TIMEOUT of the connection (or of the
   request's first byte on a kept-alive connection), its body within VOXD_BODY_TIMEOUT of the headers;
 - between requests it may stay open VOXD_IDLE_TIMEOUT (aiohttp's keep-alive time-out).
@@ -23,8 +24,6 @@ from typing import Any
 from aiohttp import web
 
 from voxd.kit.connections import ACCEPT_BATCH, ConnectionCounts, ListenerLimits, normal_address
-
-log = logging.getLogger("voxd.listener")
 
 RequestHandlerFunction = Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]
 
