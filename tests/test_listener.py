@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import resource
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,9 @@ import httpx
 import pytest
 
 from voxd.catalog import CATALOG
+
+# The slow clients bind source addresses 127.0.0.2, .3, ... (all of 127/8 is loopback on Linux).
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="needs 127.0.0.x source addresses")
 
 PARTIAL_REQUEST = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 
