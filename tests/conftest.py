@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import ssl
@@ -57,6 +58,7 @@ class Daemon:
     serve_all: bool = False  # `voxd serve` without --services; `services` are the ones expected to start
     process: subprocess.Popen | None = None
     log_path: Path | None = None
+    descriptor_limit: tuple[int, int] | None = None  # the open-file limit (soft, hard) it starts with
 
     @property
     def env(self) -> dict[str, str]:
@@ -100,9 +102,14 @@ class Daemon:
         log = open(self.log_path, "ab")
         selection = [] if self.serve_all else ["--services", ",".join(self.services)]
         command = [sys.executable, "-m", "voxd", "serve", *selection]
-        self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                        preexec_fn=self.limit_descriptors if self.descriptor_limit else None)
         self.wait_ready()
         return self
+
+    def limit_descriptors(self) -> None:
+        """In the daemon's process, before it starts: a host's open-file limit (`descriptor_limit`)."""
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.descriptor_limit)
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + STARTUP_TIMEOUT

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import socket
 import time
 
 import httpx
@@ -195,3 +196,38 @@ def test_over_long_credentials_are_401_not_400(daemon, app_creds):
     assert_error(answer, 401, "invalid_token")
     long_app = {**app_creds, "X-Service-App-Key": "k" * 2000}
     assert_error(send(daemon, "config", "GET", "/services", headers=long_app), 401, "invalid_app_credentials")
+
+
+def raw_request(daemon, service: str, method: str, path: str, header: bytes) -> tuple[int, dict]:
+    """Send one request whose credential header carries raw bytes no HTTP client would send."""
+    port = int(daemon.url(service).rsplit(":", 1)[1])
+    request = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               f"Content-Length: 2\r\nConnection: close\r\n").encode() + header + b"\r\n\r\n{}"
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), json.loads(body)
+
+
+NOT_UTF8 = b"\xff\xfe\xc3\x28\x80"
+
+
+@pytest.mark.parametrize("header", [
+    b"X-Admin-Key: " + NOT_UTF8,
+    b"X-API-Key: node:" + NOT_UTF8,
+    b"X-Service-App-Id: config\r\nX-Service-App-Key: " + NOT_UTF8,
+    b"X-Service-App-Id: " + NOT_UTF8 + b"\r\nX-Service-App-Key: key",
+    b"Authorization: Bearer " + NOT_UTF8,
+])
+def test_credentials_that_are_not_utf8_are_401(daemon, header):
+    """Bytes that are not UTF-8 in any credential header are bad credentials, on every route."""
+    checked = 0
+    for service, method, path, _ in protected_routes(daemon):
+        status, body = raw_request(daemon, service, method, path, header)
+        assert status == 401, (service, method, path, body)
+        assert body["error"]["code"].startswith("invalid_"), body
+        checked += 1
+    assert checked >= 15

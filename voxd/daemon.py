@@ -17,7 +17,9 @@ from aiohttp import web
 
 from voxd.catalog import CATALOG, ordered
 from voxd.kit.tasks import stop_tasks
+from voxd.kit.connections import ConnectionCounts, ListenerLimits, raise_descriptor_limit
 from voxd.kit.errors import StartupError
+from voxd.kit.listener import Listener, ListenerSite, quiet_accept_errors, runner_options
 from voxd.kit.optional import installed
 from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
@@ -82,9 +84,13 @@ def with_database_url(settings: Settings, names: list[str]) -> Settings:
     return dataclasses.replace(settings, values=values)
 
 
-async def start_service(settings: Settings, name: str, tls: ssl.SSLContext | None = None) -> web.AppRunner:
+async def start_service(settings: Settings, name: str, counts: ConnectionCounts,
+                        tls: ssl.SSLContext | None = None) -> web.AppRunner:
+    """One service on its port, its connections capped and timed by `counts` (kit/listener.py),
+    with TLS when `tls` is given (kit/tls.py)."""
     runner = web.AppRunner(
-        load_factory(name)(settings), access_log=None, shutdown_timeout=SHUTDOWN_GRACE_SECONDS
+        load_factory(name)(settings), access_log=None, shutdown_timeout=SHUTDOWN_GRACE_SECONDS,
+        **runner_options(counts.limits),
     )
     try:
         await runner.setup()
@@ -93,7 +99,7 @@ async def start_service(settings: Settings, name: str, tls: ssl.SSLContext | Non
         raise
     port = settings.port(name)
     try:
-        await web.TCPSite(runner, settings.bind_host, port, ssl_context=tls).start()
+        await ListenerSite(runner, Listener(name, counts, runner), settings.bind_host, port, ssl_context=tls).start()
     except OSError as error:
         await runner.cleanup()
         if error.errno == errno.EADDRINUSE:
@@ -112,6 +118,9 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
     register_interval(settings)
     names = startable(ordered(names), skip_missing)
     settings = with_database_url(settings, names)
+    descriptors = raise_descriptor_limit()
+    counts = ConnectionCounts(ListenerLimits.from_settings(settings, descriptors, len(names)))
+    quiet_accept_errors()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -123,9 +132,11 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
     try:
         tls = server_tls(settings)  # None on loopback unless VOXD_TLS=on (docs/tls.md)
         for name in names:
-            runners.append(await start_service(settings, name, tls))
+            runners.append(await start_service(settings, name, counts, tls))
             log.info("%-15s %s", name, f"{settings.scheme}://{settings.bind_host}:{settings.port(name)}")
         registration = asyncio.create_task(keep_registered(settings, names))
+        log.info("up to %d connections in all (open-file limit %d), %d per service, %d per client address",
+                 counts.limits.max_total, descriptors, counts.limits.max_per_service, counts.limits.max_per_address)
         log.info("voxd is ready (%d services); Ctrl+C stops it", len(runners))
         await stop.wait()
         log.info("stopping")

@@ -166,7 +166,7 @@ def create_service_app(
 ) -> web.Application:
     """An aiohttp app for one service; `resources` open after the shared HTTP resources."""
     # The app reads up to the largest route's limit; each route enforces its own (routes.bind).
-    largest = max([max_body, *(route.max_body or 0 for route in routes)])
+    largest = max([max_body, *(max(route.max_body or 0, route.raw_max_body or 0) for route in routes)])
     app = web.Application(middlewares=[request_context], client_max_size=largest)
     app[SERVICE] = name
     app[SETTINGS] = settings

@@ -84,12 +84,27 @@ def presented_patterns(headers: Mapping[str, str]) -> list[Pattern]:
     return found
 
 
+def credential(headers: Mapping[str, str], name: str) -> str:
+    """A credential header's value, or "" when it is not valid UTF-8.
+
+    aiohttp decodes header bytes as UTF-8 with surrogateescape, so bytes that are not UTF-8 arrive as
+    lone surrogates that fail every later `.encode()`; such a value is simply not a valid credential
+    (a 401 of its pattern, never a 500).
+    """
+    value = headers.get(name, "")
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return ""
+    return value
+
+
 def describe(patterns: Iterable[Pattern]) -> str:
     return " or ".join(PATTERN_HEADERS[p] for p in patterns)
 
 
 def bearer_token(headers: Mapping[str, str]) -> str | None:
-    scheme, _, token = headers.get("Authorization", "").partition(" ")
+    scheme, _, token = credential(headers, "Authorization").partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
@@ -133,17 +148,19 @@ async def check(
 ) -> Principal:
     """The principal behind the presented credentials of one pattern, or 401."""
     if pattern is Pattern.ADMIN:
-        if not admin_key or not constant_time_equal(headers[ADMIN_KEY_HEADER], admin_key):
+        presented = credential(headers, ADMIN_KEY_HEADER)
+        if not admin_key or not presented or not constant_time_equal(presented, admin_key):
             raise unauthorized("the admin key is not valid", "invalid_admin_key")
         return Principal(Pattern.ADMIN, "admin", is_admin=True)
     if pattern is Pattern.APP:
-        app_id, app_key = headers.get(APP_ID_HEADER, ""), headers.get(APP_KEY_HEADER, "")
+        app_id, app_key = credential(headers, APP_ID_HEADER), credential(headers, APP_KEY_HEADER)
         principal = await validator.validate_app(app_id, app_key) if app_id and app_key else None
         if principal is None:
             raise unauthorized("the app credentials are not valid", "invalid_app_credentials")
         return principal
     if pattern is Pattern.NODE:
-        principal = await validator.validate_node(headers[NODE_KEY_HEADER])
+        api_key = credential(headers, NODE_KEY_HEADER)
+        principal = await validator.validate_node(api_key) if api_key else None
         if principal is None:
             raise unauthorized("the node API key is not valid", "invalid_api_key")
         return principal

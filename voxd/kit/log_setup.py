@@ -4,6 +4,7 @@ redacted) and, in the daemon, the log client that ships entries to the logs serv
 from __future__ import annotations
 
 import logging
+import re
 import sys
 
 from voxd.kit.context import RequestIdFilter
@@ -11,15 +12,49 @@ from voxd.kit.log_client import LogShipper
 from voxd.kit.redact import Redactor
 
 
+# Line breaks and terminal controls: C0, DEL, C1 and the Unicode line and paragraph separators.
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+CONTINUATION = "  | "
+
+
+def escaped(match: re.Match[str]) -> str:
+    char = match.group()
+    return NAMED_ESCAPES.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+
+def escape_controls(text: str) -> str:
+    """`\\n`, `\\r`, `\\t` or `\\xNN` for every control character, so text a client chose (a
+    URL-decoded path, a typed email) cannot start a line of its own or move the terminal's cursor."""
+    return CONTROL_CHARACTERS.sub(escaped, text)
+
+
 class ConsoleFormatter(logging.Formatter):
+    """One record, one console line; a traceback follows on lines that start with `  | `.
+
+    Every line is escaped (escape_controls), so no part of a record can pass for a record of its own.
+    """
+
     def __init__(self, redactor: Redactor) -> None:
         super().__init__("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
         self._redactor = redactor
 
     def format(self, record: logging.LogRecord) -> str:
-        line = self._redactor.text(super().format(record))
+        record.message = record.getMessage()
+        record.asctime = self.formatTime(record, self.datefmt)
+        line = escape_controls(self._redactor.text(self.formatMessage(record)))
         request_id = getattr(record, "request_id", None)
-        return f"{line} [request {request_id}]" if request_id else line
+        if request_id:
+            line += f" [request {request_id}]"
+        details = []
+        if record.exc_info:
+            details.append(self.formatException(record.exc_info))
+        elif record.exc_text:
+            details.append(record.exc_text)
+        if record.stack_info:
+            details.append(self.formatStack(record.stack_info))
+        continued = self._redactor.text("\n".join(details)).splitlines()
+        return "\n".join([line, *(CONTINUATION + escape_controls(text) for text in continued)])
 
 
 def configure_logging(level: str = "INFO", redactor: Redactor | None = None) -> None:

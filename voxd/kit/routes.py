@@ -55,6 +55,7 @@ class Route:
     quiet: bool = False  # no access log line (health checks, log ingestion itself)
     # Other content types the handler reads itself (audio): for these, `body` is None.
     raw_types: tuple[str, ...] = ()
+    raw_max_body: int | None = None  # bytes of a `raw_types` body; `max_body` when None
     tags: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -82,14 +83,36 @@ def describe_validation_error(error: ValidationError) -> tuple[str, list[dict[st
     return f"{first['field']}: {first['problem']}", problems
 
 
-async def parse_body(request: web.Request, route: Route) -> Any:
+def too_large(limit: int) -> ApiError:
+    return ApiError(413, "body_too_large", f"the body is larger than {limit} bytes")
+
+
+def body_limit(route: Route, content_type: str, default_max_body: int) -> int:
+    """The route's limit for a body of this content type: one JSON limit, one for its raw types
+    (a command's audio may be 16 MiB while its JSON stays at 1 MiB)."""
+    json_limit = route.max_body or default_max_body
+    if content_type in route.raw_types:
+        return route.raw_max_body or json_limit
+    return json_limit
+
+
+async def read_limited(request: web.Request, limit: int) -> bytes:
+    """The body, refused as soon as it passes `limit`: a chunked body has no Content-Length to
+    check first, and the app reads up to its largest route's (raw) limit."""
+    body = bytearray()
+    async for chunk in request.content.iter_chunked(64 * 1024):
+        body += chunk
+        if len(body) > limit:
+            raise too_large(limit)
+    return bytes(body)
+
+
+async def parse_body(request: web.Request, route: Route, limit: int) -> Any:
     assert route.body is not None
     if request.content_type != "application/json":
         accepted = " or ".join(("application/json", *route.raw_types))
         raise ApiError(415, "unsupported_media_type", f"send the body with Content-Type: {accepted}")
-    raw = await request.read()
-    if route.max_body is not None and len(raw) > route.max_body:
-        raise ApiError(413, "body_too_large", f"the body is larger than {route.max_body} bytes")
+    raw = await read_limited(request, limit)
     if not raw.strip():
         raise bad_request("the request body is empty; send a JSON object", "empty_body")
     try:
@@ -114,16 +137,16 @@ def bind(
     route: Route, admin_key: str | None, default_max_body: int
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """The aiohttp handler for a route: credentials first, then body and query, then the handler."""
-    max_body = route.max_body or default_max_body
     from voxd.kit.app import VALIDATOR  # the app module imports this one
 
     async def handler(request: web.Request) -> web.StreamResponse:
         request[QUIET] = route.quiet
         principal = await authenticate(request, route.auth, request.app[VALIDATOR], admin_key)
-        if request.content_length is not None and request.content_length > max_body:
-            raise ApiError(413, "body_too_large", f"the body is larger than {max_body} bytes")
+        limit = body_limit(route, request.content_type, default_max_body)
+        if request.content_length is not None and request.content_length > limit:
+            raise too_large(limit)
         reads_itself = request.content_type in route.raw_types
-        body = await parse_body(request, route) if route.body is not None and not reads_itself else None
+        body = await parse_body(request, route, limit) if route.body is not None and not reads_itself else None
         query = parse_query(request, route) if route.query is not None else None
         return await route.handler(Call(request, principal, body, query))
 

@@ -151,7 +151,7 @@ async def pipeline_context(app: web.Application):
 ROUTES = [
     Route("POST", "/api/v0/command", run_command, (Pattern.NODE,), body=CommandInput, query=CommandOptions,
           response=CommandAnswer,
-          raw_types=AUDIO_TYPES, max_body=MAX_AUDIO_BYTES,
+          raw_types=AUDIO_TYPES, raw_max_body=MAX_AUDIO_BYTES,
           summary="a node's command as text (JSON) or audio (a WAV body, or multipart with an `audio` part); "
                   "the answer is JSON, or the reply WAV itself with Accept: audio/wav (X-Voxd-Listen: true "
                   "when the command asks a question; send the answer with ?follow_up=true)"),

@@ -1,0 +1,193 @@
+"""What idle, half-sent and slow connections can do to the daemon's HTTP listeners (issue 11 item 3):
+connections over a cap are closed at once, requests that do not arrive in time are closed, and
+every service keeps answering with a console that stays small."""
+
+from __future__ import annotations
+
+import resource
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+
+from voxd.catalog import CATALOG
+
+# The slow clients bind source addresses 127.0.0.2, .3, ... (all of 127/8 is loopback on Linux).
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="needs 127.0.0.x source addresses")
+
+PARTIAL_REQUEST = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+
+
+def port_of(daemon, service: str) -> int:
+    return int(daemon.url(service).rsplit(":", 1)[1])
+
+
+def slow_connection(port: int, source: str, first_bytes: bytes = PARTIAL_REQUEST) -> socket.socket:
+    """A client on `source` (any 127.x address on Linux) that sends part of a request and waits."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.settimeout(10)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    try:
+        sock.sendall(first_bytes)
+    except OSError:
+        pass  # already closed by the server: what `closed` checks
+    return sock
+
+
+def closed(sock: socket.socket, within: float) -> bool:
+    """Whether the server closes the connection within `within` seconds (without answering)."""
+    sock.settimeout(within)
+    try:
+        return sock.recv(1) == b""
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except socket.timeout:
+        return False
+
+
+@contextmanager
+def connections() -> Iterator[list[socket.socket]]:
+    opened: list[socket.socket] = []
+    try:
+        yield opened
+    finally:
+        for sock in opened:
+            sock.close()
+
+
+def logged(daemon, text: str, within: float = 20.0) -> bool:
+    deadline = time.monotonic() + within
+    while text not in daemon.output():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def ensure_descriptors(needed: int) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        if hard != resource.RLIM_INFINITY and hard < needed:
+            pytest.skip(f"this test opens {needed} sockets; the open-file limit allows {hard}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
+def test_a_flood_of_half_sent_requests_leaves_every_service_answering(make_daemon):
+    """1,100 idle half-sent requests from a few hosts, on a host that allows 1024 open files."""
+    ensure_descriptors(1400)
+    daemon = make_daemon(start=False)
+    daemon.descriptor_limit = (1024, 1024)
+    daemon.start()
+    services = list(CATALOG)
+    sources = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]
+    before = len(daemon.output())
+    with connections() as opened:
+        for number in range(1100):
+            service = services[number % len(services)]
+            opened.append(slow_connection(port_of(daemon, service), sources[number % len(sources)]))
+        for service in services:
+            started = time.monotonic()
+            answer = httpx.get(daemon.url(service) + CATALOG[service].health_path, timeout=1)
+            assert answer.status_code == 200, (service, answer.text)
+            assert time.monotonic() - started < 1.0
+        assert sum(not closed(sock, 0.01) for sock in opened) <= 4 * 64  # the rest were closed at once
+    output = daemon.output()[before:]
+    assert len(output) < 100_000, output[-2000:]
+    assert "VOXD_MAX_CONNECTIONS_PER_ADDRESS" in output
+    assert "out of system resource" not in output
+
+
+def test_the_daemon_raises_its_open_file_limit(make_daemon):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2048:
+        pytest.skip("the hard open-file limit is too low to raise anything")
+    daemon = make_daemon(["config"], start=False)
+    daemon.descriptor_limit = (1024, 2048)
+    daemon.start()
+    assert "(open-file limit 2048)" in daemon.output()
+
+
+def test_caps_per_address_and_per_service(make_daemon):
+    # long read time-outs: this test is about the caps, and a busy machine must not time the held ones out
+    daemon = make_daemon(["config"], VOXD_MAX_CONNECTIONS="8", VOXD_MAX_CONNECTIONS_PER_ADDRESS="3",
+                         VOXD_HEADER_TIMEOUT="300", VOXD_IDLE_TIMEOUT="300")
+    port = port_of(daemon, "config")
+    with connections() as held:
+        held += [slow_connection(port, "127.0.0.2") for _ in range(3)]
+        with connections() as over:
+            over.append(slow_connection(port, "127.0.0.2"))
+            assert closed(over[0], 5), "a 4th connection from one address is closed at once"
+        held += [slow_connection(port, "127.0.0.3") for _ in range(3)]
+        # the daemon's own address (its services call each other from it) is not capped per address
+        with httpx.Client() as client:
+            for _ in range(5):
+                assert client.get(daemon.url("config") + "/health").status_code == 200
+        time.sleep(0.5)  # the client's connection has ended on the daemon's side too
+        # The service's cap counts every connection, the daemon's own keep-alive ones (discovery, the
+        # registry keeper) included, so of ten slow clients at most 8 stay and the last are closed.
+        late = [slow_connection(port, f"127.0.0.{number}") for number in range(4, 8)]
+        held += late
+        still_open = [not closed(sock, 0.2) for sock in held]
+        assert sum(still_open) <= 8 and not any(still_open[-2:]), still_open
+        assert all(still_open[:4]), "connections under the cap stay open"
+    time.sleep(0.5)  # the connections' ends reach the daemon
+    assert httpx.get(daemon.url("config") + "/health", timeout=5).status_code == 200
+    # one line at once, the next when the report's 10 s are over
+    assert logged(daemon, "VOXD_MAX_CONNECTIONS_PER_ADDRESS") and logged(daemon, "(VOXD_MAX_CONNECTIONS)")
+
+
+def test_requests_that_do_not_arrive_in_time_are_closed(make_daemon):
+    daemon = make_daemon(["config"], VOXD_HEADER_TIMEOUT="1", VOXD_BODY_TIMEOUT="2")
+    port = port_of(daemon, "config")
+    admin = f"X-Admin-Key: {daemon.admin_key}\r\n".encode()
+    body_head = (b"POST /services HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + admin
+                 + b"Content-Length: 100\r\n\r\n")
+    with connections() as opened:
+        opened += [slow_connection(port, "127.0.0.2"), slow_connection(port, "127.0.0.2", b""),
+                   slow_connection(port, "127.0.0.2", body_head + b'{"name": ')]
+        for sock in opened:
+            assert closed(sock, 15)
+    assert logged(daemon, "VOXD_HEADER_TIMEOUT") and logged(daemon, "VOXD_BODY_TIMEOUT")
+    before = len(daemon.output())
+    for _ in range(20):  # clients that leave mid-body cost no traceback each
+        slow_connection(port, "127.0.0.3", body_head + b'{"name": ').close()
+    time.sleep(1)
+    assert httpx.get(daemon.url("config") + "/health", timeout=5).status_code == 200
+    assert "Traceback" not in daemon.output()[before:]
+
+
+def test_slow_but_timely_requests_and_kept_alive_connections_still_work(make_daemon):
+    daemon = make_daemon(["config"], VOXD_HEADER_TIMEOUT="1", VOXD_BODY_TIMEOUT="10")
+    port = port_of(daemon, "config")
+    body = b'{"name": "recipes", "url": "http://127.0.0.1:7030"}'
+    head = (f"POST /services HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"X-Admin-Key: {daemon.admin_key}\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+    with connections() as opened:
+        sock = slow_connection(port, "127.0.0.2", head)
+        opened.append(sock)
+        for part in (body[:10], body[10:]):
+            time.sleep(1.5)  # longer than the header time-out, within the body's
+            sock.sendall(part)
+        assert read_status(sock) == 201
+        time.sleep(2)  # idle between requests: the idle time-out (75 s) applies, not the header one
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert read_status(sock) == 200
+
+
+def read_status(sock: socket.socket) -> int:
+    sock.settimeout(10)
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed the connection"
+        answer += chunk
+    head, _, rest = answer.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+    while len(rest) < length:
+        rest += sock.recv(65536)
+    return int(head.split(b" ", 2)[1])

@@ -1,0 +1,221 @@
+"""Every service's HTTP listener: the connection caps and read time-outs of `connections.py`.
+
+aiohttp reads request headers and bodies for as long as a client cares to send them, and accepts
+every connection until the process runs out of file descriptors. Each accepted connection here
+passes through a `GuardedConnection` in front of aiohttp's own protocol:
+
+- over a cap, it is closed at once, and a rate-limited console line says so; the caps keep every
+  port's connections together under the open-file limit, so accept() does not run out of
+  descriptors and asyncio's accept error loop does not start;
+- its request headers must be complete within VOXD_HEADER_TIMEOUT of the connection (or of the
+  request's first byte on a kept-alive connection), its body within VOXD_BODY_TIMEOUT of the headers;
+- between requests it may stay open VOXD_IDLE_TIMEOUT (aiohttp's keep-alive time-out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from voxd.kit.connections import ACCEPT_BATCH, ConnectionCounts, ListenerLimits, normal_address
+
+RequestHandlerFunction = Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]
+
+
+class Listener:
+    """One service's port: its name, the shared counts, and aiohttp's protocol factory."""
+
+    def __init__(self, service: str, counts: ConnectionCounts, runner: web.AppRunner) -> None:
+        assert runner.server is not None, "set the runner up first"
+        self.service = service
+        self.counts = counts
+        self.limits: ListenerLimits = counts.limits
+        self.server = runner.server
+        self.server.request_handler = watched(self.server.request_handler)
+
+    def connection(self) -> GuardedConnection:
+        return GuardedConnection(self)
+
+
+class GuardedConnection(asyncio.Protocol):
+    """aiohttp's protocol for one connection, behind a cap check and a read deadline."""
+
+    def __init__(self, listener: Listener) -> None:
+        self._listener = listener
+        self._inner: asyncio.Protocol | None = None
+        self._transport: asyncio.Transport | None = None
+        self._address = "unknown"
+        self._deadline: asyncio.TimerHandle | None = None
+        self._in_request = False
+        self.timed_out = False  # a deadline closed it
+        self.lost = False  # closed, by either side
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        peer = transport.get_extra_info("peername")
+        self._address = normal_address(peer[0]) if peer else "unknown"
+        if not self._listener.counts.admit(self._listener.service, self._address):
+            transport.abort()
+            return
+        self._inner = self._listener.server()
+        self._inner.connection_made(transport)
+        self._expect("headers", self._listener.limits.header_timeout)
+
+    def data_received(self, data: bytes) -> None:
+        if self._inner is None:
+            return
+        if not self._in_request and self._deadline is None:  # the first byte of the next request
+            self._expect("headers", self._listener.limits.header_timeout)
+        self._inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._inner.eof_received() if self._inner is not None else None
+
+    def pause_writing(self) -> None:
+        if self._inner is not None:
+            self._inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self._inner is not None:
+            self._inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        self._cancel_deadline()
+        if self._inner is None:
+            return
+        inner, self._inner = self._inner, None
+        self._listener.counts.release(self._listener.service, self._address)
+        inner.connection_lost(exc)
+
+    # --- called around each request (see `watched`) ----------------------------------------------
+
+    def request_started(self, request: web.BaseRequest) -> None:
+        """The headers are in: the header deadline ends, and the body's starts if one is coming."""
+        self._in_request = True
+        self._cancel_deadline()
+        if not request.content.is_eof():
+            self._expect("body", self._listener.limits.body_timeout, request)
+
+    def request_ended(self) -> None:
+        self._in_request = False
+        self._cancel_deadline()
+
+    # --- deadlines ------------------------------------------------------------------------------
+
+    def _expect(self, part: str, seconds: float, request: web.BaseRequest | None = None) -> None:
+        self._cancel_deadline()
+        loop = asyncio.get_running_loop()
+        self._deadline = loop.call_later(seconds, self._missed, part, seconds, request)
+
+    def _cancel_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _missed(self, part: str, seconds: float, request: web.BaseRequest | None) -> None:
+        self._deadline = None
+        if request is not None and request.content.is_eof():
+            return  # the body arrived; the handler is still working on it, which is not the client's doing
+        setting = "VOXD_HEADER_TIMEOUT" if part == "headers" else "VOXD_BODY_TIMEOUT"
+        self._listener.counts.report.note(f"without the whole request {part} after {seconds:g} s ({setting})",
+                                          self._address)
+        self.timed_out = True
+        if self._transport is not None:
+            self._transport.abort()
+
+
+def watched(handler: RequestHandlerFunction) -> RequestHandlerFunction:
+    """aiohttp's request handler, telling the connection when a request's headers are in and when
+    its handler is done (the moments aiohttp itself has no hook for)."""
+
+    async def handle(request: web.BaseRequest) -> web.StreamResponse:
+        transport = request.transport
+        guard = transport.get_protocol() if transport is not None else None
+        if not isinstance(guard, GuardedConnection):
+            return await handler(request)
+        guard.request_started(request)
+        try:
+            return await handler(request)
+        except ConnectionResetError:
+            if not guard.lost:
+                raise
+            # The client left mid-body, or its body deadline closed the connection: nobody is left to
+            # answer, and aiohttp's traceback for it (30 lines a connection) would be a console flood.
+            return web.Response(status=408 if guard.timed_out else 400)
+        finally:
+            guard.request_ended()
+
+    return handle
+
+
+class ListenerSite(web.BaseSite):
+    """A TCP site like aiohttp's TCPSite whose connections are `GuardedConnection`s."""
+
+    def __init__(self, runner: web.AppRunner, listener: Listener, host: str, port: int, *,
+                 ssl_context: ssl.SSLContext | None = None, backlog: int = ACCEPT_BATCH) -> None:
+        super().__init__(runner, ssl_context=ssl_context, backlog=backlog)
+        self._listener = listener
+        self._host = host
+        self._port = port
+
+    @property
+    def name(self) -> str:
+        scheme = "https" if self._ssl_context else "http"
+        return f"{scheme}://{self._host}:{self._port}"
+
+    async def start(self) -> None:
+        await super().start()
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            self._listener.connection, self._host, self._port,
+            ssl=self._ssl_context, backlog=self._backlog, reuse_address=True,
+            # A TLS handshake counts as reading headers: a client that opens a connection and never
+            # finishes the handshake is dropped after the header time-out, not asyncio's 60 s.
+            ssl_handshake_timeout=self._listener.limits.header_timeout if self._ssl_context else None,
+        )
+
+
+def runner_options(limits: ListenerLimits) -> dict[str, Any]:
+    """What aiohttp's own connection handling takes from the limits (AppRunner keyword arguments)."""
+    return {"keepalive_timeout": limits.idle_timeout}
+
+
+class AcceptErrorFilter(logging.Filter):
+    """asyncio logs every failed accept() (EMFILE: out of file descriptors) with a traceback, and
+    retries each second on every port; the caps keep that from happening, this keeps it to one
+    line a minute if something else uses the descriptors up."""
+
+    def __init__(self, interval: float = 60.0) -> None:
+        super().__init__()
+        self._interval = interval
+        self._last = float("-inf")
+        self._suppressed = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "out of system resource" not in str(record.msg):
+            return True
+        now = time.monotonic()
+        if now - self._last < self._interval:
+            self._suppressed += 1
+            return False
+        self._last = now
+        if self._suppressed:
+            record.msg = f"{record.msg} (and {self._suppressed} more since the last such line)"
+            self._suppressed = 0
+        record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_accept_errors() -> None:
+    """Install AcceptErrorFilter on asyncio's logger once per process."""
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, AcceptErrorFilter) for f in asyncio_log.filters):
+        asyncio_log.addFilter(AcceptErrorFilter())
