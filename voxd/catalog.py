@@ -1,11 +1,15 @@
 """The fixed table of voxd services: name, default port, health path, and where the app lives.
 
 Ports are the platform spec's defaults (DESIGN §1); `VOXD_PORT_OFFSET` shifts all of them.
+A service's database durability is declared here too: FULL unless the service says its writes are
+cheap to lose (voxd.kit.db.Durability), so a new service is safe by default.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from voxd.kit.db import Durability
 
 
 @dataclass(frozen=True)
@@ -15,6 +19,7 @@ class ServiceSpec:
     health_path: str
     factory: str  # "module:function" returning an aiohttp Application
     database: bool  # owns a SQLite database
+    durability: Durability = Durability.FULL  # how far a commit goes before it returns
 
 
 CATALOG: dict[str, ServiceSpec] = {
@@ -22,7 +27,9 @@ CATALOG: dict[str, ServiceSpec] = {
     for spec in (
         ServiceSpec("config", 7700, "/health", "voxd.services.config.app:create_app", True),
         ServiceSpec("auth", 7701, "/health", "voxd.services.auth.app:create_app", True),
-        ServiceSpec("logs", 7702, "/health", "voxd.services.logs.app:create_app", True),
+        # Log entries arrive in bulk and are cheap to lose: a power cut may drop the last few commits.
+        ServiceSpec("logs", 7702, "/health", "voxd.services.logs.app:create_app", True,
+                    durability=Durability.NORMAL),
         ServiceSpec(
             "command-center",
             7703,
