@@ -16,6 +16,7 @@ import pytest
 
 from conftest import Daemon, register_node, say
 from voxd.catalog import CATALOG
+from voxd.cli.secrets import set_for
 from voxd.home import ensure_home
 from voxd.kit.db import Database, Durability
 from voxd.kit.redact import Redactor
@@ -170,8 +171,12 @@ def test_a_lost_key_makes_that_secret_unreadable_not_the_service(secrets_daemon)
     assert weather["unreadable_for"] == [household]
     assert f"secret {WEATHER_KEY} of household {household} cannot be decrypted" in daemon.output()
 
+    assert set_for(weather) == f"{household} (unreadable: set it again)"  # `voxd secrets install --list`
+
     set_weather_key(daemon, household, "owm-set-again")
     assert say(daemon, node, "what's the weather").json()["text"] == ASKS_FOR_A_CITY
+    overview = httpx.get(daemon.url("command-center") + "/api/v0/secrets", headers=admin(daemon)).json()
+    assert next(r for r in overview["required"] if r["key"] == WEATHER_KEY)["unreadable_for"] == []
 
 
 def test_a_malformed_key_stops_the_start_with_a_reason(make_daemon):
