@@ -2,11 +2,15 @@
 the optional part (pip extra) a service cannot start without.
 
 Ports are the platform spec's defaults (DESIGN §1); `VOXD_PORT_OFFSET` shifts all of them.
+A service's database durability is declared here too: FULL unless the service says its writes are
+cheap to lose (voxd.kit.db.Durability), so a new service is safe by default.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from voxd.kit.db import Durability
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,7 @@ class ServiceSpec:
     factory: str  # "module:function" returning an aiohttp Application
     database: bool  # owns a SQLite database
     needs: Extra | None = None  # without it the daemon skips the service (voxd.daemon.load_factory)
+    durability: Durability = Durability.FULL  # how far a commit goes before it returns
 
 
 CATALOG: dict[str, ServiceSpec] = {
@@ -32,7 +37,9 @@ CATALOG: dict[str, ServiceSpec] = {
     for spec in (
         ServiceSpec("config", 7700, "/health", "voxd.services.config.app:create_app", True),
         ServiceSpec("auth", 7701, "/health", "voxd.services.auth.app:create_app", True),
-        ServiceSpec("logs", 7702, "/health", "voxd.services.logs.app:create_app", True),
+        # Log entries arrive in bulk and are cheap to lose: a power cut may drop the last few commits.
+        ServiceSpec("logs", 7702, "/health", "voxd.services.logs.app:create_app", True,
+                    durability=Durability.NORMAL),
         ServiceSpec(
             "command-center",
             7703,
@@ -42,7 +49,7 @@ CATALOG: dict[str, ServiceSpec] = {
         ),
         ServiceSpec("llm", 7704, "/health", "voxd.services.llm.app:create_app", False),
         ServiceSpec("stt", 7706, "/health", "voxd.services.stt.app:create_app", True,
-                    Extra("voice", ("numpy", "faster_whisper"))),
+                    needs=Extra("voice", ("numpy", "faster_whisper"))),
         ServiceSpec("tts", 7707, "/health", "voxd.services.tts.app:create_app", False),
     )
 }

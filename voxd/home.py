@@ -1,7 +1,9 @@
 """`VOXD_HOME` and `voxd init`: the folders and the secrets a first start needs (DESIGN §4).
 
 Secrets go to `$VOXD_HOME/voxd.env` with mode 0600. Existing values are never overwritten; a
-newer voxd that knows more services only adds their missing app keys.
+newer voxd that knows more services only adds their missing secrets. VOXD_HOME, data/ and models/
+are 0700 and everything in data/ 0600 whatever the umask; a home an older voxd left open is
+tightened at every start.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from voxd.catalog import CATALOG
+from voxd.kit.private_files import FILE_MODE, private_folder, tighten
+from voxd.kit.sealing import SEALING_KEY_VARIABLE, new_sealing_key
 from voxd.kit.settings import ENV_FILE_NAME, app_key_variable, read_env_file
 
 HEADER = """\
@@ -36,6 +40,7 @@ def wanted_secrets() -> dict[str, str]:
     wanted = {
         "ADMIN_API_KEY": secrets.token_urlsafe(32),
         "JWT_SIGNING_KEY": secrets.token_urlsafe(48),
+        SEALING_KEY_VARIABLE: new_sealing_key(),
     }
     for name in CATALOG:
         wanted[app_key_variable(name)] = secrets.token_urlsafe(32)
@@ -45,7 +50,10 @@ def wanted_secrets() -> dict[str, str]:
 def ensure_home(home: Path) -> InitResult:
     """Create VOXD_HOME, data/, models/ and any missing secret; safe to run at every start."""
     for folder in (home, home / "data", home / "models"):
-        folder.mkdir(parents=True, exist_ok=True)
+        private_folder(folder)
+    for entry in (home / "data").iterdir():
+        if entry.is_file() and not entry.is_symlink():
+            tighten(entry, FILE_MODE)
     env_file = home / ENV_FILE_NAME
     existing = read_env_file(env_file)
     missing = {k: v for k, v in wanted_secrets().items() if k not in existing}

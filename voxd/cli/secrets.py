@@ -24,6 +24,13 @@ def only_household(settings: Settings, given: str | None) -> str:
     return found[0]["household_id"]
 
 
+def set_for(required: dict) -> str:
+    """Where a secret is set, and where its value cannot be decrypted (the key changed)."""
+    readable = [owner for owner in required["set_for"] if owner not in required["unreadable_for"]]
+    unreadable = [f"{owner} (unreadable: set it again)" for owner in required["unreadable_for"]]
+    return ", ".join(readable + unreadable) or "not set"
+
+
 @secrets.command("install")
 @click.argument("command", required=False)
 @click.option("--list", "list_only", is_flag=True, help="Show each command's secrets and whether they are set.")
@@ -39,7 +46,7 @@ def install(command: str | None, list_only: bool, install_all: bool, household_i
             print_json(overview["required"])
             return
         print_table("Secrets commands need", ("key", "command", "scope", "set for", "description"),
-                    ((r["key"], r["command"], r["scope"], ", ".join(r["set_for"]) or "not set", r["description"])
+                    ((r["key"], r["command"], r["scope"], set_for(r), r["description"])
                      for r in overview["required"]))
         return
     body = {"household_id": only_household(settings, household_id), "command": None if install_all else command}

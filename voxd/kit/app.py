@@ -144,11 +144,13 @@ def http_resources(resolver_factory: ResolverFactory | None) -> CleanupContext:
 
 
 def database(migrations: list[str]) -> CleanupContext:
-    """Open the service's own SQLite file (DESIGN §3) for the life of the app."""
+    """Open the service's own SQLite file (DESIGN §3) for the life of the app, at the durability
+    its catalog entry declares."""
 
     async def context(app: web.Application) -> AsyncIterator[None]:
         settings = app[SETTINGS]
-        app[DB] = await Database.open(settings.database_path(app[SERVICE]), migrations)
+        path = settings.database_path(app[SERVICE])
+        app[DB] = await Database.open(path, migrations, CATALOG[app[SERVICE]].durability)
         yield
         await app[DB].close()
 

@@ -19,6 +19,9 @@ from voxd.catalog import CATALOG
 ENV_FILE_NAME = "voxd.env"
 TLS_MODES = ("auto", "on", "off")
 
+# Settings whose values are secrets (besides every APP_KEY_* and the password in any *_URL).
+SECRET_VARIABLES = ("ADMIN_API_KEY", "JWT_SIGNING_KEY", "SECRETS_ENCRYPTION_KEY", "VOXD_LLM_API_KEY")
+
 
 class SettingsError(ValueError):
     """A setting has a value voxd cannot use; the message names the setting."""
@@ -175,7 +178,7 @@ class Settings:
         """Every secret value voxd knows, so log output can be scrubbed of them."""
         found = [
             value for key, value in self.values.items()
-            if value and (key in ("ADMIN_API_KEY", "JWT_SIGNING_KEY", "VOXD_LLM_API_KEY") or key.startswith("APP_KEY_"))
+            if value and (key in SECRET_VARIABLES or key.startswith("APP_KEY_"))
         ]
         return found + [password for key, value in self.values.items() if key.endswith("_URL")
                          if (password := url_password(value))]

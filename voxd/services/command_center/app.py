@@ -7,14 +7,16 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from voxd.kit.app import DB, create_service_app, database
+from voxd.kit.app import DB, SETTINGS, create_service_app, database
+from voxd.kit.sealing import SecretBox
 from voxd.kit.settings import Settings
 from voxd.services.command_center import announcements, command, memories, nodes, secrets
 from voxd.services.command_center.store import CC_STORE, MIGRATIONS, CommandCenterStore
 
 
 async def store_context(app: web.Application) -> AsyncIterator[None]:
-    app[CC_STORE] = CommandCenterStore(app[DB])
+    app[CC_STORE] = CommandCenterStore(app[DB], SecretBox.from_settings(app[SETTINGS]))
+    await app[CC_STORE].seal_plain_secrets()
     yield
 
 

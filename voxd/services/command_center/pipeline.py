@@ -174,8 +174,15 @@ class Pipeline:
             return
         started = time.perf_counter()
         secrets = await self.store.secret_values(turn.household_id, turn.node_id)
-        missing = [s.key for s in command.required_secrets if s.key not in secrets]
+        needed = [s.key for s in command.required_secrets if s.key not in secrets.values]
+        unreadable = [key for key in needed if key in secrets.unreadable]
+        missing = [key for key in needed if key not in secrets.unreadable]
         try:
+            if unreadable:
+                raise ArgumentProblem(
+                    f"The {command.name.replace('_', ' ')} command's secret {', '.join(unreadable)} can't be "
+                    f"decrypted with this server's key. An administrator can set it again with voxd secrets set."
+                )
             if missing:
                 raise ArgumentProblem(
                     f"The {command.name.replace('_', ' ')} command needs the secret {', '.join(missing)}. "
@@ -194,7 +201,7 @@ class Pipeline:
         started = time.perf_counter()
         request = CommandRequest(
             text=turn.text, node_id=turn.node_id, household_id=turn.household_id, now=turn.now,
-            timezone=turn.timezone, speaker=turn.speaker, secrets=secrets,
+            timezone=turn.timezone, speaker=turn.speaker, secrets=secrets.values,
             storage=DocumentStorage(self.store, turn.household_id, command.storage_scope or command.name),
             ask_model=self.model.ask, http=self.http,
         )

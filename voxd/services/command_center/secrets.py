@@ -1,5 +1,5 @@
 """Third-party secrets that commands need (an API key for the weather...). Values go in and are
-used by commands; no endpoint ever returns one."""
+used by commands; no endpoint ever returns one, and the database holds them only sealed (store.py)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ class RequiredSecretStatus:
     description: str
     scope: str
     set_for: list[str]  # household or node ids where a value is set
+    unreadable_for: list[str]  # ... where the value cannot be decrypted with this server's key
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ async def overview(call: Call[None]) -> web.Response:
         RequiredSecretStatus(
             command.name, secret.key, secret.description, secret.scope,
             [e.node_id or e.household_id for e in entries if e.key == secret.key and e.set],
+            [e.node_id or e.household_id for e in entries if e.key == secret.key and e.unreadable],
         )
         for command in commands(call)
         for secret in command.required_secrets

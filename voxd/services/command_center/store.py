@@ -1,16 +1,25 @@
-"""The command center's database: command documents (timers, lists), memories, secrets."""
+"""The command center's database: command documents (timers, lists), memories, secrets.
+
+Command secrets are stored sealed (AES-GCM, voxd.kit.sealing) with the key in voxd.env, each bound
+to its key name and owner; the `value` column only ever held the plain text of an older voxd and
+is emptied at start-up (`seal_plain_secrets`).
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 
 from voxd.kit.db import Database
+from voxd.kit.sealing import SEALING_KEY_VARIABLE, SecretBox, UnreadableSecret
 from voxd.kit.timeparse import now_iso
+
+log = logging.getLogger("voxd.command_center.secrets")
 
 MIGRATIONS = [
     """
@@ -39,6 +48,10 @@ MIGRATIONS = [
         PRIMARY KEY (key, household_id, node_id)
     );
     """,
+    # Secrets sealed at rest (issue 11): `value` is left only for start-up to seal and empty.
+    """
+    ALTER TABLE secrets ADD COLUMN sealed BLOB;  -- nonce + AES-GCM ciphertext; NULL: not set yet
+    """,
 ]
 
 
@@ -60,11 +73,30 @@ class SecretEntry:
     node_id: str | None
     set: bool
     updated_at: str
+    unreadable: bool = False  # set, but this SECRETS_ENCRYPTION_KEY cannot decrypt it
+
+
+@dataclass
+class ApplicableSecrets:
+    """The secrets a node's commands get, and those it has that cannot be decrypted."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    unreadable: set[str] = field(default_factory=set)
+
+
+def secret_context(key: str, household_id: str, node_id: str) -> str:
+    """What a sealed value is bound to, so that copying it to another row does not open it."""
+    return f"{key}\0{household_id}\0{node_id}"
+
+
+def row_context(row: Any) -> str:
+    return secret_context(row["key"], row["household_id"], row["node_id"])
 
 
 class CommandCenterStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, box: SecretBox) -> None:
         self.db = db
+        self.box = box
 
     # command documents
     async def get_document(self, household_id: str, command: str, key: str) -> Any:
@@ -124,26 +156,45 @@ class CommandCenterStore:
         return doomed
 
     # secrets
-    async def secret_values(self, household_id: str, node_id: str) -> dict[str, str]:
+    def _unseal(self, row: Any) -> str:
+        """The plain value of a row; UnreadableSecret (logged, never the value) when the key cannot open it."""
+        try:
+            return self.box.unseal(row["sealed"], row_context(row))
+        except UnreadableSecret as problem:
+            owner = f"node {row['node_id']}" if row["node_id"] else f"household {row['household_id']}"
+            log.warning("secret %s of %s %s: set it again with `voxd secrets set`", row["key"], owner, problem)
+            raise
+
+    async def secret_values(self, household_id: str, node_id: str) -> ApplicableSecrets:
         """The set secrets that apply to a node: its household's, overridden by its own."""
         rows = await self.db.fetchall(
-            "SELECT key, value, node_id FROM secrets WHERE value IS NOT NULL AND "
+            "SELECT key, household_id, node_id, sealed FROM secrets WHERE sealed IS NOT NULL AND "
             "((household_id = ? AND node_id = '') OR node_id = ?) ORDER BY node_id",
             (household_id, node_id),
         )
-        return {row["key"]: row["value"] for row in rows}
+        found = ApplicableSecrets()
+        for row in rows:
+            try:
+                found.values[row["key"]] = self._unseal(row)
+                found.unreadable.discard(row["key"])
+            except UnreadableSecret:
+                found.values.pop(row["key"], None)
+                found.unreadable.add(row["key"])
+        return found
 
-    async def set_secret(self, key: str, value: str | None, household_id: str | None, node_id: str | None) -> None:
+    async def set_secret(self, key: str, value: str, household_id: str | None, node_id: str | None) -> None:
+        owner = (key, household_id or "", node_id or "")
         await self.db.execute(
-            "INSERT INTO secrets VALUES (?, ?, ?, ?, ?) ON CONFLICT(key, household_id, node_id) "
-            "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            (key, household_id or "", node_id or "", value, now_iso()),
+            "INSERT INTO secrets (key, household_id, node_id, sealed, updated_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(key, household_id, node_id) "
+            "DO UPDATE SET sealed = excluded.sealed, value = NULL, updated_at = excluded.updated_at",
+            (*owner, self.box.seal(value, secret_context(*owner)), now_iso()),
         )
 
     async def install_secret(self, key: str, household_id: str | None, node_id: str | None) -> bool:
         """An empty entry, so `--list` shows what still needs a value; True when it was new."""
         return await self.db.execute(
-            "INSERT OR IGNORE INTO secrets VALUES (?, ?, ?, NULL, ?)",
+            "INSERT OR IGNORE INTO secrets (key, household_id, node_id, updated_at) VALUES (?, ?, ?, ?)",
             (key, household_id or "", node_id or "", now_iso()),
         ) > 0
 
@@ -151,9 +202,40 @@ class CommandCenterStore:
         rows = await self.db.fetchall("SELECT * FROM secrets ORDER BY key, household_id, node_id")
         return [
             SecretEntry(row["key"], row["household_id"] or None, row["node_id"] or None,
-                        row["value"] is not None, row["updated_at"])
+                        row["sealed"] is not None, row["updated_at"], self._unreadable(row))
             for row in rows
         ]
+
+    def _unreadable(self, row: Any) -> bool:
+        """True when the row holds a value this key cannot decrypt."""
+        if row["sealed"] is None:
+            return False
+        try:
+            self.box.unseal(row["sealed"], row_context(row))
+        except UnreadableSecret:
+            return True
+        return False
+
+    async def seal_plain_secrets(self) -> int:
+        """Seal the plain-text secrets an older voxd stored, then rewrite the file without them.
+
+        Compacting matters: an UPDATE leaves the old bytes in free pages and in the write-ahead log.
+        """
+        async with self.db.transaction() as connection:
+            async with connection.execute(
+                "SELECT key, household_id, node_id, value FROM secrets WHERE value IS NOT NULL"
+            ) as cursor:
+                rows = list(await cursor.fetchall())
+            for row in rows:
+                await connection.execute(
+                    "UPDATE secrets SET sealed = ?, value = NULL WHERE key = ? AND household_id = ? AND node_id = ?",
+                    (self.box.seal(row["value"], row_context(row)), row["key"], row["household_id"], row["node_id"]),
+                )
+        if rows:
+            await self.db.compact()
+            log.info("sealed %d command secrets stored in plain text by an older voxd (key: %s)",
+                     len(rows), SEALING_KEY_VARIABLE)
+        return len(rows)
 
 
 CC_STORE = web.AppKey("command_center_store", CommandCenterStore)
