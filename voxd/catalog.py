@@ -1,6 +1,6 @@
 """The fixed table of voxd services: name, default port, health path, and where the app lives.
 
-Ports are the platform spec's defaults (DESIGN §1); `VOXD_PORT_OFFSET` shifts all of them.
+Ports are listed in docs/architecture.md, Shape; `VOXD_PORT_OFFSET` shifts all of them.
 """
 
 from __future__ import annotations
