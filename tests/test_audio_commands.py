@@ -60,6 +60,19 @@ def test_audio_requests_are_checked(make_daemon):
     assert anonymous.status_code == 401
 
 
+def test_every_wav_type_the_speech_service_takes_is_taken(make_daemon):
+    """Issue 12: the command center answered 415 to audio/vnd.wave, which the speech-to-text service
+    accepts; both now share one list of audio types (here no stt runs, so a taken body is a 503)."""
+    daemon = make_daemon(["config", "auth", "command-center"])
+    node = register_node(daemon)
+    url = daemon.url("command-center") + COMMAND
+    for wav_type in ("audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"):
+        answer = httpx.post(url, content=silence_wav(), headers={**node_headers(node), "Content-Type": wav_type})
+        assert answer.status_code == 503 and answer.json()["error"]["code"] == "stt_unavailable", wav_type
+    part = httpx.post(url, files={"file": ("a.wav", silence_wav(), "audio/wav")}, headers=node_headers(node))
+    assert part.status_code == 503 and part.json()["error"]["code"] == "stt_unavailable"
+
+
 def wav_seconds(data: bytes) -> float:
     with wave.open(io.BytesIO(data)) as reader:
         return reader.getnframes() / reader.getframerate()
@@ -104,6 +117,18 @@ def test_a_spoken_command_comes_back_spoken(voice_daemon):
     typed = httpx.post(voice_daemon.url("command-center") + COMMAND, headers=node_headers(node), timeout=120,
                        json={"text": "what time is it", "speak": True}).json()
     assert typed["transcript"] is None and wav_seconds(base64.b64decode(typed["audio"])) > 0.5
+
+
+@pytest.mark.slow
+def test_audio_vnd_wave_is_heard_and_asked_for(voice_daemon):
+    """Issue 12: audio/vnd.wave is a WAV type both ways, as a body and in Accept (the command center
+    used to pick its WAV types by position and left this one out)."""
+    node = register_node(voice_daemon)
+    headers = {**node_headers(node), "Content-Type": "audio/vnd.wave", "Accept": "audio/vnd.wave"}
+    answer = httpx.post(voice_daemon.url("command-center") + COMMAND, content=espeak("stop"), headers=headers,
+                        timeout=120)
+    assert answer.status_code == 200 and answer.headers["content-type"] == "audio/wav", answer.text
+    assert answer.headers["X-Voxd-Command"] == "stop" and wav_seconds(answer.content) > 0
 
 
 @pytest.mark.slow

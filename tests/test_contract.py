@@ -1,5 +1,6 @@
-"""The contract every endpoint keeps (DESIGN §3), checked over every route of every service as
-its own OpenAPI document declares it: credentials first, the error shape, never a 500."""
+"""The contract every endpoint keeps (docs/architecture.md, Contracts), checked over every route of
+every service as its own OpenAPI document declares it: credentials first, the error shape, never a
+500."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The speaker's display name is asked of the auth service once and remembered for five minutes
-(spec rule 4): long enough that a busy kitchen does not ask per command, short enough that a
+(docs/architecture.md, Voice pipeline rules, rule 4): long enough that a busy kitchen does not ask per command, short enough that a
 renamed user is greeted by the new name. A controllable clock stands in for waiting five minutes."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from voxd.services.command_center.speech import NAME_CACHE_SECONDS, Speech
+from voxd.wire.speech import SpeakerMatch
 
 
 class Clock:
@@ -35,13 +36,15 @@ def test_a_speakers_name_is_remembered_for_five_minutes_and_no_longer():
     clock, auth = Clock(), AuthNames()
     speech = Speech(auth, clock=clock)
 
+    sam = SpeakerMatch(user_id="u1", confidence=0.9)
+
     async def story() -> list[str]:
-        heard = [(await speech.speaker("u1")).name]
+        heard = [(await speech.speaker(sam)).name]
         auth.name = "Samantha"  # renamed in the auth service
         clock.now += NAME_CACHE_SECONDS - 1
-        heard.append((await speech.speaker("u1")).name)
+        heard.append((await speech.speaker(sam)).name)
         clock.now += 2
-        heard.append((await speech.speaker("u1")).name)
+        heard.append((await speech.speaker(sam)).name)
         return heard
 
     assert asyncio.run(story()) == ["Sam", "Sam", "Samantha"]

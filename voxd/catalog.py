@@ -1,7 +1,7 @@
 """The fixed table of voxd services: name, default port, health path, where the app lives, and
 the optional part (pip extra) a service cannot start without.
 
-Ports are the platform spec's defaults (DESIGN §1); `VOXD_PORT_OFFSET` shifts all of them.
+Ports are listed in docs/architecture.md, Shape; `VOXD_PORT_OFFSET` shifts all of them.
 A service's database durability is declared here too: FULL unless the service says its writes are
 cheap to lose (voxd.kit.db.Durability), so a new service is safe by default.
 """

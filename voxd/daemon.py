@@ -1,6 +1,6 @@
 """`voxd serve`: start the selected services on their ports in one asyncio loop, register them
 with the config service (and keep them registered), and stop them cleanly on SIGINT/SIGTERM
-(DESIGN §1)."""
+(docs/architecture.md, Shape)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`VOXD_HOME` and `voxd init`: the folders and the secrets a first start needs (DESIGN §4).
+"""`VOXD_HOME` and `voxd init`: the folders and the secrets a first start needs (docs/architecture.md, Contracts: Secrets).
 
 Secrets go to `$VOXD_HOME/voxd.env` with mode 0600. Existing values are never overwritten; a
 newer voxd that knows more services only adds their missing secrets. VOXD_HOME, data/ and models/

@@ -1,4 +1,4 @@
-"""Keeping this daemon's services in the config service's registry (DESIGN §3, discovery).
+"""Keeping this daemon's services in the config service's registry (docs/architecture.md, Contracts: Discovery).
 
 An entry is written at start-up, retried until the config service answers, and kept: an entry
 someone deleted (or a config service that lost its database) is written again on a schedule

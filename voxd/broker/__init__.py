@@ -1,2 +1,3 @@
 """The MQTT side of voxd: how the command center reaches a node without the node asking
-(spec voice pipeline rule 10: "audio reaches the node through a message broker")."""
+(docs/architecture.md, Voice pipeline rules, rule 10: "audio reaches the node through a message
+broker")."""

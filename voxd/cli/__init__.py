@@ -1,4 +1,4 @@
-"""The `voxd` command: thin click verbs that call the running daemon over HTTP (DESIGN §4)."""
+"""The `voxd` command: thin click verbs that call the running daemon over HTTP (docs/architecture.md, CLI)."""
 
 from __future__ import annotations
 

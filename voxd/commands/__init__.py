@@ -1,2 +1,2 @@
-"""Voice commands: the public command API (`voxd.commands.api`), the built-in commands, and the
-language helpers (templates, numbers, durations, dates) they use to claim utterances quickly."""
+"""Voice commands: the public command API (`voxd.commands.api`), argument coercion, the loader and
+the built-in commands. The English they parse lives in `voxd.language`."""

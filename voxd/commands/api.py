@@ -17,6 +17,8 @@ from datetime import datetime
 from typing import Any, ClassVar, Literal, Protocol
 from zoneinfo import ZoneInfo
 
+from voxd.language.templates import Template
+
 ParameterType = Literal["string", "integer", "number", "boolean", "enum", "date", "datetime", "duration"]
 PARAMETER_TYPES: tuple[str, ...] = ParameterType.__args__  # type: ignore[attr-defined]
 
@@ -116,14 +118,12 @@ class Command:
     description: ClassVar[str]
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     required_secrets: ClassVar[tuple[RequiredSecret, ...]] = ()
-    # Sentence templates (voxd.commands.templates syntax) whose slots are named like parameters.
+    # Sentence templates (voxd.language.templates syntax) whose slots are named like parameters.
     templates: ClassVar[tuple[str, ...]] = ()
     # Commands that share documents (set_timer, check_timers, cancel_timer) name one scope.
     storage_scope: ClassVar[str | None] = None
 
     def __init__(self) -> None:
-        from voxd.commands.templates import Template
-
         self._templates = [Template(pattern) for pattern in self.templates]
 
     def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:

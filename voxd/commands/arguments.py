@@ -11,6 +11,9 @@ from datetime import date, datetime
 from typing import Any
 
 from voxd.commands.api import Command, Parameter, RouteContext
+from voxd.language.dates import resolve_time_expression
+from voxd.language.durations import parse_duration
+from voxd.language.numbers import parse_number
 
 
 class ArgumentProblem(ValueError):
@@ -63,8 +66,6 @@ def to_string(parameter: Parameter, value: Any, context: RouteContext) -> str | 
 
 
 def to_number(parameter: Parameter, value: Any, context: RouteContext) -> float | int | None:
-    from voxd.commands.numbers import parse_number
-
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -96,8 +97,6 @@ def to_enum(parameter: Parameter, value: Any, context: RouteContext) -> str | No
 
 
 def to_duration(parameter: Parameter, value: Any, context: RouteContext) -> int | None:
-    from voxd.commands.durations import parse_duration
-
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -111,8 +110,6 @@ def to_duration(parameter: Parameter, value: Any, context: RouteContext) -> int 
 
 def to_datetime(parameter: Parameter, value: Any, context: RouteContext) -> str | None:
     """An aware ISO 8601 time in the household's zone; words are resolved against its clock."""
-    from voxd.commands.dates import resolve_time_expression
-
     text = str(value).strip()
     try:
         moment = datetime.fromisoformat(text)
@@ -125,8 +122,6 @@ def to_datetime(parameter: Parameter, value: Any, context: RouteContext) -> str 
 
 
 def to_date(parameter: Parameter, value: Any, context: RouteContext) -> str | None:
-    from voxd.commands.dates import resolve_time_expression
-
     text = str(value).strip()
     try:
         return date.fromisoformat(text).isoformat()

@@ -144,8 +144,8 @@ def http_resources(resolver_factory: ResolverFactory | None) -> CleanupContext:
 
 
 def database(migrations: list[str]) -> CleanupContext:
-    """Open the service's own SQLite file (DESIGN §3) for the life of the app, at the durability
-    its catalog entry declares."""
+    """Open the service's own SQLite file for the life of the app, at the durability its catalog
+    entry declares (docs/architecture.md, Contracts: Storage)."""
 
     async def context(app: web.Application) -> AsyncIterator[None]:
         settings = app[SETTINGS]

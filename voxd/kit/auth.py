@@ -1,4 +1,4 @@
-"""Auth guards for the four credential patterns of the spec (DESIGN §3).
+"""Auth guards for the four credential patterns (docs/architecture.md, Contracts: Auth).
 
 A route declares which patterns it accepts; `authenticate` runs before the handler, picks the
 pattern the caller presented, and checks it: the admin key locally in constant time, node keys,
@@ -114,7 +114,7 @@ async def authenticate(
     validator: CredentialValidator,
     admin_key: str | None,
 ) -> Principal | None:
-    """Check the caller against the route's accepted patterns (DESIGN §3).
+    """Check the caller against the route's accepted patterns (docs/architecture.md, Contracts: Auth).
 
     No credentials, or bad ones: 401. Good credentials of a pattern the route does not take, or a
     non-admin user on an admin route: 403.

@@ -1,4 +1,4 @@
-"""Credential checks done by the auth service over HTTP, with a short cache (DESIGN §3)."""
+"""Credential checks done by the auth service over HTTP, with a short cache (docs/architecture.md, Auth)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 Explicit variables win (`SERVICE_AUTH_BASE_URL`, `SERVICE_<NAME>_BASE_URL`, `SERVICE_CONFIG_URL`).
 Answers are cached for `VOXD_DISCOVERY_TTL` seconds (default 300). While the config service is
-down, cached URLs keep working until they expire; after that, callers get a clear 503 (spec outage
-table, DESIGN §3). A name the registry does not know is reported to `watch_missing` listeners: the
+down, cached URLs keep working until they expire; after that, callers get a clear 503 (docs/architecture.md,
+Discovery). A name the registry does not know is reported to `watch_missing` listeners: the
 daemon re-registers at once a service it runs whose entry was lost.
 """
 

@@ -1,4 +1,4 @@
-"""The one error shape every service answers with (DESIGN §3).
+"""The one error shape every service answers with (docs/architecture.md, Errors).
 
 `{"error": {"code": "snake_case_code", "message": "what went wrong and what to do", "details"?}}`
 """

@@ -1,10 +1,10 @@
-"""The log client: a `logging` handler that ships records to the logs service (DESIGN §3).
+"""The log client: a `logging` handler that ships records to the logs service.
 
 `emit` only appends to a bounded buffer, so logging never blocks or fails the caller. A background
 task sends batches (by size or every `flush_seconds`) with the credentials of the service that
 logged them. While the logs service is unreachable the entries stay buffered (the oldest are
 dropped past `buffer_size`), records still reach the console handler, and the buffer is delivered
-once the logs service answers again (spec outage row "logs service down").
+once the logs service answers again (docs/architecture.md, Logging).
 """
 
 from __future__ import annotations

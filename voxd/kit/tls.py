@@ -1,5 +1,5 @@
 """voxd's own small certificate authority, the server certificate it signs, and the TLS contexts
-built on them (DESIGN §3 Transport).
+built on them (docs/architecture.md, Contracts: Transport).
 
 A household has no public name a public authority could vouch for, so voxd keeps its own authority
 in `$VOXD_HOME/tls/` (folder 0700, private keys 0600): `ca.pem` is what nodes and browsers are told

@@ -63,7 +63,7 @@ def speaker_embedding(settings: Settings) -> ModelChoice:
 
 
 def language_model(settings: Settings) -> ModelChoice:
-    from voxd.services.llm.backends import load_settings
+    from voxd.services.llm.settings import load_settings
 
     try:
         llm = load_settings(settings)

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
 from voxd.commands.builtin import sentence_case, spoken_list
-from voxd.commands.templates import normalize_utterance
+from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
 SEPARATORS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")

@@ -1,5 +1,5 @@
 """Auth service (7701): users and sessions, households, nodes, app credentials, and the
-credential checks every other service asks for (spec §Authentication, DESIGN §3)."""
+credential checks every other service asks for (docs/architecture.md, Contracts: Auth)."""
 
 from __future__ import annotations
 

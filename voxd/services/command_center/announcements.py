@@ -1,4 +1,4 @@
-"""How the command center reaches nodes unasked (spec rule 10, issue 6): the broker (embedded unless
+"""How the command center reaches nodes unasked (docs/architecture.md, Voice pipeline rule 10; issue 6): the broker (embedded unless
 `VOXD_BROKER_URL` names one), the announcer, the timer bell, and two routes: a node asks where the
 broker is, an administrator makes a node say something."""
 

@@ -1,4 +1,4 @@
-"""POST /api/v0/command: a node's utterance in, what to say back out (spec voice pipeline)."""
+"""POST /api/v0/command: a node's utterance in, what to say back out (docs/architecture.md, Voice pipeline rules)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ from pydantic import StringConstraints
 
 from voxd.commands.registry import load_commands
 from voxd.kit.app import CLIENT, HTTP, SETTINGS
+from voxd.kit.audio import AUDIO_TYPES, WAV_TYPES, read_audio
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.command_center.households import HouseholdZones
 from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable
 from voxd.services.command_center.pipeline import PIPELINE, Pipeline, Turn
-from voxd.services.command_center.speech import AUDIO_TYPES, MAX_AUDIO_BYTES, Speech, SpeechUnavailable, read_audio
+from voxd.services.command_center.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
 from voxd.services.command_center.store import CC_STORE
 
 log = logging.getLogger("voxd.command-center")
@@ -75,9 +76,9 @@ def speech_down(error: SpeechUnavailable, transcript: str | None = None) -> ApiE
 
 
 async def heard_turn(call: Call, speech: Speech) -> tuple[Turn, str]:
-    """Audio in: transcribe (spec rule 3) and name the speaker (rule 4)."""
+    """Audio in: transcribe and name the speaker (Voice pipeline rules 3 and 4)."""
     principal = call.principal
-    audio = await read_audio(call.request)
+    audio = await read_audio(call.request, MAX_AUDIO_BYTES)
     started = time.perf_counter()
     try:
         heard = await speech.transcribe(audio, principal.household_id or "")
@@ -86,9 +87,9 @@ async def heard_turn(call: Call, speech: Speech) -> tuple[Turn, str]:
     turn = Turn(text=heard.text, node_id=principal.subject, household_id=principal.household_id or "",
                 follow_up=call.query.follow_up)
     turn.timed("stt", started)
-    turn.timings["stt_engine"] = round(sum(v for v in heard.timings.values() if isinstance(v, (int, float))), 2)
+    turn.timings["stt_engine"] = round(heard.timings.total, 2)
     started = time.perf_counter()
-    turn.speaker = await speech.speaker(heard.speaker_id)
+    turn.speaker = await speech.speaker(heard.speaker)
     turn.timed("speaker", started)
     return turn, heard.text
 
@@ -99,11 +100,11 @@ async def run_command(call: Call[CommandInput | None]) -> web.Response:
     started = time.perf_counter()
     if call.body is None:
         turn, transcript = await heard_turn(call, speech)
-    else:  # rule 11: text needs no transcription
+    else:  # Voice pipeline rule 11: text needs no transcription
         turn = Turn(text=call.body.text, node_id=principal.subject, household_id=principal.household_id or "",
                     follow_up=call.query.follow_up)
         transcript = None
-    wants_wav = call.request.headers.get("Accept", "").split(";")[0].strip() in AUDIO_TYPES[:3]
+    wants_wav = call.request.headers.get("Accept", "").split(";")[0].strip() in WAV_TYPES
     wants_audio = transcript is not None or wants_wav or (call.body is not None and call.body.speak)
     if transcript == "":
         turn.reply, turn.routed_by = "Sorry, I didn't catch that.", "none"

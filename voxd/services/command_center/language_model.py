@@ -1,13 +1,14 @@
-"""The command center's side of the language-model proxy: one chat call, and a plain question."""
+"""The command center's side of the language-model proxy: one chat call, and a plain question.
+Requests and answers are the shared OpenAI wire types (voxd/wire/openai_chat.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import aiohttp
+from pydantic import ValidationError
 
 from voxd.kit.errors import ApiError
 from voxd.kit.service_client import ServiceClient
+from voxd.wire.openai_chat import ANSWERED_COMPLETION, AnsweredMessage, ChatRequest, Message, Tool
 
 MODEL_TIMEOUT = aiohttp.ClientTimeout(total=60)
 
@@ -21,14 +22,12 @@ class LanguageModel:
         self._client = client
         self._timeout = timeout
 
-    async def chat(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    async def chat(self, messages: list[Message], tools: list[Tool] | None = None) -> AnsweredMessage:
         """The assistant message of one completion."""
-        body: dict[str, Any] = {"messages": messages, "temperature": 0}
-        if tools:
-            body.update(tools=tools, tool_choice="auto")
+        request = ChatRequest(messages, tools=tools or None, tool_choice="auto" if tools else None, temperature=0)
         try:
             answer = await self._client.request(
-                "llm", "POST", "/v1/chat/completions", json=body, timeout=self._timeout
+                "llm", "POST", "/v1/chat/completions", json=request.wire(), timeout=self._timeout
             )
         except ApiError as error:
             raise ModelUnavailable(error.message) from None
@@ -36,18 +35,18 @@ class LanguageModel:
             reason = (answer.data or {}).get("error", {}).get("message") if isinstance(answer.data, dict) else None
             raise ModelUnavailable(reason or f"the language-model proxy answered {answer.status}")
         try:
-            return answer.data["choices"][0]["message"]
-        except (KeyError, IndexError, TypeError):
+            return ANSWERED_COMPLETION.validate_python(answer.data).choices[0].message
+        except ValidationError:
             raise ModelUnavailable("the language-model proxy answered without a message") from None
 
     async def ask(self, question: str) -> str | None:
         """For commands: a free-form answer, or None when no model is there."""
         try:
             message = await self.chat([
-                {"role": "system", "content": "Answer in one or two short spoken sentences."},
-                {"role": "user", "content": question},
+                Message("system", "Answer in one or two short spoken sentences."),
+                Message("user", question),
             ])
         except ModelUnavailable:
             return None
-        content = message.get("content")
-        return content.strip() if isinstance(content, str) and content.strip() else None
+        content = (message.content or "").strip()
+        return content or None

@@ -1,4 +1,4 @@
-"""Memories about speakers (spec §Memory tools): users manage their own, administrators anyone's."""
+"""Memories about speakers (docs/architecture.md, Memory tools): users manage their own, administrators anyone's."""
 
 from __future__ import annotations
 

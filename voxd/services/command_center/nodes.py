@@ -1,4 +1,4 @@
-"""Node registration (spec §Node registration): the command center asks the auth service, which
+"""Node registration (docs/architecture.md, Node registration): the command center asks the auth service, which
 generates the node_id and api_key pair and keeps only a digest of the key."""
 
 from __future__ import annotations

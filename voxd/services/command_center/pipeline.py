@@ -1,4 +1,4 @@
-"""The text command pipeline (spec voice pipeline rules 4-9, DESIGN §5), one method per stage:
+"""The text command pipeline (docs/architecture.md, Voice pipeline rules 4-9), one method per stage:
 
 context (household clock, speaker, memories) -> pre-route (or, for a node's answer to a question the
 last command asked, back to that command) -> model call 1 -> validate secrets and arguments ->
@@ -26,7 +26,8 @@ from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, 
 from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable
 from voxd.services.command_center.prompt import MEMORY_TOOLS, REPLY, routing_prompt
 from voxd.services.command_center.store import CommandCenterStore, DocumentStorage
-from voxd.services.command_center.tool_calls import ToolCall, from_message
+from voxd.services.command_center.tool_calls import ChosenTool, from_message
+from voxd.wire.openai_chat import FunctionCall, Message, ToolCall, tools_of
 
 log = logging.getLogger("voxd.command-center.pipeline")
 
@@ -70,7 +71,7 @@ class Pipeline:
     ) -> None:
         self.commands = commands
         self.by_name = {command.name: command for command in commands}
-        self.tools = [command.tool_schema() for command in commands] + MEMORY_TOOLS
+        self.tools = tools_of([command.tool_schema() for command in commands] + MEMORY_TOOLS)
         self.store = store
         self.model = model
         self.household_zone = household_zone
@@ -153,15 +154,15 @@ class Pipeline:
     async def route_with_model(self, turn: Turn) -> None:
         started = time.perf_counter()
         messages = [
-            {"role": "system", "content": routing_prompt(turn.now, turn.speaker, turn.memories)},
-            {"role": "user", "content": turn.text},
+            Message("system", routing_prompt(turn.now, turn.speaker, turn.memories)),
+            Message("user", turn.text),
         ]
         message = await self.model.chat(messages, tools=self.tools)
         turn.timed("llm_route", started)
         turn.routed_by = "llm"
-        call: ToolCall | None = from_message(message, set(self.by_name) | MEMORY_TOOL_NAMES)
+        call: ChosenTool | None = from_message(message, set(self.by_name) | MEMORY_TOOL_NAMES)
         if call is None:
-            turn.reply = (message.get("content") or "").strip() or "Sorry, I didn't catch that."
+            turn.reply = (message.content or "").strip() or "Sorry, I didn't catch that."
             return
         turn.tool, turn.arguments = call.name, call.arguments
         turn.command = self.by_name.get(call.name)
@@ -221,18 +222,16 @@ class Pipeline:
         if turn.reply or turn.response is None:
             return
         started = time.perf_counter()
+        call = ToolCall("call_1", FunctionCall(turn.tool or "", _json(turn.arguments)))
         messages = [
-            {"role": "system", "content": REPLY},
-            {"role": "user", "content": turn.text},
-            {"role": "assistant", "content": None, "tool_calls": [{
-                "id": "call_1", "type": "function",
-                "function": {"name": turn.tool, "arguments": _json(turn.arguments)},
-            }]},
-            {"role": "tool", "tool_call_id": "call_1", "content": _json(turn.response.data)},
+            Message("system", REPLY),
+            Message("user", turn.text),
+            Message("assistant", None, tool_calls=[call]),
+            Message("tool", _json(turn.response.data), tool_call_id=call.id),
         ]
         try:
             message = await self.model.chat(messages)
-            turn.reply = (message.get("content") or "").strip()
+            turn.reply = (message.content or "").strip()
         except ModelUnavailable:
             turn.reply = ""
         turn.timed("llm_reply", started)

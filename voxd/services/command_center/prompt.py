@@ -1,4 +1,4 @@
-"""The system prompts of the two model calls (spec voice pipeline rules 5, 6 and 9)."""
+"""The system prompts of the two model calls (docs/architecture.md, Voice pipeline rules 5, 6 and 9)."""
 
 from __future__ import annotations
 

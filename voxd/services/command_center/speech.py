@@ -1,21 +1,21 @@
 """The command center's side of speech: audio in through the speech-to-text service, the
-speaker's display name from the auth service (cached five minutes, spec rule 4), the reply out
-through the text-to-speech service."""
+speaker's display name from the auth service (cached five minutes: docs/architecture.md, Voice
+pipeline rule 4), the reply out through the text-to-speech service."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import aiohttp
-from aiohttp import web
+from pydantic import ValidationError
 
 from voxd.commands.api import Speaker
-from voxd.kit.errors import ApiError, bad_request
+from voxd.kit.errors import ApiError
 from voxd.kit.service_client import ServiceClient
+from voxd.wire.speech import TRANSCRIPTION, SpeakerMatch, Transcription
 
-AUDIO_TYPES = ("audio/wav", "audio/x-wav", "audio/wave", "multipart/form-data")
 MAX_AUDIO_BYTES = 16 * 1024 * 1024
 NAME_CACHE_SECONDS = 300.0  # a renamed user is greeted by the new name at most this much later
 SPEECH_TIMEOUT = aiohttp.ClientTimeout(total=60)
@@ -29,31 +29,6 @@ class SpeechUnavailable(Exception):
         self.service = service
 
 
-@dataclass(frozen=True)
-class Transcript:
-    text: str
-    speaker_id: str | None
-    confidence: float | None
-    timings: dict
-
-
-async def read_audio(request: web.Request) -> bytes:
-    """The WAV of an audio command: the whole body, or the multipart part named `audio`."""
-    if request.content_type == "multipart/form-data":
-        reader = await request.multipart()
-        async for part in reader:
-            if getattr(part, "name", None) == "audio":
-                audio = await part.read(decode=False)
-                break
-        else:
-            raise bad_request("send the recording in a multipart part named audio", "audio_missing")
-    else:
-        audio = await request.read()
-    if not audio:
-        raise bad_request("the recording is empty", "empty_audio")
-    return bytes(audio)
-
-
 class Speech:
     """`clock` is injectable so the name cache's lifetime can be tested without waiting for it."""
 
@@ -62,7 +37,7 @@ class Speech:
         self._clock = clock
         self._names: dict[str, tuple[float, str]] = {}
 
-    async def transcribe(self, audio: bytes, household_id: str) -> Transcript:
+    async def transcribe(self, audio: bytes, household_id: str) -> Transcription:
         try:
             answer = await self._client.request(
                 "stt", "POST", "/transcribe", data=audio, content_type="audio/wav",
@@ -75,18 +50,17 @@ class Speech:
             raise ApiError(answer.status, error.get("code", "bad_audio"), error.get("message", "the audio was refused"))
         if answer.status != 200 or not isinstance(answer.data, dict):
             raise SpeechUnavailable("stt", f"the speech-to-text service answered {answer.status}")
-        speaker = answer.data.get("speaker") or {}
-        return Transcript(
-            text=(answer.data.get("text") or "").strip(),
-            speaker_id=speaker.get("user_id"),
-            confidence=speaker.get("confidence"),
-            timings=answer.data.get("timings") or {},
-        )
+        try:
+            heard = TRANSCRIPTION.validate_python(answer.data)
+        except ValidationError:
+            raise SpeechUnavailable("stt", "the speech-to-text service answered something that is not a transcription") from None
+        return dataclasses.replace(heard, text=heard.text.strip())
 
-    async def speaker(self, user_id: str | None) -> Speaker | None:
-        """The speaker's display name, from the auth service, remembered for five minutes."""
-        if not user_id:
+    async def speaker(self, match: SpeakerMatch | None) -> Speaker | None:
+        """The recognised speaker's display name, from the auth service, remembered for five minutes."""
+        if match is None:
             return None
+        user_id = match.user_id
         cached = self._names.get(user_id)
         if cached and cached[0] > self._clock():
             return Speaker(user_id, cached[1])

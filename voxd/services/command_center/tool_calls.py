@@ -1,17 +1,22 @@
 """Reading the model's choice: native tool calls, or the same written as text (small models do
-that: a JSON object, `<tool_call>{...}</tool_call>`, or `name(key="value", ...)`)."""
+that: a JSON object, `<tool_call>{...}</tool_call>`, or `name(key="value", ...)`). The result is a
+`ChosenTool`: the name and the decoded arguments, ready for argument coercion (the wire's
+`ToolCall`, with arguments as JSON text, is in voxd/wire/openai_chat.py)."""
 
 from __future__ import annotations
 
 import ast
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from voxd.wire.openai_chat import ANSWERED_MESSAGE, AnsweredMessage
+
 
 @dataclass(frozen=True)
-class ToolCall:
+class ChosenTool:
     name: str
     arguments: dict[str, Any]
 
@@ -28,21 +33,22 @@ def decode_arguments(raw: Any) -> dict[str, Any]:
     return {}
 
 
-def from_message(message: dict[str, Any], known: set[str]) -> ToolCall | None:
-    """The first call to a known tool, native or written in the content."""
-    for call in message.get("tool_calls") or []:
-        function = call.get("function") or {}
-        if function.get("name") in known:
-            return ToolCall(function["name"], decode_arguments(function.get("arguments")))
-    content = message.get("content")
-    return from_text(content, known) if isinstance(content, str) else None
+def from_message(message: AnsweredMessage | Mapping[str, Any], known: set[str]) -> ChosenTool | None:
+    """The first call to a known tool, native or written in the content. `message` is the
+    assistant message as read from the wire, or its JSON object."""
+    if isinstance(message, Mapping):
+        message = ANSWERED_MESSAGE.validate_python(message)
+    for call in message.tool_calls or ():
+        if call.function.name in known:
+            return ChosenTool(call.function.name, decode_arguments(call.function.arguments))
+    return from_text(message.content, known) if message.content else None
 
 
 JSON_OBJECT = re.compile(r"\{.*\}", re.S)
 PYTHON_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\((.*?)\)", re.S)
 
 
-def from_text(text: str, known: set[str]) -> ToolCall | None:
+def from_text(text: str, known: set[str]) -> ChosenTool | None:
     match = JSON_OBJECT.search(text)
     if match:
         try:
@@ -55,10 +61,10 @@ def from_text(text: str, known: set[str]) -> ToolCall | None:
                 data, name = name, name.get("name")
             if name in known:
                 arguments = data.get("arguments", data.get("parameters", {}))
-                return ToolCall(name, decode_arguments(arguments))
+                return ChosenTool(name, decode_arguments(arguments))
     for match in PYTHON_CALL.finditer(text):
         if match.group(1) in known:
-            return ToolCall(match.group(1), python_keywords(match.group(2)))
+            return ChosenTool(match.group(1), python_keywords(match.group(2)))
     return None
 
 

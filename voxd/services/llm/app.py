@@ -20,11 +20,11 @@ from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
 from voxd.kit.errors import ApiError, error_body
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
-from voxd.services.llm.backends import Backend, create_backend, llm_unavailable, load_settings
-from voxd.services.llm.schema import (
-    ChatChunk, ChatCompletion, ChatRequest, ModelCard, ModelList, Usage, check, chunk_body,
-    completion_body, completion_id,
-)
+from voxd.services.llm.backends import create_backend
+from voxd.services.llm.backends.base import Backend, llm_unavailable
+from voxd.services.llm.schema import ChatChunk, check, chunk_body, completion_body, completion_id
+from voxd.services.llm.settings import load_settings
+from voxd.wire.openai_chat import ChatCompletion, ChatRequest, ModelCard, ModelList, Usage
 
 log = logging.getLogger("voxd.llm")
 T = TypeVar("T")

@@ -14,6 +14,7 @@ from aiohttp import web
 
 from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import CLIENT, DB, create_service_app, database
+from voxd.kit.audio import AUDIO_TYPES, read_audio
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError, bad_request, conflict, not_found
 from voxd.kit.routes import Call, Route, json_response
@@ -23,12 +24,10 @@ from voxd.services.stt.settings import SttSettings, load_settings
 from voxd.services.stt.speakers import SpeakerEncoder, best_match
 from voxd.services.stt.store import MAX_SAMPLES_PER_USER, MIGRATIONS, VoiceProfile, VoiceStore
 from voxd.services.stt.transcriber import Transcriber
+from voxd.wire.speech import SpeakerMatch, Timings, Transcription
 
 log = logging.getLogger("voxd.stt")
 
-WAV_TYPES = ("audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave")
-AUDIO_TYPES = (*WAV_TYPES, "multipart/form-data")
-FILE_PARTS = ("file", "audio")
 MIN_ENROLL_SECONDS = 1.0
 # Body limit: the longest allowed recording as 48 kHz stereo 32-bit float, plus headers.
 BYTES_PER_SECOND = 48_000 * 2 * 4
@@ -52,28 +51,6 @@ class ProfileFilter:
 
 
 @dataclass(frozen=True)
-class SpeakerMatch:
-    user_id: str
-    confidence: float  # cosine similarity with the profile, 0..1
-
-
-@dataclass(frozen=True)
-class Timings:
-    decode: float
-    transcribe: float
-    speaker: float
-
-
-@dataclass(frozen=True)
-class Transcription:
-    text: str
-    language: str | None
-    duration_ms: int
-    speaker: SpeakerMatch | None
-    timings: Timings
-
-
-@dataclass(frozen=True)
 class VoiceProfiles:
     profiles: list[VoiceProfile]
 
@@ -82,36 +59,8 @@ def ms(since: float) -> float:
     return round((time.perf_counter() - since) * 1000, 1)
 
 
-async def read_audio(request: web.Request) -> bytes:
-    """The WAV: the whole body (audio/wav) or the multipart part named `file` (or `audio`)."""
-    limit = request.app[BODY_LIMIT]
-    if request.content_type not in AUDIO_TYPES:
-        raise ApiError(415, "unsupported_media_type",
-                       "send the recording as a WAV body (Content-Type: audio/wav) or as multipart/form-data with "
-                       f"a `file` part; got {request.content_type or 'no Content-Type'}")
-    if request.content_type != "multipart/form-data":
-        return await request.read()  # aiohttp enforces the size limit on chunked bodies too
-    try:
-        reader = await request.multipart()
-        async for part in reader:
-            if getattr(part, "name", None) not in FILE_PARTS:
-                continue
-            chunks, size = [], 0
-            while chunk := await part.read_chunk():
-                size += len(chunk)
-                if size > limit:
-                    raise ApiError(413, "body_too_large", f"the recording is larger than {limit} bytes")
-                chunks.append(chunk)
-            return b"".join(chunks)
-    except (ValueError, AssertionError) as error:  # aiohttp's word for a broken multipart body
-        raise bad_request(f"the multipart body cannot be read: {error}", "malformed_multipart") from None
-    raise bad_request("send the recording in a multipart part named file", "audio_missing")
-
-
 async def read_wav(call: Call) -> Audio:
-    data = await read_audio(call.request)
-    if not data:
-        raise bad_request("the request body is empty; send a WAV recording", "empty_audio")
+    data = await read_audio(call.request, call.app[BODY_LIMIT])
     try:
         return await asyncio.to_thread(decode, data, call.app[CONFIG].max_seconds)
     except AudioError as error:

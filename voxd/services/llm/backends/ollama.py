@@ -14,10 +14,11 @@ from typing import Any
 import httpx
 from ollama import AsyncClient, ResponseError
 
-from voxd.services.llm.backends import BaseBackend, LlmSettings, llm_rejected, llm_unavailable
-from voxd.services.llm.schema import (
-    ChatChunk, ChatRequest, ChatResponse, FunctionCall, NamedToolChoice, ToolCall, Usage, arguments_text,
-    new_call_id,
+from voxd.services.llm.backends.base import BaseBackend, llm_rejected, llm_unavailable
+from voxd.services.llm.settings import LlmSettings
+from voxd.services.llm.schema import ChatChunk, ChatResponse
+from voxd.wire.openai_chat import (
+    ChatRequest, FunctionCall, NamedToolChoice, ToolCall, Usage, arguments_text, new_call_id,
 )
 
 
@@ -110,3 +111,6 @@ class OllamaBackend(BaseBackend):
 
     async def close(self) -> None:
         await self.client.close()
+
+
+BACKEND = OllamaBackend

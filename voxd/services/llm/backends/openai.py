@@ -10,98 +10,23 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
 import aiohttp
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from voxd.services.llm.backends import BaseBackend, LlmSettings, llm_rejected, llm_unavailable
-from voxd.services.llm.schema import (
-    ChatChunk, ChatRequest, ChatResponse, FunctionCall, ToolCall, Usage, arguments_text, new_call_id,
+from voxd.services.llm.backends.base import BaseBackend, llm_rejected, llm_unavailable
+from voxd.services.llm.settings import LlmSettings
+from voxd.services.llm.schema import ChatChunk, ChatResponse
+from voxd.wire.openai_chat import (
+    ANSWERED_CHUNK, ANSWERED_COMPLETION, AnsweredCompletion, ChatRequest, FunctionCall, ToolCall, new_call_id,
+    usage_of,
 )
 
 
-@dataclass
-class _Function:
-    name: str
-    arguments: Any = None
-
-
-@dataclass
-class _Call:
-    function: _Function
-    id: str | None = None
-
-
-@dataclass
-class _Message:
-    content: str | None = None
-    tool_calls: list[_Call] | None = None
-
-
-@dataclass
-class _Choice:
-    message: _Message
-    finish_reason: str | None = None
-
-
-@dataclass
-class _Usage:
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-
-
-@dataclass
-class _Completion:
-    choices: Annotated[list[_Choice], Field(min_length=1)]
-    model: str | None = None
-    usage: _Usage | None = None
-
-
-@dataclass
-class _DeltaFunction:
-    name: str | None = None
-    arguments: str | None = None
-
-
-@dataclass
-class _DeltaCall:
-    index: int = 0
-    id: str | None = None
-    function: _DeltaFunction | None = None
-
-
-@dataclass
-class _Delta:
-    content: str | None = None
-    tool_calls: list[_DeltaCall] | None = None
-
-
-@dataclass
-class _ChunkChoice:
-    delta: _Delta = field(default_factory=_Delta)
-    finish_reason: str | None = None
-
-
-@dataclass
-class _Chunk:
-    choices: list[_ChunkChoice] = field(default_factory=list)
-    usage: _Usage | None = None
-
-
-COMPLETION = TypeAdapter(_Completion)
-CHUNK = TypeAdapter(_Chunk)
-
-
-def usage_of(usage: _Usage | None) -> Usage:
-    return Usage.of(usage.prompt_tokens, usage.completion_tokens) if usage else Usage()
-
-
-def response_of(data: _Completion, model: str) -> ChatResponse:
+def response_of(data: AnsweredCompletion, model: str) -> ChatResponse:
     choice = data.choices[0]
-    calls = [ToolCall(call.id or new_call_id(), FunctionCall(call.function.name, arguments_text(call.function.arguments)))
-             for call in choice.message.tool_calls or ()]
+    calls = [call.tool_call() for call in choice.message.tool_calls or ()]
     finish = choice.finish_reason or ("tool_calls" if calls else "stop")
     return ChatResponse(choice.message.content, calls, finish, usage_of(data.usage), data.model or model)
 
@@ -133,14 +58,7 @@ class OpenAIBackend(BaseBackend):
         return llm_unavailable(f"the OpenAI-compatible server at {self.base} answered {what}, not a chat completion")
 
     def body(self, request: ChatRequest, stream: bool) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.model, "messages": [m.wire() for m in request.messages],
-                                "stream": stream}
-        if request.tools:
-            body["tools"] = request.tools_wire()
-        optional = {"tool_choice": request.tool_choice_wire(), "temperature": request.temperature,
-                    "max_tokens": request.token_limit, "stop": request.stop_list}
-        body.update((key, value) for key, value in optional.items() if value is not None)
-        return body
+        return {"model": self.model, **request.wire(), "stream": stream}
 
     @asynccontextmanager
     async def post(self, request: ChatRequest, stream: bool) -> AsyncIterator[aiohttp.ClientResponse]:
@@ -165,7 +83,7 @@ class OpenAIBackend(BaseBackend):
         async with self.post(request, stream=False) as resp:
             raw = await resp.read()
         try:
-            return response_of(COMPLETION.validate_json(raw), self.model)
+            return response_of(ANSWERED_COMPLETION.validate_json(raw), self.model)
         except ValidationError:
             raise self.garbage(f"{len(raw)} bytes of something else") from None
 
@@ -185,7 +103,7 @@ class OpenAIBackend(BaseBackend):
                     data = line[5:].strip()
                     if data == b"[DONE]":
                         break
-                    chunk = CHUNK.validate_json(data)
+                    chunk = ANSWERED_CHUNK.validate_json(data)
                     usage = chunk.usage or usage
                     for choice in chunk.choices[:1]:
                         if choice.delta.content:
@@ -203,7 +121,7 @@ class OpenAIBackend(BaseBackend):
     async def stream_of(self, resp: aiohttp.ClientResponse) -> AsyncIterator[ChatChunk]:
         raw = await resp.read()
         try:
-            answer = response_of(COMPLETION.validate_json(raw), self.model)
+            answer = response_of(ANSWERED_COMPLETION.validate_json(raw), self.model)
         except ValidationError:
             raise self.garbage(f"{len(raw)} bytes of something else") from None
         yield ChatChunk(answer.content, answer.tool_calls, answer.finish_reason, answer.usage)
@@ -211,3 +129,6 @@ class OpenAIBackend(BaseBackend):
     async def close(self) -> None:
         if self._session is not None:
             await self._session.close()
+
+
+BACKEND = OpenAIBackend

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from typing import Literal
 
-from voxd.commands.durations import DURATION_PATTERN, parse_duration
-from voxd.commands.numbers import (
+from voxd.language.durations import DURATION_PATTERN, parse_duration
+from voxd.language.numbers import (
     ORDINAL_PATTERN,
     normalize_spoken,
     parse_number,

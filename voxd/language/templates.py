@@ -14,7 +14,7 @@ Syntax:
         text         one or more words, as many as the rest of the template allows; but when a
                      time slot comes later, as few, so the time phrase gets every word it can
                      ("remind me to {what:text} {when:time}": "call mom | tomorrow at 9")
-        time         a time phrase for voxd.commands.dates, kept as normalised text
+        time         a time phrase for voxd.language.dates, kept as normalised text
         choice(a|b)  one of the words; the value is the choice. `canon=spoken` makes `spoken` (and
                      the `|` items after it, up to the next `,`) mean `canon`:
                      choice(shopping|todo=to do|todo), choice(celsius=c|celsius, fahrenheit=f|fahrenheit)
@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from voxd.commands.dates import TIME_PATTERN, is_time_expression
-from voxd.commands.durations import DURATION_PATTERN, parse_duration
-from voxd.commands.numbers import NUMBER_PATTERN, normalize_spoken, parse_number
+from voxd.language.dates import TIME_PATTERN, is_time_expression
+from voxd.language.durations import DURATION_PATTERN, parse_duration
+from voxd.language.numbers import NUMBER_PATTERN, normalize_spoken, parse_number
 
 # Contractions read as their long forms, so a template says "what is" or "what's" as it likes.
 _IRREGULAR = {"can't": "can not", "cannot": "can not", "won't": "will not", "shan't": "shall not",
@@ -96,7 +96,6 @@ class Template:
         self.pattern = pattern
         self._regex = re.compile(compiler.compile())
         self._slots = tuple(compiler.slots)
-        self.slot_names = tuple(slot.name for slot in self._slots)
 
     def __repr__(self) -> str:
         return f"Template({self.pattern!r})"
@@ -117,16 +116,6 @@ class Template:
                 return None
             values[slot.name] = value
         return values
-
-
-def match_first(templates: Iterable[Template], text: str) -> tuple[Template, dict[str, Any]] | None:
-    """The first template that matches `text`, with its slot values."""
-    utterance = normalize_utterance(text)
-    for template in templates:
-        values = template.match_normalized(utterance)
-        if values is not None:
-            return template, values
-    return None
 
 
 def _integer(text: str) -> int | None:

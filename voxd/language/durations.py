@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from voxd.commands.numbers import (
+from voxd.language.numbers import (
     FRACTION_TAILS,
     NUMBER_PATTERN,
     normalize_spoken,
