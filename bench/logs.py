@@ -2,6 +2,10 @@
 query latency for each filter over 1,000,000 stored entries.
 
     .venv/bin/python bench/logs.py [--entries 1000000] [--clients 4]
+    .venv/bin/python bench/logs.py --during-ingest [--entries 300000]
+
+The second form times `GET /api/v0/logs` while the entries are being ingested (issue 12 §4: a query
+should not wait behind ingestion's writes).
 
 Targets (issue 3): >= 20,000 entries/s ingested on 2 cores; filtered queries < 50 ms p95 at 1M.
 """
@@ -128,6 +132,32 @@ def measure_queries(url: str, admin: dict, rounds: int, count: int) -> dict[str,
     return results
 
 
+async def query_while(url: str, admin: dict, ingesting: asyncio.Task, rng: random.Random) -> list[float]:
+    """One client asks the cheap filters of `query_cases` over and over until ingestion ends;
+    answers each answer's time in milliseconds."""
+    cases = ["newest 100 (no filter)", "service", "level >= error", "node_id", "since 15m"]
+    makers = query_cases(rng, 1)
+    timings = []
+    async with aiohttp.ClientSession(headers=admin) as session:
+        while not ingesting.done():
+            started = time.perf_counter()
+            async with session.get(url, params=makers[rng.choice(cases)]()) as answer:
+                await answer.read()
+                answer.raise_for_status()
+            timings.append((time.perf_counter() - started) * 1000)
+            await asyncio.sleep(0.01)
+    return timings
+
+
+async def during_ingest(url: str, headers: dict, admin: dict, batches: list[bytes], clients: int) -> None:
+    ingesting = asyncio.create_task(ingest(url + "/batch", headers, batches, clients))
+    timings = await query_while(url, admin, ingesting, random.Random(11))
+    rate = await ingesting
+    print(f"ingest: {rate:,.0f} entries/s while queried")
+    print(f"{len(timings)} queries during ingestion: p50 {percentile(timings, 0.5):.1f} ms, "
+          f"p95 {percentile(timings, 0.95):.1f} ms, max {max(timings):.1f} ms")
+
+
 def wait_for_search_index(database: Path) -> None:
     """The trigram index trails ingestion; wait until it has every entry (read-only look)."""
     connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
@@ -147,6 +177,7 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=1_000_000)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--during-ingest", action="store_true", help="time queries while ingesting")
     args = parser.parse_args()
 
     print(f"machine: {machine()}")
@@ -155,6 +186,10 @@ def main() -> None:
     with daemon(["config", "auth", "logs"]) as voxd:
         headers = {"X-Service-App-Id": "auth", "X-Service-App-Key": voxd.secrets["APP_KEY_AUTH"]}
         url = voxd.url("logs") + "/api/v0/logs"
+        if args.during_ingest:
+            admin = {"X-Admin-Key": voxd.secrets["ADMIN_API_KEY"]}
+            asyncio.run(during_ingest(url, headers, admin, batches, args.clients))
+            return
         first = max(1, len(batches) // 10)
         started = time.perf_counter()
         rate_first = asyncio.run(ingest(url + "/batch", headers, batches[:first], args.clients))

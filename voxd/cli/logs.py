@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime
 
 import click
 from rich.table import Table
@@ -13,7 +12,7 @@ from voxd.cli.admin_client import admin_call
 from voxd.cli.output import console, print_json, print_table
 from voxd.cli.settings_option import load_settings
 from voxd.kit.settings import Settings
-from voxd.kit.timeparse import RELATIVE
+from voxd.kit.timeparse import RELATIVE, local_zone, parse_time, rfc3339
 
 LEVEL_STYLES = {"debug": "dim", "info": "green", "warning": "yellow", "error": "red", "critical": "bold white on red"}
 FOLLOW_INTERVAL_SECONDS = 1.0
@@ -43,14 +42,14 @@ def entries_table(entries: list[dict]) -> Table:
 
 
 def query_time(value: str | None) -> str | None:
-    """Times typed without a zone mean the local time of the person typing."""
+    """Times typed without a zone mean the local time of the person typing. The service reads them
+    the same way in its own zone; sending the offset keeps them right when the two zones differ."""
     if not value or RELATIVE.match(value):
         return value
     try:
-        moment = datetime.fromisoformat(value)
+        return rfc3339(parse_time(value, local_zone()))
     except ValueError:
         return value  # the service explains what it accepts
-    return (moment if moment.tzinfo else moment.astimezone()).isoformat()
 
 
 def fetch(settings: Settings, params: dict) -> dict:
@@ -75,8 +74,8 @@ def show(entries: list[dict], as_json: bool) -> None:
               help="At least this level.")
 @click.option("--node", "node_id", help="Only entries of this node_id.")
 @click.option("--request", "request_id", help="Only entries of this request id.")
-@click.option("--since", help="RFC 3339 time or relative: 15m, 2h, 7d.")
-@click.option("--until", help="RFC 3339 time or relative.")
+@click.option("--since", help="RFC 3339 time (local without a zone) or relative: 15m, 2h, 7d.")
+@click.option("--until", help="RFC 3339 time (local without a zone) or relative.")
 @click.option("--search", help="Substring of the message, any case.")
 @click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
@@ -108,8 +107,8 @@ def query(service, level, node_id, request_id, since, until, search, limit, as_j
 
 
 @logs.command("stats")
-@click.option("--since", default="24h", show_default=True, help="RFC 3339 time or relative: 15m, 2h, 7d.")
-@click.option("--until", help="RFC 3339 time or relative.")
+@click.option("--since", default="24h", show_default=True, help="RFC 3339 time (local without a zone) or relative: 15m, 2h, 7d.")
+@click.option("--until", help="RFC 3339 time (local without a zone) or relative.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def stats(since: str, until: str | None, as_json: bool) -> None:
     """Count entries by service and level."""

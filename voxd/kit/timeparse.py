@@ -1,19 +1,24 @@
-"""Times as users and clients write them: RFC 3339 with a zone, or relative ("15m", "2h", "7d")."""
+"""Times as users and clients write them: RFC 3339, or relative ("15m", "2h", "7d").
+
+A date-time without a zone is local time: the zone of whoever reads it (`parse_time`'s `zone`),
+which for the API is the server's zone and for the CLI the zone of the person typing.
+"""
 
 from __future__ import annotations
 
 import os
 import re
 import zoneinfo
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 
 RELATIVE = re.compile(r"^\s*(\d+)\s*(s|m|h|d|w)\s*$")
 UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
-def parse_time(value: str, now: datetime | None = None) -> datetime:
-    """An aware UTC datetime; `15m` means fifteen minutes before now. ValueError explains misuse."""
+def parse_time(value: str, zone: tzinfo, now: datetime | None = None) -> datetime:
+    """An aware UTC datetime; `15m` means fifteen minutes before now, and a date-time without a
+    zone is a time in `zone`. ValueError explains misuse."""
     now = now or datetime.now(timezone.utc)
     match = RELATIVE.match(value)
     if match:
@@ -28,10 +33,8 @@ def parse_time(value: str, now: datetime | None = None) -> datetime:
         raise ValueError(
             f"{value!r} is not a time: use RFC 3339 (2026-11-22T08:00:00Z) or a relative time (15m, 2h, 7d)"
         ) from None
-    if parsed.tzinfo is None:
-        raise ValueError(f"{value!r} has no time zone: add Z or an offset such as +01:00")
     try:
-        return parsed.astimezone(timezone.utc)
+        return (parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)).astimezone(timezone.utc)
     except OverflowError:
         raise ValueError(f"{value!r} is outside the years 1 to 9999 in UTC") from None
 
@@ -72,6 +75,11 @@ def local_zone_name() -> str:
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             continue
     return "UTC"
+
+
+def local_zone() -> tzinfo:
+    """This machine's zone (see local_zone_name): what a time written without a zone means here."""
+    return zoneinfo.ZoneInfo(local_zone_name())
 
 
 def now_iso() -> str:

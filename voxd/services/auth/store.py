@@ -169,9 +169,9 @@ class AuthStore:
 
     # app credentials
     async def set_app_credentials(self, keys: dict[str, str]) -> None:
-        async with self.db.transaction() as conn:
+        async with self.db.transaction() as transaction:
             for app_id, key in keys.items():
-                await conn.execute(
+                await transaction.execute(
                     "INSERT INTO app_credentials VALUES (?, ?) "
                     "ON CONFLICT(app_id) DO UPDATE SET key_hash = excluded.key_hash",
                     (app_id, secret_digest(key)),
@@ -196,20 +196,19 @@ class AuthStore:
         """Spend a refresh token once. Presenting a spent one revokes its whole family."""
         digest = secret_digest(token)
         now = time.time()
-        async with self.db.transaction() as conn:
-            async with conn.execute("SELECT * FROM refresh_tokens WHERE token_hash = ?", (digest,)) as cur:
-                row = await cur.fetchone()
+        async with self.db.transaction() as transaction:
+            row = await transaction.fetchone("SELECT * FROM refresh_tokens WHERE token_hash = ?", (digest,))
             if row is None:
                 return RefreshOutcome(None, None, None)
             if row["used_at"] is not None or row["revoked_at"] is not None:
-                await conn.execute(
+                await transaction.execute(
                     "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
                     (now, row["family_id"]),
                 )
                 return RefreshOutcome(None, row["family_id"], None, reused=row["used_at"] is not None)
             if row["expires_at"] <= now:
                 return RefreshOutcome(None, None, None)
-            await conn.execute("UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?", (now, digest))
+            await transaction.execute("UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?", (now, digest))
             return RefreshOutcome(row["user_id"], row["family_id"], row["expires_at"])
 
     async def revoke_refresh_family(self, token: str) -> None:

@@ -221,13 +221,12 @@ class CommandCenterStore:
 
         Compacting matters: an UPDATE leaves the old bytes in free pages and in the write-ahead log.
         """
-        async with self.db.transaction() as connection:
-            async with connection.execute(
+        async with self.db.transaction() as transaction:
+            rows = await transaction.fetchall(
                 "SELECT key, household_id, node_id, value FROM secrets WHERE value IS NOT NULL"
-            ) as cursor:
-                rows = list(await cursor.fetchall())
+            )
             for row in rows:
-                await connection.execute(
+                await transaction.execute(
                     "UPDATE secrets SET sealed = ?, value = NULL WHERE key = ? AND household_id = ? AND node_id = ?",
                     (self.box.seal(row["value"], row_context(row)), row["key"], row["household_id"], row["node_id"]),
                 )

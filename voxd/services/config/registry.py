@@ -92,10 +92,9 @@ class Registry:
 
     async def put(self, entry: ServiceEntry) -> bool:
         """Register or update; answers True when the name is new."""
-        async with self._db.transaction() as conn:
-            async with conn.execute("SELECT 1 FROM services WHERE name = ?", (entry.name,)) as cur:
-                existed = await cur.fetchone() is not None
-            await conn.execute(
+        async with self._db.transaction() as transaction:
+            existed = await transaction.fetchone("SELECT 1 FROM services WHERE name = ?", (entry.name,)) is not None
+            await transaction.execute(
                 "INSERT INTO services (name, url) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
                 "url = excluded.url, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
                 (entry.name, entry.url),

@@ -22,7 +22,7 @@ from voxd.kit.errors import ApiError, bad_request
 from voxd.kit.redact import Redactor
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
-from voxd.kit.timeparse import parse_time, rfc3339, from_micros, to_micros
+from voxd.kit.timeparse import local_zone, parse_time, rfc3339, from_micros, to_micros
 from voxd.services.logs.entries import (
     LEVELS,
     Level,
@@ -106,10 +106,11 @@ class LogStats:
 
 
 def time_param(name: str, value: str | None) -> int | None:
+    """A query's `since` or `until`; a date-time without a zone is the server's local time."""
     if value is None:
         return None
     try:
-        return to_micros(parse_time(value))
+        return to_micros(parse_time(value, local_zone()))
     except ValueError as error:
         raise bad_request(f"{name}: {error}", "invalid_query", [{"field": name, "problem": str(error)}]) from None
 

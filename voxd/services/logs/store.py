@@ -160,8 +160,8 @@ class LogStore:
 
     async def add(self, entries: Sequence[StoredEntry]) -> None:
         """Insert all or nothing, in one transaction."""
-        async with self.db.transaction() as conn:
-            await conn.executemany(INSERT, [entry.row() for entry in entries])
+        async with self.db.transaction() as transaction:
+            await transaction.executemany(INSERT, [entry.row() for entry in entries])
 
     async def query(self, filters: LogFilter, limit: int, cursor: str | None = None) -> Page:
         clauses, params = where(filters, cursor)
@@ -269,18 +269,16 @@ class LogStore:
         """Delete in chunks, so ingestion is never blocked for long; the search index follows."""
         total = 0
         while True:
-            async with self.db.transaction() as conn:
-                async with conn.execute("SELECT last_id FROM text_index") as cursor:
-                    (indexed,) = await cursor.fetchone()
-                async with conn.execute(
+            async with self.db.transaction() as transaction:
+                (indexed,) = await transaction.fetchone("SELECT last_id FROM text_index")
+                doomed = await transaction.fetchall(
                     f"SELECT id, message FROM entries WHERE {condition} ORDER BY ts LIMIT ?", [*params, chunk]
-                ) as cursor:
-                    doomed = list(await cursor.fetchall())
-                await conn.executemany(
+                )
+                await transaction.executemany(
                     "INSERT INTO entries_text(entries_text, rowid, message) VALUES ('delete', ?, ?)",
                     [(row["id"], row["message"]) for row in doomed if row["id"] <= indexed],
                 )
-                await conn.executemany("DELETE FROM entries WHERE id = ?", [(row["id"],) for row in doomed])
+                await transaction.executemany("DELETE FROM entries WHERE id = ?", [(row["id"],) for row in doomed])
             total += len(doomed)
             if len(doomed) < chunk:
                 return total
@@ -291,19 +289,17 @@ class LogStore:
 
     async def index_text(self, batch: int) -> int:
         """Add up to `batch` not yet indexed messages to the search index; answers how many."""
-        async with self.db.transaction() as conn:
-            async with conn.execute("SELECT last_id FROM text_index") as cursor:
-                (indexed,) = await cursor.fetchone()
-            async with conn.execute(
+        async with self.db.transaction() as transaction:
+            (indexed,) = await transaction.fetchone("SELECT last_id FROM text_index")
+            rows = await transaction.fetchall(
                 "SELECT id, message FROM entries WHERE id > ? ORDER BY id LIMIT ?", (indexed, batch)
-            ) as cursor:
-                rows = list(await cursor.fetchall())
+            )
             if not rows:
                 return 0
-            await conn.executemany(
+            await transaction.executemany(
                 "INSERT INTO entries_text(rowid, message) VALUES (?, ?)", [(r["id"], r["message"]) for r in rows]
             )
-            await conn.execute("UPDATE text_index SET last_id = ?", (rows[-1]["id"],))
+            await transaction.execute("UPDATE text_index SET last_id = ?", (rows[-1]["id"],))
         return len(rows)
 
     async def unindexed(self) -> int:

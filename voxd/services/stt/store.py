@@ -51,16 +51,15 @@ class VoiceStore:
                          seconds: float) -> VoiceProfile | None:
         """Add one sample; None when the user already has MAX_SAMPLES_PER_USER."""
         now = now_iso()
-        async with self.db.transaction() as connection:
-            async with connection.execute("SELECT COUNT(*) FROM voice_samples WHERE user_id = ?", (user_id,)) as cur:
-                (count,) = await cur.fetchone()
+        async with self.db.transaction() as transaction:
+            (count,) = await transaction.fetchone("SELECT COUNT(*) FROM voice_samples WHERE user_id = ?", (user_id,))
             if count >= MAX_SAMPLES_PER_USER:
                 return None
-            await connection.execute(
+            await transaction.execute(
                 "INSERT INTO voice_profiles (user_id, household_id, created_at, updated_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(user_id) DO UPDATE SET household_id = excluded.household_id, "
                 "updated_at = excluded.updated_at", (user_id, household_id, now, now))
-            await connection.execute(
+            await transaction.execute(
                 "INSERT INTO voice_samples (user_id, model, embedding, seconds, created_at) VALUES (?, ?, ?, ?, ?)",
                 (user_id, model, to_blob(embedding), seconds, now))
         return VoiceProfile(user_id, household_id, count + 1, now)
