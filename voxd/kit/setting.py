@@ -127,7 +127,7 @@ class Setting:
         try:
             value = self.kind.adapter.validate_python(raw)
         except ValidationError:
-            raise SettingsError(f"{self.name} must be {self.kind.allowed}, got {raw!r}") from None
+            raise SettingsError(f"{self.name} must be {self.allowed}, got {raw!r}") from None
         out_of_range = (self.minimum is not None and value < self.minimum) or (
             self.maximum is not None and value > self.maximum)
         if out_of_range:
