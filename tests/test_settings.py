@@ -147,3 +147,9 @@ def test_only_the_settings_loader_reads_the_environment_or_voxd_env():
         for number, line in enumerate(path.read_text().splitlines(), start=1) if ENVIRONMENT_READ.search(line)
     ]
     assert offenders == []
+
+
+def test_the_example_voxd_env_names_only_declared_settings():
+    named = re.findall(r"^# ([A-Z][A-Z0-9_]+)=", (ROOT / "configs" / "voxd.env.example").read_text(), re.M)
+    patterns = [s for group in declared().values() for s in group]
+    assert named and [n for n in named if not any(s.matches(n) for s in patterns)] == []
