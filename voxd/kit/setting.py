@@ -72,6 +72,15 @@ DURATION = Kind("duration", TypeAdapter(Duration), "a number of seconds (or 90s,
 URL = Kind("URL", TypeAdapter(Url), "a URL such as http://host:port")
 
 
+def shown(value: Any) -> str:
+    """A value as docs and `voxd settings list` print it: 2592000 rather than 2.592e+06, true not True."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    return str(value)
+
+
 def either(choices: tuple[str, ...]) -> str:
     if len(choices) <= 3:
         return ", ".join(choices[:-1]) + " or " + choices[-1]
@@ -112,9 +121,9 @@ class Setting:
         if self.choices:
             return either(self.choices)
         if self.minimum is not None and self.maximum is not None:
-            return f"{self.kind.allowed} between {self.minimum:g} and {self.maximum:g}"
+            return f"{self.kind.allowed} between {shown(self.minimum)} and {shown(self.maximum)}"
         if self.minimum is not None:
-            return f"{self.kind.allowed} of at least {self.minimum:g}"
+            return f"{self.kind.allowed} of at least {shown(self.minimum)}"
         return self.kind.allowed
 
     def parse(self, raw: str) -> Any:
@@ -140,8 +149,4 @@ class Setting:
             return self.default_text
         if self.default is None:
             return "unset"
-        if isinstance(self.default, bool):
-            return "true" if self.default else "false"
-        if isinstance(self.default, float):
-            return f"{self.default:g}"
-        return str(self.default) if self.default != "" else '""'
+        return shown(self.default) if self.default != "" else '""'

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from voxd.catalog import CATALOG
-from voxd.kit.setting import DURATION, LOG_LEVELS, TEXT, URL, WHOLE, Setting, SettingsError
+from voxd.kit.setting import DURATION, LOG_LEVELS, TEXT, URL, WHOLE, Setting, SettingsError, shown
 from voxd.kit.settings_overrides import read_overrides
 
 __all__ = ["Settings", "SettingsError", "Setting", "declared", "check_settings"]
@@ -182,9 +182,7 @@ class Resolved:
             return "set" if self.value not in (None, "") else "unset"
         if self.value is None:
             return "unset" if self.setting.default_text is None else f"({self.setting.default_text})"
-        if isinstance(self.value, bool):
-            return "true" if self.value else "false"
-        return f"{self.value:g}" if isinstance(self.value, float) else str(self.value)
+        return shown(self.value)
 
 
 @dataclass(frozen=True)
