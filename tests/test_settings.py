@@ -153,3 +153,17 @@ def test_the_example_voxd_env_names_only_declared_settings():
     named = re.findall(r"^# ([A-Z][A-Z0-9_]+)=", (ROOT / "configs" / "voxd.env.example").read_text(), re.M)
     patterns = [s for group in declared().values() for s in group]
     assert named and [n for n in named if not any(s.matches(n) for s in patterns)] == []
+
+
+def test_every_service_database_has_the_override_table(daemon):
+    """The settings API will write it; each service reads its own at start-up."""
+    checked = []
+    for name, spec in CATALOG.items():
+        path = daemon.home / "data" / f"{name}.db"
+        if spec.database and path.exists():
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+                columns = [row[1] for row in db.execute("PRAGMA table_info(settings_overrides)")]
+            db.close()
+            assert columns == ["key", "value", "updated_at"], name
+            checked.append(name)
+    assert {"config", "auth", "logs", "command-center"} <= set(checked)
