@@ -38,8 +38,8 @@ def list_settings(service: str | None, as_json: bool) -> None:
                      "secret": r.setting.secret, "applies": "live" if r.setting.live else "restart"}
                     for owner, r in rows])
         return
-    print_table("Settings", ("setting", "service", "value", "source"),
-                ((r.setting.name, owner, r.shown, r.source) for owner, r in rows))
+    print_table("Settings", ("setting", "service", "source", "value"),
+                ((r.setting.name, owner, r.source, r.shown) for owner, r in rows))
 
 
 @settings.command("docs")
