@@ -5,7 +5,6 @@ with the config service (and keep them registered), and stop them cleanly on SIG
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import errno
 import importlib
 import logging
@@ -23,7 +22,7 @@ from voxd.kit.listener import Listener, ListenerSite, quiet_accept_errors, runne
 from voxd.kit.optional import installed
 from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
-from voxd.kit.settings import Settings, database_variable
+from voxd.kit.settings import DATABASE_URL, LOG_SHIP_LEVEL, SERVICE_DATABASE_URL, Settings, check_settings
 from voxd.registration import keep_registered, register_interval
 from voxd.kit.tls import server_tls
 
@@ -76,12 +75,11 @@ def startable(names: list[str], skip_missing: bool) -> list[str]:
 
 def with_database_url(settings: Settings, names: list[str]) -> Settings:
     """The spec's DATABASE_URL names the database of the one service this process runs."""
-    url = settings.get("DATABASE_URL")
+    url = settings.value(DATABASE_URL)
     owners = [n for n in names if CATALOG[n].database]
-    if not url or len(owners) != 1 or settings.get(database_variable(owners[0])):
+    if not url or len(owners) != 1 or settings.value(SERVICE_DATABASE_URL.of(owners[0])):
         return settings
-    values = {**settings.values, database_variable(owners[0]): url}
-    return dataclasses.replace(settings, values=values)
+    return settings.with_values({SERVICE_DATABASE_URL.of(owners[0]).name: url}, settings.source_of(DATABASE_URL.name))
 
 
 async def start_service(settings: Settings, name: str, counts: ConnectionCounts,
@@ -89,7 +87,7 @@ async def start_service(settings: Settings, name: str, counts: ConnectionCounts,
     """One service on its port, its connections capped and timed by `counts` (kit/listener.py),
     with TLS when `tls` is given (kit/tls.py)."""
     runner = web.AppRunner(
-        load_factory(name)(settings), access_log=None, shutdown_timeout=SHUTDOWN_GRACE_SECONDS,
+        load_factory(name)(settings.for_service(name)), access_log=None, shutdown_timeout=SHUTDOWN_GRACE_SECONDS,
         **runner_options(counts.limits),
     )
     try:
@@ -118,6 +116,7 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
     register_interval(settings)
     names = startable(ordered(names), skip_missing)
     settings = with_database_url(settings, names)
+    check_settings(settings, names)  # every value of what starts, before anything starts
     descriptors = raise_descriptor_limit()
     counts = ConnectionCounts(ListenerLimits.from_settings(settings, descriptors, len(names)))
     quiet_accept_errors()
@@ -127,7 +126,7 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
         loop.add_signal_handler(signum, stop.set)
     runners: list[web.AppRunner] = []
     registration: asyncio.Task[None] | None = None
-    shipper = install_shipper(Redactor(settings.secret_values()), settings.get_log_level("VOXD_LOG_SHIP_LEVEL"))
+    shipper = install_shipper(Redactor(settings.secret_values()), settings.value(LOG_SHIP_LEVEL))
     shipping = asyncio.create_task(shipper.run())
     try:
         tls = server_tls(settings)  # None on loopback unless VOXD_TLS=on (docs/tls.md)

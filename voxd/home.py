@@ -16,7 +16,8 @@ from pathlib import Path
 from voxd.catalog import CATALOG
 from voxd.kit.private_files import FILE_MODE, private_folder, tighten
 from voxd.kit.sealing import SEALING_KEY_VARIABLE, new_sealing_key
-from voxd.kit.settings import ENV_FILE_NAME, app_key_variable, read_env_file
+from voxd.kit.settings import ADMIN_API_KEY, ENV_FILE_NAME, app_key_variable, read_env_file
+from voxd.services.auth.settings import JWT_SIGNING_KEY
 
 HEADER = """\
 # voxd secrets and settings, written by `voxd init`. Keep this file private (mode 0600).
@@ -38,8 +39,8 @@ class InitResult:
 def wanted_secrets() -> dict[str, str]:
     """Every secret voxd needs, freshly generated; only the missing ones are kept."""
     wanted = {
-        "ADMIN_API_KEY": secrets.token_urlsafe(32),
-        "JWT_SIGNING_KEY": secrets.token_urlsafe(48),
+        ADMIN_API_KEY.name: secrets.token_urlsafe(32),
+        JWT_SIGNING_KEY.name: secrets.token_urlsafe(48),
         SEALING_KEY_VARIABLE: new_sealing_key(),
     }
     for name in CATALOG:

@@ -16,7 +16,7 @@ import aiohttp
 
 from voxd.kit.auth import ADMIN_KEY_HEADER
 from voxd.kit.discovery import watch_missing
-from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.settings import REGISTER_INTERVAL, Settings, SettingsError
 from voxd.kit.tls import client_session
 
 log = logging.getLogger("voxd.daemon")
@@ -70,7 +70,7 @@ async def register_services(session: aiohttp.ClientSession, settings: Settings, 
 
 
 def register_interval(settings: Settings) -> float:
-    seconds = settings.get_float("VOXD_REGISTER_INTERVAL", INTERVAL_SECONDS)
+    seconds = settings.value(REGISTER_INTERVAL)
     if not 1 <= seconds <= 86_400:
         raise SettingsError(f"VOXD_REGISTER_INTERVAL must be 1..86400 seconds, got {seconds:g}")
     return seconds

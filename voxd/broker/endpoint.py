@@ -9,6 +9,7 @@ from urllib.parse import unquote, urlsplit
 
 from voxd.catalog import EMBEDDED_BROKER_PORT
 from voxd.kit.settings import Settings, SettingsError
+from voxd.services.command_center.settings import BROKER_PORT, BROKER_URL
 
 SCHEMES = {"mqtt": 1883, "mqtts": 8883}
 
@@ -43,7 +44,7 @@ def parse_broker_url(url: str) -> tuple[str, int, str | None, str | None]:
 def broker_endpoint(settings: Settings) -> BrokerEndpoint:
     """The external broker when configured; else the embedded one, which the command center joins
     with its own app credentials (checked by the auth service like a node's)."""
-    url = settings.get("VOXD_BROKER_URL")
+    url = settings.value(BROKER_URL)
     if url:
         host, port, username, password = parse_broker_url(url)
         return BrokerEndpoint(host, port, username, password, embedded=False, tls=url.startswith("mqtts:"))
@@ -56,4 +57,5 @@ def broker_endpoint(settings: Settings) -> BrokerEndpoint:
 
 
 def embedded_port(settings: Settings) -> int:
-    return settings.get_int("VOXD_BROKER_PORT", EMBEDDED_BROKER_PORT + settings.port_offset)
+    port = settings.value(BROKER_PORT)
+    return EMBEDDED_BROKER_PORT + settings.port_offset if port is None else port

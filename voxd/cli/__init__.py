@@ -6,7 +6,7 @@ import click
 
 from voxd import __version__
 from voxd.cli import households, logs, models, nodes, secrets, serve, users
-from voxd.cli import tls, voices
+from voxd.cli import settings, tls, voices
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,3 +26,4 @@ main.add_command(secrets.secrets)
 main.add_command(models.models)
 main.add_command(voices.voices)
 main.add_command(tls.tls)
+main.add_command(settings.settings)

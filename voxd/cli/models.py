@@ -14,7 +14,8 @@ from voxd.cli.output import CliError, console, print_json, print_table
 from voxd.cli.settings_option import load_settings
 from voxd.models.catalog import KNOWN, KnownModel
 from voxd.models.configured import all_choices
-from voxd.models.hub import DEFAULT_HUB, DownloadError, download, list_files
+from voxd.kit.settings import MODELS_HUB_URL
+from voxd.models.hub import DownloadError, download, list_files
 
 
 @click.group()
@@ -67,7 +68,7 @@ def pull(name: str, force: bool) -> None:
     model = KNOWN.get(name)
     if model is None:
         raise CliError(f"unknown model {name!r}; `voxd models list` shows the ones voxd can fetch")
-    hub = (settings.get("VOXD_MODELS_HUB_URL") or DEFAULT_HUB).rstrip("/")
+    hub = settings.value(MODELS_HUB_URL).rstrip("/")
     folder = settings.home / "models" / model.folder
     try:
         paths = asyncio.run(fetch(model, folder, hub, force))

@@ -13,7 +13,7 @@ from voxd.daemon import StartupError, serve as run_daemon
 from voxd.home import ensure_home
 from voxd.kit.log_setup import configure_logging
 from voxd.kit.redact import Redactor
-from voxd.kit.settings import SettingsError
+from voxd.kit.settings import LOG_LEVEL, LOG_SHIP_LEVEL, SettingsError
 
 
 @click.command()
@@ -52,8 +52,8 @@ def serve(services: str | None) -> None:
     result = ensure_home(settings.home)
     settings = load_settings()
     try:
-        configure_logging(settings.get_log_level("VOXD_LOG_LEVEL"), Redactor(settings.secret_values()))
-        settings.get_log_level("VOXD_LOG_SHIP_LEVEL")
+        configure_logging(settings.value(LOG_LEVEL), Redactor(settings.secret_values()))
+        settings.value(LOG_SHIP_LEVEL)
     except SettingsError as error:
         raise CliError(str(error)) from None
     if result.first_run:

@@ -31,7 +31,8 @@ from voxd.kit.log_client import installed_shipper
 from voxd.kit.openapi import openapi_document
 from voxd.kit.routes import QUIET, Call, Route, bind, json_response
 from voxd.kit.service_client import ServiceClient, app_headers
-from voxd.kit.settings import Settings
+from voxd.kit.settings import CREDENTIAL_CACHE_TTL, Settings
+from voxd.kit.settings_overrides import CREATE_TABLE as CREATE_OVERRIDES
 from voxd.kit.tls import client_session
 
 log = logging.getLogger("voxd.kit.app")
@@ -130,7 +131,7 @@ def http_resources(resolver_factory: ResolverFactory | None) -> CleanupContext:
         app[CLIENT] = ServiceClient(session, app[RESOLVER], app_headers(credentials))
         if VALIDATOR not in app:
             app[VALIDATOR] = RemoteValidator(
-                app[CLIENT], settings.get_float("VOXD_CREDENTIAL_CACHE_TTL", 30.0)
+                app[CLIENT], settings.value(CREDENTIAL_CACHE_TTL)
             )
         shipper = installed_shipper()
         if shipper is not None:
@@ -151,6 +152,7 @@ def database(migrations: list[str]) -> CleanupContext:
         settings = app[SETTINGS]
         path = settings.database_path(app[SERVICE])
         app[DB] = await Database.open(path, migrations, CATALOG[app[SERVICE]].durability)
+        await app[DB].execute(CREATE_OVERRIDES)  # the settings API's table (kit/settings_overrides.py)
         yield
         await app[DB].close()
 

@@ -17,7 +17,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.settings import (
+    BODY_TIMEOUT, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, Settings, SettingsError,
+)
 
 log = logging.getLogger("voxd.connections")
 
@@ -49,11 +51,11 @@ class ListenerLimits:
         """`descriptors`: the open-file limit; `ports`: how many services listen in this process."""
         in_flight = ports * ACCEPT_BATCH * ACCEPT_ROUNDS
         limits = cls(
-            header_timeout=settings.get_float("VOXD_HEADER_TIMEOUT", 10.0),
-            body_timeout=settings.get_float("VOXD_BODY_TIMEOUT", 30.0),
-            idle_timeout=settings.get_float("VOXD_IDLE_TIMEOUT", 75.0),
-            max_per_service=settings.get_int("VOXD_MAX_CONNECTIONS", 512),
-            max_per_address=settings.get_int("VOXD_MAX_CONNECTIONS_PER_ADDRESS", 64),
+            header_timeout=settings.value(HEADER_TIMEOUT),
+            body_timeout=settings.value(BODY_TIMEOUT),
+            idle_timeout=settings.value(IDLE_TIMEOUT),
+            max_per_service=settings.value(MAX_CONNECTIONS),
+            max_per_address=settings.value(MAX_CONNECTIONS_PER_ADDRESS),
             max_total=max(descriptors - RESERVED_DESCRIPTORS - in_flight, descriptors // 4),
             own_addresses=frozenset({"127.0.0.1", "::1", normal_address(settings.advertise_host)}),
         )

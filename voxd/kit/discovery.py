@@ -18,7 +18,7 @@ import aiohttp
 
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
 from voxd.kit.errors import unavailable
-from voxd.kit.settings import Settings
+from voxd.kit.settings import DISCOVERY_TTL, SERVICE_URL, Settings
 
 LOOKUP_TIMEOUT = aiohttp.ClientTimeout(total=3)
 
@@ -48,8 +48,7 @@ def report_missing(name: str) -> None:
 def explicit_url(settings: Settings, name: str) -> str | None:
     if name == "config":
         return settings.config_url
-    variable = "SERVICE_" + name.upper().replace("-", "_") + "_BASE_URL"
-    value = settings.get(variable)
+    value = settings.value(SERVICE_URL.of(name))
     return value.rstrip("/") if value else None
 
 
@@ -65,7 +64,7 @@ class Discovery:
         self._settings = settings
         self._session = session
         self._headers = credentials_headers
-        self._ttl = settings.get_float("VOXD_DISCOVERY_TTL", 300.0)
+        self._ttl = settings.value(DISCOVERY_TTL)
         self._cache: dict[str, tuple[float, str]] = {}
 
     async def resolve(self, name: str) -> str:

@@ -16,9 +16,9 @@ import secrets
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.settings import SEALING_KEY, Settings, SettingsError
 
-SEALING_KEY_VARIABLE = "SECRETS_ENCRYPTION_KEY"
+SEALING_KEY_VARIABLE = SEALING_KEY.name
 KEY_BYTES = 32
 NONCE_BYTES = 12
 FORMAT_VERSION = b"\x01"  # first byte of every sealed value, so a later format can be told apart
@@ -55,7 +55,7 @@ class SecretBox:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SecretBox:
-        return cls(parse_sealing_key(settings.require(SEALING_KEY_VARIABLE)))
+        return cls(parse_sealing_key(settings.require(SEALING_KEY)))
 
     def seal(self, plain: str, context: str) -> bytes:
         nonce = os.urandom(NONCE_BYTES)

@@ -53,9 +53,10 @@ def rfc3339(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def local_zone_name() -> str:
-    """This machine's IANA time zone (TZ, /etc/timezone, or the /etc/localtime link), else UTC."""
-    candidates = [os.environ.get("TZ", "").lstrip(":")]
+def local_zone_name(configured: str | None = None) -> str:
+    """This machine's IANA time zone (`configured`: the TZ setting, then /etc/timezone, or the
+    /etc/localtime link), else UTC."""
+    candidates = [(configured or "").lstrip(":")]
     try:
         candidates.append(Path("/etc/timezone").read_text().strip())
     except OSError:

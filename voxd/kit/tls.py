@@ -30,7 +30,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from voxd.kit.errors import StartupError
-from voxd.kit.settings import Settings
+from voxd.kit.settings import CONFIG_URL_STYLE, TLS_NAMES, Settings
 
 log = logging.getLogger("voxd.tls")
 
@@ -154,9 +154,9 @@ def server_names(settings: Settings, extra: Iterable[str] = ()) -> ServerNames:
     hostname = socket.gethostname()
     automatic = ["localhost", hostname, *([f"{hostname}.local"] if "." not in hostname else []),
                  settings.advertise_host, settings.bind_host, "127.0.0.1", "::1", *machine_addresses()]
-    if settings.get("SERVICE_CONFIG_URL_STYLE") == "dockerized":
+    if settings.value(CONFIG_URL_STYLE) == "dockerized":
         automatic.append("host.docker.internal")  # the name the config service gives containers
-    configured = [*(settings.get("VOXD_TLS_NAMES") or "").split(","), *extra]
+    configured = [*(settings.value(TLS_NAMES) or "").split(","), *extra]
     return split_names(automatic).union(split_names(configured, strict=True))
 
 

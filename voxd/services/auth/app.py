@@ -22,10 +22,11 @@ from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import ApiError, bad_request, conflict, not_found, unauthorized
 from voxd.kit.fields import MAX_TOKEN_LENGTH, Label, Secret
 from voxd.kit.routes import Call, Route, json_response
-from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import local_zone_name
 from voxd.services.auth.passwords import MIN_PASSWORD_LENGTH, hash_password, verify_password
 from voxd.services.auth.ratelimit import FailureLimiter
+from voxd.services.auth.settings import AuthSettings, SessionPolicy, load_settings
 from voxd.kit.node_records import NodeList, NodeRegistration, RegisteredNode
 from voxd.services.auth.store import MIGRATIONS, STORE, AuthStore, Household, User
 from voxd.services.auth.tokens import JWT_KEY, issue_access_token, new_refresh_token
@@ -37,24 +38,8 @@ EMAIL_LIMITER = web.AppKey("email_limiter", FailureLimiter)
 ADDRESS_LIMITER = web.AppKey("address_limiter", FailureLimiter)
 
 
-@dataclass(frozen=True)
-class SessionPolicy:
-    access_token_seconds: int
-    refresh_token_seconds: int
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> SessionPolicy:
-        """Read at start-up, so a bad value stops the daemon instead of failing logins later."""
-        policy = cls(
-            settings.get_int("VOXD_ACCESS_TOKEN_TTL", 900),
-            settings.get_int("VOXD_REFRESH_TOKEN_TTL", 30 * 24 * 3600),
-        )
-        if policy.access_token_seconds <= 0 or policy.refresh_token_seconds <= 0:
-            raise SettingsError("VOXD_ACCESS_TOKEN_TTL and VOXD_REFRESH_TOKEN_TTL must be positive")
-        return policy
-
-
 POLICY = web.AppKey("session_policy", SessionPolicy)
+CONFIG = web.AppKey("auth_settings", AuthSettings)
 
 Email = Annotated[str, Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
 
@@ -290,7 +275,7 @@ async def list_users(call: Call[None]) -> web.Response:
 
 
 async def create_household(call: Call[NewHousehold]) -> web.Response:
-    zone = check_timezone(call.body.timezone or local_zone_name())
+    zone = check_timezone(call.body.timezone or local_zone_name(call.app[SETTINGS].value(TIME_ZONE)))
     household = await store(call).create_household(call.body.name, zone)
     log.info("created household %s (%s, %s)", household.household_id, household.name, household.timezone)
     return json_response(household, status=201)
@@ -369,25 +354,14 @@ ROUTES = [
 ]
 
 
-def app_keys(settings: Settings) -> dict[str, str]:
-    """Every APP_KEY_<NAME> in the settings is the app credential of service <name>."""
-    return {
-        variable[len("APP_KEY_"):].lower().replace("_", "-"): value
-        for variable, value in settings.values.items()
-        if variable.startswith("APP_KEY_") and value
-    }
-
-
 async def auth_state(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    app[POLICY] = SessionPolicy.from_settings(settings)
+    config = app[CONFIG]
+    app[POLICY] = config.policy
     app[STORE] = AuthStore(app[DB])
-    await app[STORE].set_app_credentials(app_keys(settings))
-    window = settings.get_float("VOXD_LOGIN_WINDOW_SECONDS", 900.0)
-    app[EMAIL_LIMITER] = FailureLimiter(settings.get_int("VOXD_LOGIN_MAX_FAILURES", 5), window)
-    app[ADDRESS_LIMITER] = FailureLimiter(
-        settings.get_int("VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS", 30), window
-    )
+    await app[STORE].set_app_credentials(settings.app_keys())
+    app[EMAIL_LIMITER] = FailureLimiter(config.max_failures, config.login_window)
+    app[ADDRESS_LIMITER] = FailureLimiter(config.max_failures_per_address, config.login_window)
 
     async def purge_expired() -> None:
         while True:
@@ -400,7 +374,9 @@ async def auth_state(app: web.Application) -> AsyncIterator[None]:
 
 
 def create_app(settings: Settings) -> web.Application:
+    config = load_settings(settings)  # a bad setting stops the daemon at start-up (SettingsError)
     app = create_service_app("auth", settings, ROUTES, resources=[database(MIGRATIONS), auth_state])
-    app[JWT_KEY] = settings.require("JWT_SIGNING_KEY")
+    app[CONFIG] = config
+    app[JWT_KEY] = config.jwt_key
     app[VALIDATOR] = LocalValidator(app)
     return app

@@ -23,6 +23,7 @@ from voxd.kit.tasks import stop_tasks
 from voxd.kit.tls import TlsFiles, client_context
 from voxd.services.command_center.announcer import AnnouncementFailed, Announcer
 from voxd.services.command_center.command import SPEECH
+from voxd.services.command_center.settings import BROKER_PUBLIC_URL
 from voxd.services.command_center.store import CC_STORE
 from voxd.services.command_center.timer_bell import TimerBell
 
@@ -60,7 +61,7 @@ class BrokerLocation:
 async def where_is_the_broker(call: Call[None]) -> web.Response:
     """The embedded broker sits on the host the node already reaches the command center at."""
     settings, endpoint = call.app[SETTINGS], call.app[ENDPOINT]
-    public = settings.get("VOXD_BROKER_PUBLIC_URL")
+    public = settings.value(BROKER_PUBLIC_URL)
     if public:
         url = public
     elif endpoint.embedded:

@@ -24,6 +24,7 @@ from voxd.services.command_center.language_model import LanguageModel, ModelUnav
 from voxd.services.command_center.pipeline import PIPELINE, Pipeline, Turn
 from voxd.services.command_center.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
 from voxd.services.command_center.store import CC_STORE
+from voxd.services.llm.settings import TIMEOUT as LLM_TIMEOUT  # the model call is given the proxy's own limit
 
 log = logging.getLogger("voxd.command-center")
 
@@ -143,7 +144,7 @@ async def pipeline_context(app: web.Application):
     app[SPEECH] = Speech(app[CLIENT])
     zones = HouseholdZones(app[CLIENT])
     # The proxy gives up after VOXD_LLM_TIMEOUT; waiting a little longer lets its 503 arrive.
-    timeout = aiohttp.ClientTimeout(total=app[SETTINGS].get_float("VOXD_LLM_TIMEOUT", 60.0) + 5)
+    timeout = aiohttp.ClientTimeout(total=app[SETTINGS].value(LLM_TIMEOUT) + 5)
     model = LanguageModel(app[CLIENT], timeout)
     app[PIPELINE] = Pipeline(load_commands(), app[CC_STORE], model, zones.zone, app[HTTP])
     yield

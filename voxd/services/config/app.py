@@ -12,7 +12,7 @@ from voxd.kit.auth import Pattern
 from voxd.kit.discovery import explicit_url, report_missing
 from voxd.kit.errors import not_found, unavailable
 from voxd.kit.routes import Call, Route, json_response
-from voxd.kit.settings import Settings
+from voxd.kit.settings import CONFIG_URL_STYLE, Settings
 from voxd.services.config.registry import (
     MIGRATIONS,
     Registry,
@@ -37,7 +37,7 @@ def registry(call: Call) -> Registry:
 
 
 def shown(call: Call, entry: ServiceEntry) -> ServiceEntry:
-    dockerized = call.app[SETTINGS].get("SERVICE_CONFIG_URL_STYLE") == "dockerized"
+    dockerized = call.app[SETTINGS].value(CONFIG_URL_STYLE) == "dockerized"
     return ServiceEntry(entry.name, url_for_caller(entry.url, call.request.remote, dockerized))
 
 

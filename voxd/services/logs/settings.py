@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from voxd.kit.settings import Settings, SettingsError
+from voxd.kit.setting import DURATION, NUMBER, URL, WHOLE, Setting
+from voxd.kit.settings import Settings
 
 MIB = 1024 * 1024
 
@@ -46,31 +47,40 @@ class LogsSettings:
     node_clock_skew_seconds: float  # a node's entries are dated within this much of the server's clock
 
 
-def at_least(settings: Settings, key: str, default: float, minimum: float, whole: bool = True) -> float:
-    value = settings.get_int(key, int(default)) if whole else settings.get_float(key, default)
-    if value < minimum:
-        raise SettingsError(f"{key} must be at least {minimum:g}, got {value:g}")
-    return value
+RETENTION_DAYS = Setting("VOXD_LOG_RETENTION_DAYS", NUMBER, 30.0, "Entries older than this many days "
+                         "are deleted (0: keep none).", minimum=0)
+RETENTION_CHECK = Setting("VOXD_LOG_RETENTION_CHECK_SECONDS", DURATION, 3600.0, "How often old entries "
+                          "are deleted.", minimum=0.1)
+RATE_WINDOW = Setting("VOXD_LOG_RATE_WINDOW_SECONDS", DURATION, 60.0, "The window the rate limits "
+                      "count in.", minimum=1)
+NODE_RATE_ENTRIES = Setting("VOXD_LOG_NODE_RATE_ENTRIES", WHOLE, 1000, "Entries one node may send per "
+                            "window (0: no limit).", minimum=0)
+NODE_RATE_MB = Setting("VOXD_LOG_NODE_RATE_MB", NUMBER, 2.0, "MiB one node may send per window "
+                       "(0: no limit).", minimum=0)
+APP_RATE_ENTRIES = Setting("VOXD_LOG_APP_RATE_ENTRIES", WHOLE, 0, "Entries one voxd service may send "
+                           "per window (0: no limit).", minimum=0)
+APP_RATE_MB = Setting("VOXD_LOG_APP_RATE_MB", NUMBER, 0.0, "MiB one voxd service may send per window "
+                      "(0: no limit).", minimum=0)
+NODE_MAX_ENTRIES = Setting("VOXD_LOG_NODE_MAX_ENTRIES", WHOLE, 20_000, "Entries of one node kept; its "
+                           "oldest are deleted past this.", minimum=1)
+NODE_MAX_MB = Setting("VOXD_LOG_NODE_MAX_MB", NUMBER, 20.0, "MiB of one node's entries kept.",
+                      minimum=0.01)
+NODE_CLOCK_SKEW = Setting("VOXD_LOG_NODE_CLOCK_SKEW_SECONDS", DURATION, 300.0, "A node's entries must be "
+                          "dated within this of the server's clock.", minimum=1)
+STORE_URL = Setting("LOG_STORE_URL", URL, None, "A Loki server every entry is also forwarded to "
+                    "(user:password@ allowed).")
+
+SETTINGS = (RETENTION_DAYS, RETENTION_CHECK, RATE_WINDOW, NODE_RATE_ENTRIES, NODE_RATE_MB, APP_RATE_ENTRIES,
+            APP_RATE_MB, NODE_MAX_ENTRIES, NODE_MAX_MB, NODE_CLOCK_SKEW, STORE_URL)
 
 
 def load_settings(settings: Settings) -> LogsSettings:
-    window = at_least(settings, "VOXD_LOG_RATE_WINDOW_SECONDS", 60.0, 1.0, whole=False)
+    window = settings.value(RATE_WINDOW)
     return LogsSettings(
-        retention_days=at_least(settings, "VOXD_LOG_RETENTION_DAYS", 30.0, 0.0, whole=False),
-        retention_check_seconds=at_least(settings, "VOXD_LOG_RETENTION_CHECK_SECONDS", 3600.0, 0.1, whole=False),
-        node_rate=RateLimit(
-            entries=int(at_least(settings, "VOXD_LOG_NODE_RATE_ENTRIES", 1000, 0)),
-            bytes=int(at_least(settings, "VOXD_LOG_NODE_RATE_MB", 2.0, 0.0, whole=False) * MIB),
-            window=window,
-        ),
-        app_rate=RateLimit(
-            entries=int(at_least(settings, "VOXD_LOG_APP_RATE_ENTRIES", 0, 0)),
-            bytes=int(at_least(settings, "VOXD_LOG_APP_RATE_MB", 0.0, 0.0, whole=False) * MIB),
-            window=window,
-        ),
-        node_share=NodeShare(
-            entries=int(at_least(settings, "VOXD_LOG_NODE_MAX_ENTRIES", 20_000, 1)),
-            bytes=int(at_least(settings, "VOXD_LOG_NODE_MAX_MB", 20.0, 0.01, whole=False) * MIB),
-        ),
-        node_clock_skew_seconds=at_least(settings, "VOXD_LOG_NODE_CLOCK_SKEW_SECONDS", 300.0, 1.0, whole=False),
+        retention_days=settings.value(RETENTION_DAYS),
+        retention_check_seconds=settings.value(RETENTION_CHECK),
+        node_rate=RateLimit(settings.value(NODE_RATE_ENTRIES), int(settings.value(NODE_RATE_MB) * MIB), window),
+        app_rate=RateLimit(settings.value(APP_RATE_ENTRIES), int(settings.value(APP_RATE_MB) * MIB), window),
+        node_share=NodeShare(settings.value(NODE_MAX_ENTRIES), int(settings.value(NODE_MAX_MB) * MIB)),
+        node_clock_skew_seconds=settings.value(NODE_CLOCK_SKEW),
     )

