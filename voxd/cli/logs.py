@@ -11,7 +11,7 @@ from rich.table import Table
 from voxd.cli.admin_client import admin_call
 from voxd.cli.output import console, print_json, print_table
 from voxd.cli.settings_option import load_settings
-from voxd.kit.settings import Settings
+from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import RELATIVE, local_zone, parse_time, rfc3339
 
 LEVEL_STYLES = {"debug": "dim", "info": "green", "warning": "yellow", "error": "red", "critical": "bold white on red"}
@@ -41,19 +41,20 @@ def entries_table(entries: list[dict]) -> Table:
     return table
 
 
-def query_time(value: str | None) -> str | None:
+def query_time(settings: Settings, value: str | None) -> str | None:
     """Times typed without a zone mean the local time of the person typing. The service reads them
     the same way in its own zone; sending the offset keeps them right when the two zones differ."""
     if not value or RELATIVE.match(value):
         return value
     try:
-        return rfc3339(parse_time(value, local_zone()))
+        return rfc3339(parse_time(value, local_zone(settings.value(TIME_ZONE))))
     except ValueError:
         return value  # the service explains what it accepts
 
 
 def fetch(settings: Settings, params: dict) -> dict:
-    params = {**params, "since": query_time(params.get("since")), "until": query_time(params.get("until"))}
+    params = {**params, "since": query_time(settings, params.get("since")),
+              "until": query_time(settings, params.get("until"))}
     clean = {k: str(v) for k, v in params.items() if v not in (None, "")}
     return admin_call(settings, "logs", "GET", "/api/v0/logs", params=clean)
 
@@ -112,8 +113,10 @@ def query(service, level, node_id, request_id, since, until, search, limit, as_j
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def stats(since: str, until: str | None, as_json: bool) -> None:
     """Count entries by service and level."""
-    params = {k: v for k, v in {"since": query_time(since), "until": query_time(until)}.items() if v}
-    answer = admin_call(load_settings(), "logs", "GET", "/api/v0/logs/stats", params=params)
+    settings = load_settings()
+    times = {"since": query_time(settings, since), "until": query_time(settings, until)}
+    params = {k: v for k, v in times.items() if v}
+    answer = admin_call(settings, "logs", "GET", "/api/v0/logs/stats", params=params)
     if as_json:
         print_json(answer)
         return

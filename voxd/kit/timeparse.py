@@ -78,9 +78,10 @@ def local_zone_name(configured: str | None = None) -> str:
     return "UTC"
 
 
-def local_zone() -> tzinfo:
-    """This machine's zone (see local_zone_name): what a time written without a zone means here."""
-    return zoneinfo.ZoneInfo(local_zone_name())
+def local_zone(configured: str | None = None) -> tzinfo:
+    """This machine's zone (see local_zone_name; `configured`: the TZ setting): what a time written
+    without a zone means here."""
+    return zoneinfo.ZoneInfo(local_zone_name(configured))
 
 
 def now_iso() -> str:

@@ -21,7 +21,7 @@ from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import ApiError, bad_request
 from voxd.kit.redact import Redactor
 from voxd.kit.routes import Call, Route, json_response
-from voxd.kit.settings import Settings
+from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import local_zone, parse_time, rfc3339, from_micros, to_micros
 from voxd.services.logs.entries import (
     LEVELS,
@@ -105,12 +105,12 @@ class LogStats:
     newest: str | None
 
 
-def time_param(name: str, value: str | None) -> int | None:
+def time_param(call: Call, name: str, value: str | None) -> int | None:
     """A query's `since` or `until`; a date-time without a zone is the server's local time."""
     if value is None:
         return None
     try:
-        return to_micros(parse_time(value, local_zone()))
+        return to_micros(parse_time(value, local_zone(call.app[SETTINGS].value(TIME_ZONE))))
     except ValueError as error:
         raise bad_request(f"{name}: {error}", "invalid_query", [{"field": name, "problem": str(error)}]) from None
 
@@ -198,8 +198,8 @@ async def query_logs(call: Call[None]) -> web.Response:
         min_level=LEVELS[q.level] if q.level else None,
         node_id=q.node_id,
         request_id=q.request_id,
-        since=time_param("since", q.since),
-        until=time_param("until", q.until),
+        since=time_param(call, "since", q.since),
+        until=time_param(call, "until", q.until),
         search=q.search,
     )
     try:
@@ -211,8 +211,8 @@ async def query_logs(call: Call[None]) -> web.Response:
 
 async def log_stats(call: Call[None]) -> web.Response:
     q: StatsQuery = call.query
-    since = time_param("since", q.since)
-    until = time_param("until", q.until)
+    since = time_param(call, "since", q.since)
+    until = time_param(call, "until", q.until)
     until = int(time.time() * 1_000_000) if until is None else until
     rows = await call.app[LOG_STORE].stats(LogFilter(service=q.service, since=since, until=until))
     by_level = {name: 0 for name in LEVELS}
