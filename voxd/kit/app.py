@@ -10,12 +10,11 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
-import aiohttp
 from aiohttp import web
 
 from voxd import __version__
 from voxd.catalog import CATALOG
-from voxd.kit.auth import CredentialValidator
+from voxd.kit.appkeys import CLIENT, DB, HTTP, RESOLVER, SERVICE, SETTINGS, VALIDATOR
 from voxd.kit.auth_client import RemoteValidator
 from voxd.kit.context import (
     REQUEST_ID_HEADER,
@@ -38,14 +37,6 @@ log = logging.getLogger("voxd.kit.app")
 access_log = logging.getLogger("voxd.access")
 
 DEFAULT_MAX_BODY = 1024 * 1024
-
-SERVICE = web.AppKey("service", str)
-SETTINGS = web.AppKey("settings", Settings)
-HTTP = web.AppKey("http", aiohttp.ClientSession)
-RESOLVER = web.AppKey("resolver", Resolver)
-CLIENT = web.AppKey("client", ServiceClient)
-VALIDATOR = web.AppKey("validator", CredentialValidator)
-DB = web.AppKey("db", Database)
 
 CleanupContext = Callable[[web.Application], AsyncIterator[None]]
 

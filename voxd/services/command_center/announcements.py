@@ -15,7 +15,7 @@ from pydantic import StringConstraints
 
 from voxd.broker.embedded import start_embedded_broker
 from voxd.broker.endpoint import BrokerEndpoint, broker_endpoint
-from voxd.kit.app import CLIENT, SETTINGS, VALIDATOR
+from voxd.kit.appkeys import CLIENT, SETTINGS, VALIDATOR
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError, not_found
 from voxd.kit.routes import Call, Route, json_response

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from voxd.kit.app import DB, SETTINGS, create_service_app, database
+from voxd.kit.app import create_service_app, database
+from voxd.kit.appkeys import DB, SETTINGS
 from voxd.kit.auth import Pattern
 from voxd.kit.discovery import explicit_url, report_missing
 from voxd.kit.errors import not_found, unavailable
