@@ -24,12 +24,12 @@ from voxd.kit.context import (
     valid_request_id,
 )
 from voxd.kit.db import Database
-from voxd.kit.discovery import Discovery, Resolver
-from voxd.kit.errors import HTTP_STATUS_CODES, ApiError, error_response
+from voxd.kit.discovery import Discovery
+from voxd.kit.errors import HTTP_STATUS_CODES, ApiError, UpstreamError, error_response
 from voxd.kit.log_client import installed_shipper
 from voxd.kit.openapi import openapi_document
 from voxd.kit.routes import QUIET, Call, Route, bind, json_response
-from voxd.kit.service_client import ServiceClient, app_headers
+from voxd.kit.service_client import Resolver, ServiceClient, app_headers
 from voxd.kit.settings import Settings
 from voxd.kit.tls import client_session
 
@@ -74,6 +74,8 @@ async def request_context(
             response = await handler(request)
         except ApiError as error:
             response = error.response()
+        except UpstreamError as error:  # another service failed us (Contracts: Service calls)
+            response = error.answer().response()
         except web.HTTPException as error:
             if error.status < 400:
                 raise

@@ -11,8 +11,7 @@ from aiohttp import web
 
 from voxd.kit.auth import CredentialValidator
 from voxd.kit.db import Database
-from voxd.kit.discovery import Resolver
-from voxd.kit.service_client import ServiceClient
+from voxd.kit.service_client import Resolver, ServiceClient
 from voxd.kit.settings import Settings
 
 SERVICE = web.AppKey("service", str)
