@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 import zoneinfo
+from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
 from cachetools import TTLCache
@@ -15,11 +17,13 @@ MAX_HOUSEHOLDS = 10_000
 
 
 class HouseholdZones:
-    def __init__(self, client: ServiceClient) -> None:
+    """`clock` is injectable so the cache's lifetimes can be tested without waiting for them."""
+
+    def __init__(self, client: ServiceClient, clock: Callable[[], float] = time.monotonic) -> None:
         self._client = client
-        self._zones: TTLCache[str, ZoneInfo] = TTLCache(MAX_HOUSEHOLDS, CACHE_SECONDS)
+        self._zones: TTLCache[str, ZoneInfo] = TTLCache(MAX_HOUSEHOLDS, CACHE_SECONDS, timer=clock)
         # Holds one mark for MISS_REFRESH_SECONDS after each fetch: unknown households wait for it.
-        self._fetched: TTLCache[str, bool] = TTLCache(1, MISS_REFRESH_SECONDS)
+        self._fetched: TTLCache[str, bool] = TTLCache(1, MISS_REFRESH_SECONDS, timer=clock)
 
     async def zone(self, household_id: str) -> ZoneInfo:
         zone = self._zones.get(household_id)
