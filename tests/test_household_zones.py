@@ -8,15 +8,9 @@ from __future__ import annotations
 import asyncio
 from zoneinfo import ZoneInfo
 
+from clock import Clock
+
 from voxd.services.command_center.households import CACHE_SECONDS, MISS_REFRESH_SECONDS, HouseholdZones
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class AuthHouseholds:
