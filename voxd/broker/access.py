@@ -29,7 +29,7 @@ from amqtt.session import Session
 
 from voxd.broker.topics import COMMAND_CENTER_CLIENT_PREFIX, NODES_ROOT, node_client_id, node_subtree
 from voxd.kit.auth import Pattern, Principal
-from voxd.kit.errors import ApiError
+from voxd.kit.errors import ApiError, UpstreamError
 
 log = logging.getLogger("voxd.broker")
 
@@ -69,7 +69,7 @@ class NodeAccess(BaseAuthPlugin, BaseTopicPlugin):
             if username == self.config.service_app:
                 return await self.config.validator.validate_app(username, password)
             return await self.config.validator.validate_node(f"{username}:{password}")
-        except ApiError as error:  # the auth service is down: refuse, the client retries
+        except (ApiError, UpstreamError) as error:  # the auth service is down: refuse, the client retries
             log.warning("broker cannot check credentials: %s", error)
             return None
 

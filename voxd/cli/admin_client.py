@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from voxd.cli.output import CliError
 from voxd.kit.auth import ADMIN_KEY_HEADER
 from voxd.kit.discovery import Discovery
-from voxd.kit.errors import ApiError
+from voxd.kit.errors import UpstreamError
 from voxd.kit.service_client import ServiceClient
 from voxd.kit.settings import Settings, SettingsError
 from voxd.kit.tls import client_session
@@ -35,7 +35,8 @@ def run_admin(settings: Settings, work: Callable[[ServiceClient], Awaitable[T]])
 
     try:
         return asyncio.run(main())
-    except ApiError as error:
+    except UpstreamError as failure:
+        error = failure.answer()
         if error.code == "config_unavailable":
             raise CliError(
                 f"the voxd daemon is not running: nothing answers at {settings.config_url}; "

@@ -10,12 +10,11 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
-import aiohttp
 from aiohttp import web
 
 from voxd import __version__
 from voxd.catalog import CATALOG
-from voxd.kit.auth import CredentialValidator
+from voxd.kit.appkeys import CLIENT, DB, HTTP, RESOLVER, SERVICE, SETTINGS, VALIDATOR
 from voxd.kit.auth_client import RemoteValidator
 from voxd.kit.context import (
     REQUEST_ID_HEADER,
@@ -25,12 +24,12 @@ from voxd.kit.context import (
     valid_request_id,
 )
 from voxd.kit.db import Database
-from voxd.kit.discovery import Discovery, Resolver
-from voxd.kit.errors import HTTP_STATUS_CODES, ApiError, error_response
+from voxd.kit.discovery import Discovery
+from voxd.kit.errors import HTTP_STATUS_CODES, ApiError, UpstreamError, error_response
 from voxd.kit.log_client import installed_shipper
 from voxd.kit.openapi import openapi_document
 from voxd.kit.routes import QUIET, Call, Route, bind, json_response
-from voxd.kit.service_client import ServiceClient, app_headers
+from voxd.kit.service_client import Resolver, ServiceClient, app_headers
 from voxd.kit.settings import CREDENTIAL_CACHE_TTL, Settings
 from voxd.kit.settings_overrides import CREATE_TABLE as CREATE_OVERRIDES
 from voxd.kit.tls import client_session
@@ -39,14 +38,6 @@ log = logging.getLogger("voxd.kit.app")
 access_log = logging.getLogger("voxd.access")
 
 DEFAULT_MAX_BODY = 1024 * 1024
-
-SERVICE = web.AppKey("service", str)
-SETTINGS = web.AppKey("settings", Settings)
-HTTP = web.AppKey("http", aiohttp.ClientSession)
-RESOLVER = web.AppKey("resolver", Resolver)
-CLIENT = web.AppKey("client", ServiceClient)
-VALIDATOR = web.AppKey("validator", CredentialValidator)
-DB = web.AppKey("db", Database)
 
 CleanupContext = Callable[[web.Application], AsyncIterator[None]]
 
@@ -84,6 +75,8 @@ async def request_context(
             response = await handler(request)
         except ApiError as error:
             response = error.response()
+        except UpstreamError as error:  # another service failed us (Contracts: Service calls)
+            response = error.answer().response()
         except web.HTTPException as error:
             if error.status < 400:
                 raise

@@ -10,7 +10,6 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -169,29 +168,3 @@ async def check(
     if principal is None:
         raise unauthorized("the access token is missing, malformed or expired", "invalid_token")
     return principal
-
-
-class TtlCache:
-    """A small cache of validation results, so a busy node does not ask the auth service each time."""
-
-    def __init__(self, ttl_seconds: float, max_entries: int = 10_000) -> None:
-        self.ttl = ttl_seconds
-        self.max_entries = max_entries
-        self._entries: dict[str, tuple[float, Principal]] = {}
-
-    def get(self, key: str) -> Principal | None:
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        expires, principal = entry
-        if expires < time.monotonic() or (
-            principal.expires_at is not None and principal.expires_at <= time.time()
-        ):
-            del self._entries[key]
-            return None
-        return principal
-
-    def put(self, key: str, principal: Principal) -> None:
-        if len(self._entries) >= self.max_entries:
-            self._entries.clear()
-        self._entries[key] = (time.monotonic() + self.ttl, principal)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from voxd.kit.auth import Pattern, Principal, TtlCache, secret_digest
-from voxd.kit.errors import ApiError
+import time
+
+from cachetools import TTLCache
+
+from voxd.kit.auth import Pattern, Principal, secret_digest
+from voxd.kit.errors import UpstreamError
 from voxd.kit.fields import MAX_TOKEN_LENGTH
 from voxd.kit.service_client import ServiceClient
 
 MAX_CREDENTIAL_LENGTH = 1024
+MAX_CACHED_CREDENTIALS = 10_000
 
 
 class RemoteValidator:
@@ -15,22 +20,23 @@ class RemoteValidator:
 
     def __init__(self, client: ServiceClient, ttl_seconds: float = 30.0) -> None:
         self._client = client
-        self._cache = TtlCache(ttl_seconds)
+        # A busy node should not make the auth service check its key on every request.
+        self._cache: TTLCache[str, Principal] = TTLCache(MAX_CACHED_CREDENTIALS, ttl_seconds)
 
     async def _validate(self, cache_key: str, path: str, body: dict[str, str]) -> Principal | None:
         cached = self._cache.get(cache_key)
-        if cached is not None:
+        if cached is not None and not expired(cached):
             return cached
         try:
             answer = await self._client.call("auth", "POST", path, json=body)
-        except ApiError as error:
+        except UpstreamError as error:
             if error.status == 400:  # the auth service found the credential malformed
                 return None
             raise
         if not answer.get("valid"):
             return None
         principal = principal_from_validation(answer)
-        self._cache.put(cache_key, principal)
+        self._cache[cache_key] = principal
         return principal
 
     async def validate_node(self, api_key: str) -> Principal | None:
@@ -55,6 +61,11 @@ class RemoteValidator:
         return await self._validate(
             "jwt:" + secret_digest(token), "/internal/validate-token", {"token": token}
         )
+
+
+def expired(principal: Principal) -> bool:
+    """A token cached a moment before it expires must not outlive it in the cache."""
+    return principal.expires_at is not None and principal.expires_at <= time.time()
 
 
 def principal_from_validation(answer: dict) -> Principal:

@@ -9,24 +9,17 @@ daemon re-registers at once a service it runs whose entry was lost.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
-from typing import Protocol
 
 import aiohttp
+from cachetools import TTLCache
 
-from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
-from voxd.kit.errors import unavailable
+from voxd.kit.errors import UpstreamError
+from voxd.kit.service_client import ServiceClient
 from voxd.kit.settings import DISCOVERY_TTL, SERVICE_URL, Settings
 
 LOOKUP_TIMEOUT = aiohttp.ClientTimeout(total=3)
-
-
-class Resolver(Protocol):
-    async def resolve(self, name: str) -> str: ...
-
-    def forget(self, name: str) -> None: ...
+MAX_CACHED_NAMES = 256
 
 
 MissingListener = Callable[[str], None]
@@ -62,47 +55,52 @@ class Discovery:
         credentials_headers: dict[str, str],
     ) -> None:
         self._settings = settings
-        self._session = session
-        self._headers = credentials_headers
-        self._ttl = settings.value(DISCOVERY_TTL)
-        self._cache: dict[str, tuple[float, str]] = {}
+        # The lookups are service calls too; "config" itself always resolves to its explicit URL.
+        self._client = ServiceClient(session, self, credentials_headers)
+        self._cache: TTLCache[str, str] = TTLCache(
+            MAX_CACHED_NAMES, settings.value(DISCOVERY_TTL)
+        )
 
     async def resolve(self, name: str) -> str:
         explicit = explicit_url(self._settings, name)
         if explicit:
             return explicit
         cached = self._cache.get(name)
-        if cached and cached[0] > time.monotonic():
-            return cached[1]
-        url = f"{self._settings.config_url}/services/{name}"
-        headers = dict(self._headers)
-        if request_id_var.get():
-            headers[REQUEST_ID_HEADER] = request_id_var.get()
+        if cached is not None:
+            return cached
         try:
-            async with self._session.get(url, headers=headers, timeout=LOOKUP_TIMEOUT) as resp:
-                if resp.status == 404:
-                    report_missing(name)
-                    raise unavailable(
-                        f"no service named {name!r} is registered with the config service",
-                        f"{name}_unavailable",
-                    )
-                if resp.status != 200:
-                    reason = (await resp.json(content_type=None) or {}).get("error", {}).get("message")
-                    raise unavailable(
-                        f"the config service could not say where {name!r} is "
-                        f"({resp.status}: {reason or 'no reason given'})",
-                        "discovery_failed",
-                    )
-                found = (await resp.json())["url"].rstrip("/")
-        except (aiohttp.ClientError, asyncio.TimeoutError, KeyError, ValueError):
-            raise unavailable(
+            found = await self._client.call("config", "GET", f"/services/{name}", timeout=LOOKUP_TIMEOUT)
+            url = found["url"].rstrip("/")
+        except UpstreamError as error:
+            raise lookup_failed(name, error, self._settings.config_url) from None
+        except (KeyError, TypeError, AttributeError):
+            raise UpstreamError(
+                "config", None, None,
                 f"cannot find the {name} service: the config service at "
-                f"{self._settings.config_url} is not reachable",
-                "config_unavailable",
+                f"{self._settings.config_url} answered without a url",
             ) from None
-        self._cache[name] = (time.monotonic() + self._ttl, found)
-        return found
+        self._cache[name] = url
+        return url
 
     def forget(self, name: str) -> None:
         """Drop a cached URL that stopped answering, so the next call asks again."""
         self._cache.pop(name, None)
+
+
+def lookup_failed(name: str, error: UpstreamError, config_url: str) -> UpstreamError:
+    """What a failed lookup means to the caller (docs/api.md, Errors): the service is not
+    registered, the config service is down, or it would not say."""
+    if error.status == 404:
+        report_missing(name)
+        return UpstreamError(
+            name, None, None, f"no service named {name!r} is registered with the config service"
+        )
+    if error.status is None or error.code is None:
+        return UpstreamError(
+            "config", None, None,
+            f"cannot find the {name} service: the config service at {config_url} is not reachable",
+        )
+    return UpstreamError(
+        "config", None, "discovery_failed",
+        f"the config service could not say where {name!r} is ({error.status}: {error.message})",
+    )

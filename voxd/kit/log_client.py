@@ -18,18 +18,21 @@ from typing import Any
 
 from voxd.catalog import CATALOG
 from voxd.kit.context import RequestIdFilter
-from voxd.kit.errors import ApiError
+from voxd.kit.errors import UpstreamError
 from voxd.kit.redact import Redactor
+from voxd.kit.retry import RetryPolicy, worth_retrying
 from voxd.kit.service_client import ServiceClient
 from voxd.kit.timeparse import rfc3339
 
 BATCH_PATH = "/api/v0/logs/batch"
-# Answers that mean "not now" (credentials not yet known, not yet registered, overloaded).
-RETRY_STATUSES = {401, 403, 404, 408, 429}
-MAX_BACKOFF_SECONDS = 15.0
+DELIVERY_RETRY = RetryPolicy(multiplier=1.0, max=15.0, jitter=0.5)  # while the logs service is away
 # The client's own plumbing is never shipped: it would feed on itself.
 UNSHIPPED_LOGGERS = ("voxd.kit.log_client", "aiohttp.client", "asyncio", "aiosqlite")
 MAX_BATCH_BYTES = 1024 * 1024  # well under the logs service's 4 MiB batch limit
+
+
+class LogsUnreachable(Exception):
+    """The logs service did not take a batch; it stays buffered until a retry delivers it."""
 
 
 def level_name(levelno: int) -> str:
@@ -134,15 +137,16 @@ class LogShipper(logging.Handler):
         """Send until cancelled; started once per process by whoever owns the event loop."""
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
-        backoff = self._flush_seconds
         while True:
             try:
-                await asyncio.wait_for(self._wake.wait(), backoff)
+                await asyncio.wait_for(self._wake.wait(), self._flush_seconds)
             except asyncio.TimeoutError:
                 pass
             self._wake.clear()
-            delivered = await self.send_pending()
-            backoff = self._flush_seconds if delivered else min(backoff * 2, MAX_BACKOFF_SECONDS)
+            async for attempt in DELIVERY_RETRY.retrying(LogsUnreachable):
+                with attempt:
+                    if not await self.send_pending():
+                        raise LogsUnreachable
 
     async def send_pending(self) -> bool:
         """Send everything buffered; False when the logs service could not be reached."""
@@ -183,14 +187,13 @@ class LogShipper(logging.Handler):
             service, entries = pending[0]
             try:
                 client = self._clients.get(service, fallback)
-                answer = await client.request("logs", "POST", BATCH_PATH, json={"logs": entries})
-                if answer.status in RETRY_STATUSES or answer.status >= 500:
-                    raise ApiError(answer.status, "logs_unavailable", f"it answered {answer.status}")
-            except ApiError as error:
-                self._went_unreachable(error.message)
-                return [entry for _, group in pending for entry in group]
-            if answer.status >= 300:  # refused as such would be refused forever: report, move on
-                self._console(f"the logs service refused {len(entries)} entries ({answer.status}): {answer.data}")
+                await client.call("logs", "POST", BATCH_PATH, json={"logs": entries})
+            except UpstreamError as error:
+                if error.status is None or worth_retrying(error.status):
+                    self._went_unreachable(error.message if error.status is None else f"it answered {error.status}")
+                    return [entry for _, group in pending for entry in group]
+                # refused as such would be refused forever: report, move on
+                self._console(f"the logs service refused {len(entries)} entries ({error.status}): {error.message}")
             pending.pop(0)
         if self._unreachable:
             self._unreachable = False

@@ -15,6 +15,7 @@ from aiohttp import web
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
 
+from voxd.kit.appkeys import VALIDATOR
 from voxd.kit.auth import Pattern, Principal, authenticate
 from voxd.kit.errors import ApiError, bad_request
 
@@ -137,8 +138,6 @@ def bind(
     route: Route, admin_key: str | None, default_max_body: int
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """The aiohttp handler for a route: credentials first, then body and query, then the handler."""
-    from voxd.kit.app import VALIDATOR  # the app module imports this one
-
     async def handler(request: web.Request) -> web.StreamResponse:
         request[QUIET] = route.quiet
         principal = await authenticate(request, route.auth, request.app[VALIDATOR], admin_key)

@@ -1,18 +1,18 @@
 """Service-to-service HTTP: resolves the target through discovery, sends this service's app
-credentials and the current request id, and turns failures into the contract's errors."""
+credentials and the current request id, and turns every failure into one `UpstreamError`
+(docs/architecture.md, Contracts: Service calls)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 
 from voxd.kit.auth import APP_ID_HEADER, APP_KEY_HEADER
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
-from voxd.kit.discovery import Resolver
-from voxd.kit.errors import ApiError, unavailable
+from voxd.kit.errors import UpstreamError
 from voxd.kit.settings import AppCredentials
 
 DEFAULT_TIMEOUT = aiohttp.ClientTimeout(total=10)
@@ -24,6 +24,14 @@ class ServiceResponse:
     data: Any  # the decoded JSON, or the raw bytes of a non-JSON answer (audio)
     content_type: str = "application/json"
     headers: dict[str, str] = field(default_factory=dict)
+
+
+class Resolver(Protocol):
+    """A service name to its base URL (kit/discovery.py); `forget` drops one that stopped answering."""
+
+    async def resolve(self, name: str) -> str: ...
+
+    def forget(self, name: str) -> None: ...
 
 
 def app_headers(credentials: AppCredentials | None) -> dict[str, str]:
@@ -58,9 +66,9 @@ class ServiceClient:
         params: dict[str, str] | None = None,
         timeout: aiohttp.ClientTimeout = DEFAULT_TIMEOUT,
     ) -> ServiceResponse:
-        """One call; any answer comes back as is, an unreachable service raises 503. Send JSON
-        with `json`, or raw bytes (audio) with `data` and `content_type`; a non-JSON answer
-        comes back as bytes."""
+        """One call: the answer with its headers, or `UpstreamError` for a failure of any kind.
+        Send JSON with `json`, or raw bytes (audio) with `data` and `content_type`; a non-JSON
+        answer (audio) comes back as bytes."""
         base = await self._resolver.resolve(service)
         headers = dict(self._headers)
         request_id = request_id_var.get()
@@ -68,46 +76,43 @@ class ServiceClient:
             headers[REQUEST_ID_HEADER] = request_id
         if content_type:
             headers["Content-Type"] = content_type
+        status = 0  # no answer yet
         try:
             async with self._session.request(
                 method, base + path, json=json, data=data, params=params, headers=headers, timeout=timeout
             ) as resp:
+                status = resp.status
                 body = await resp.read()
                 if resp.content_type != "application/json" and resp.status < 400:
                     return ServiceResponse(resp.status, body, resp.content_type, dict(resp.headers))
                 decoded = await resp.json(content_type=None) if body else None
-                return ServiceResponse(resp.status, decoded)
         except (aiohttp.ClientConnectionError, asyncio.TimeoutError):
             self._resolver.forget(service)
-            raise unavailable(
-                f"the {service} service is not reachable at {base}", f"{service}_unavailable"
-            ) from None
+            raise UpstreamError(service, None, None, f"the {service} service is not reachable at {base}") from None
         except ValueError:
-            raise unavailable(
+            raise UpstreamError(
+                service, status if status >= 400 else None, None,
                 f"the {service} service answered something that is not JSON",
-                f"{service}_unavailable",
             ) from None
+        if status >= 400:
+            raise upstream_error(service, status, decoded)
+        return ServiceResponse(status, decoded, headers=dict(resp.headers))
 
     async def call(self, service: str, method: str, path: str, **kwargs: Any) -> Any:
-        """Like `request`, but a 4xx answer is passed on to our caller and anything else odd is a 503."""
-        response = await self.request(service, method, path, **kwargs)
-        if response.status < 400:
-            return response.data
-        error = (response.data or {}).get("error", {}) if isinstance(response.data, dict) else {}
-        if response.status in (401, 403):
-            raise unavailable(
-                f"the {service} service refused our credentials: "
-                f"{error.get('message', response.status)}",
-                "service_credentials_rejected",
-            )
-        if 400 <= response.status < 500:
-            raise ApiError(
-                response.status,
-                error.get("code", "upstream_rejected"),
-                error.get("message", f"the {service} service rejected the request"),
-                error.get("details"),
-            )
-        raise unavailable(
-            f"the {service} service failed ({response.status}): {error.get('message', 'no detail')}",
-            f"{service}_unavailable",
-        )
+        """The parsed answer of one call (bytes for audio); any failure raises `UpstreamError`."""
+        return (await self.request(service, method, path, **kwargs)).data
+
+
+def upstream_error(service: str, status: int, body: Any) -> UpstreamError:
+    """A peer's error answer, read from the one error envelope (docs/architecture.md, Errors)."""
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        return UpstreamError(service, status, "upstream_rejected" if isinstance(body, dict) else None,
+                             f"the {service} service rejected the request ({status})")
+    return UpstreamError(
+        service,
+        status,
+        str(error.get("code") or "upstream_rejected"),
+        str(error.get("message") or f"the {service} service rejected the request ({status})"),
+        error.get("details"),
+    )

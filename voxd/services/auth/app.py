@@ -17,7 +17,8 @@ from aiohttp import web
 from pydantic import Field
 
 from voxd.kit.tasks import stop_tasks
-from voxd.kit.app import DB, SETTINGS, VALIDATOR, create_service_app, database
+from voxd.kit.app import create_service_app, database
+from voxd.kit.appkeys import DB, SETTINGS, VALIDATOR
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import ApiError, bad_request, conflict, not_found, unauthorized
 from voxd.kit.fields import MAX_TOKEN_LENGTH, Label, Secret

@@ -15,9 +15,9 @@ from pydantic import StringConstraints
 
 from voxd.broker.embedded import start_embedded_broker
 from voxd.broker.endpoint import BrokerEndpoint, broker_endpoint
-from voxd.kit.app import CLIENT, SETTINGS, VALIDATOR
+from voxd.kit.appkeys import CLIENT, SETTINGS, VALIDATOR
 from voxd.kit.auth import Pattern
-from voxd.kit.errors import ApiError, not_found
+from voxd.kit.errors import not_found, unavailable
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.tasks import stop_tasks
 from voxd.kit.tls import TlsFiles, client_context
@@ -94,7 +94,7 @@ async def announce(call: Call[AnnouncementRequest]) -> web.Response:
     try:
         sent = await call.app[ANNOUNCER].announce(node_id, call.body.kind, call.body.text)
     except AnnouncementFailed as error:
-        raise ApiError(503, "broker_unavailable", f"the message broker did not take it: {error}") from None
+        raise unavailable(f"the message broker did not take it: {error}", "broker_unavailable") from None
     return json_response(AnnouncementSent(sent.id, node_id, sent.kind, sent.text, sent.audio is not None),
                          status=202)
 

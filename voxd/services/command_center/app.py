@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from voxd.kit.app import DB, SETTINGS, create_service_app, database
+from voxd.kit.app import create_service_app, database
+from voxd.kit.appkeys import DB, SETTINGS
 from voxd.kit.sealing import SecretBox
 from voxd.kit.settings import Settings
 from voxd.services.command_center import announcements, command, memories, nodes, secrets

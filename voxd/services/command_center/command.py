@@ -14,7 +14,7 @@ from aiohttp import web
 from pydantic import StringConstraints
 
 from voxd.commands.registry import load_commands
-from voxd.kit.app import CLIENT, HTTP, SETTINGS
+from voxd.kit.appkeys import CLIENT, HTTP, SETTINGS
 from voxd.kit.audio import AUDIO_TYPES, WAV_TYPES, read_audio
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError

@@ -6,7 +6,7 @@ from __future__ import annotations
 import aiohttp
 from pydantic import ValidationError
 
-from voxd.kit.errors import ApiError
+from voxd.kit.errors import UpstreamError
 from voxd.kit.service_client import ServiceClient
 from voxd.wire.openai_chat import ANSWERED_COMPLETION, AnsweredMessage, ChatRequest, Message, Tool
 
@@ -26,16 +26,13 @@ class LanguageModel:
         """The assistant message of one completion."""
         request = ChatRequest(messages, tools=tools or None, tool_choice="auto" if tools else None, temperature=0)
         try:
-            answer = await self._client.request(
+            answer = await self._client.call(
                 "llm", "POST", "/v1/chat/completions", json=request.wire(), timeout=self._timeout
             )
-        except ApiError as error:
+        except UpstreamError as error:  # whatever it was, no model answered (docs/api.md, Errors)
             raise ModelUnavailable(error.message) from None
-        if answer.status != 200 or not isinstance(answer.data, dict):
-            reason = (answer.data or {}).get("error", {}).get("message") if isinstance(answer.data, dict) else None
-            raise ModelUnavailable(reason or f"the language-model proxy answered {answer.status}")
         try:
-            return ANSWERED_COMPLETION.validate_python(answer.data).choices[0].message
+            return ANSWERED_COMPLETION.validate_python(answer).choices[0].message
         except ValidationError:
             raise ModelUnavailable("the language-model proxy answered without a message") from None
 

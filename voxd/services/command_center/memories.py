@@ -11,7 +11,7 @@ from pydantic import StringConstraints
 from voxd.kit.auth import Pattern, Principal
 from urllib.parse import quote
 
-from voxd.kit.app import CLIENT
+from voxd.kit.appkeys import CLIENT
 from voxd.kit.errors import bad_request, forbidden, not_found
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.command_center.store import CC_STORE, Memory

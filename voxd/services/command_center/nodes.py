@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from aiohttp import web
 
-from voxd.kit.app import CLIENT
+from voxd.kit.appkeys import CLIENT
 from voxd.kit.auth import Pattern
 from voxd.kit.node_records import NodeList, NodeRegistration, RegisteredNode
 from voxd.kit.routes import Call, Route, json_response

@@ -11,7 +11,7 @@ from typing import Annotated
 from aiohttp import web
 from pydantic import Field
 
-from voxd.kit.app import CLIENT
+from voxd.kit.appkeys import CLIENT
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import bad_request, not_found
 from voxd.kit.routes import Call, Route, json_response

@@ -9,15 +9,17 @@ import time
 from collections.abc import Callable
 
 import aiohttp
+from cachetools import TTLCache
 from pydantic import ValidationError
 
 from voxd.commands.api import Speaker
-from voxd.kit.errors import ApiError
+from voxd.kit.errors import UpstreamError
 from voxd.kit.service_client import ServiceClient
 from voxd.wire.speech import TRANSCRIPTION, SpeakerMatch, Transcription
 
 MAX_AUDIO_BYTES = 16 * 1024 * 1024
 NAME_CACHE_SECONDS = 300.0  # a renamed user is greeted by the new name at most this much later
+MAX_CACHED_NAMES = 1000
 SPEECH_TIMEOUT = aiohttp.ClientTimeout(total=60)
 
 
@@ -34,24 +36,22 @@ class Speech:
 
     def __init__(self, client: ServiceClient, clock: Callable[[], float] = time.monotonic) -> None:
         self._client = client
-        self._clock = clock
-        self._names: dict[str, tuple[float, str]] = {}
+        self._names: TTLCache[str, str] = TTLCache(MAX_CACHED_NAMES, NAME_CACHE_SECONDS, timer=clock)
 
     async def transcribe(self, audio: bytes, household_id: str) -> Transcription:
+        """What was said; audio the service refused is passed on as its 4xx (the middleware does
+        that), any other failure is SpeechUnavailable, which the command answers in words."""
         try:
-            answer = await self._client.request(
+            answer = await self._client.call(
                 "stt", "POST", "/transcribe", data=audio, content_type="audio/wav",
                 params={"household_id": household_id}, timeout=SPEECH_TIMEOUT,
             )
-        except ApiError as error:
+        except UpstreamError as error:
+            if error.refused:
+                raise
             raise SpeechUnavailable("stt", error.message) from None
-        if 400 <= answer.status < 500 and answer.status not in (401, 403):
-            error = (answer.data or {}).get("error", {}) if isinstance(answer.data, dict) else {}
-            raise ApiError(answer.status, error.get("code", "bad_audio"), error.get("message", "the audio was refused"))
-        if answer.status != 200 or not isinstance(answer.data, dict):
-            raise SpeechUnavailable("stt", f"the speech-to-text service answered {answer.status}")
         try:
-            heard = TRANSCRIPTION.validate_python(answer.data)
+            heard = TRANSCRIPTION.validate_python(answer)
         except ValidationError:
             raise SpeechUnavailable("stt", "the speech-to-text service answered something that is not a transcription") from None
         return dataclasses.replace(heard, text=heard.text.strip())
@@ -61,15 +61,15 @@ class Speech:
         if match is None:
             return None
         user_id = match.user_id
-        cached = self._names.get(user_id)
-        if cached and cached[0] > self._clock():
-            return Speaker(user_id, cached[1])
+        name = self._names.get(user_id)
+        if name is not None:
+            return Speaker(user_id, name)
         try:
             answer = await self._client.call("auth", "GET", f"/internal/users/{user_id}")
-        except ApiError:
+        except UpstreamError:
             return None
         name = answer.get("display_name") or "there"
-        self._names[user_id] = (self._clock() + NAME_CACHE_SECONDS, name)
+        self._names[user_id] = name
         return Speaker(user_id, name)
 
     async def synthesize(self, text: str) -> tuple[bytes, float | None]:
@@ -79,9 +79,9 @@ class Speech:
                 "tts", "POST", "/synthesize", json={"text": text}, params={"stream": "false"},
                 timeout=SPEECH_TIMEOUT,
             )
-        except ApiError as error:
+        except UpstreamError as error:
             raise SpeechUnavailable("tts", error.message) from None
-        if answer.status != 200 or not isinstance(answer.data, bytes):
-            raise SpeechUnavailable("tts", f"the text-to-speech service answered {answer.status}")
+        if not isinstance(answer.data, bytes):
+            raise SpeechUnavailable("tts", "the text-to-speech service answered without audio")
         engine = answer.headers.get("X-Voxd-Synthesis-Ms")
         return answer.data, float(engine) if engine else None

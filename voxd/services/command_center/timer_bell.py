@@ -9,13 +9,14 @@ import logging
 from datetime import datetime, timedelta, timezone
 
 from voxd.commands.builtin.timers import SCOPE, STORAGE_KEY, Timer, remove_timers
+from voxd.kit.retry import RetryPolicy
 from voxd.services.command_center.announcer import AnnouncementFailed, Announcer
 from voxd.services.command_center.store import CommandCenterStore, DocumentStorage
 
 log = logging.getLogger("voxd.command-center.timers")
 
 LONGEST_NAP = 1.0  # seconds: a timer set meanwhile is noticed within this
-RETRY_SECONDS = (2.0, 5.0, 10.0, 30.0)
+RING_RETRY = RetryPolicy(multiplier=2.0, max=30.0, jitter=1.0)  # while the broker is away
 TOO_LATE = timedelta(minutes=10)
 
 
@@ -31,7 +32,7 @@ class TimerBell:
                 nap = await self.ring_due(datetime.now(timezone.utc))
             except Exception:
                 log.exception("the timer bell failed; trying again")
-                nap = RETRY_SECONDS[0]
+                nap = RING_RETRY.delay(1)
             await asyncio.sleep(nap)
 
     async def ring_due(self, now: datetime) -> float:
@@ -50,7 +51,7 @@ class TimerBell:
                 elif await self.ring(timer):
                     rung.add(timer.id)
                 else:
-                    nap = RETRY_SECONDS[min(self.failures, len(RETRY_SECONDS)) - 1]
+                    nap = RING_RETRY.delay(self.failures)
             if rung:
                 await remove_timers(DocumentStorage(self.store, household_id, SCOPE), rung)
         return max(nap, 0.0)

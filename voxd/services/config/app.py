@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from voxd.kit.app import DB, SETTINGS, create_service_app, database
+from voxd.kit.app import create_service_app, database
+from voxd.kit.appkeys import DB, SETTINGS
 from voxd.kit.auth import Pattern
 from voxd.kit.discovery import explicit_url, report_missing
-from voxd.kit.errors import not_found, unavailable
+from voxd.kit.errors import UpstreamError, not_found
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import CONFIG_URL_STYLE, Settings
 from voxd.services.config.registry import (
@@ -82,7 +83,7 @@ class LocalResolver:
         entry = await Registry(self._app[DB]).get(name)
         if entry is None:
             report_missing(name)
-            raise unavailable(f"no service named {name!r} is registered", f"{name}_unavailable")
+            raise UpstreamError(name, None, None, f"no service named {name!r} is registered")
         return entry.url
 
     def forget(self, name: str) -> None:

@@ -16,7 +16,8 @@ from aiohttp import web
 from pydantic import AfterValidator, Field
 
 from voxd.kit.tasks import stop_tasks
-from voxd.kit.app import DB, HTTP, SETTINGS, create_service_app, database
+from voxd.kit.app import create_service_app, database
+from voxd.kit.appkeys import DB, HTTP, SETTINGS
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import ApiError, bad_request
 from voxd.kit.redact import Redactor

@@ -14,7 +14,9 @@ import time
 from collections import defaultdict
 
 import aiohttp
+from tenacity import RetryCallState
 
+from voxd.kit.retry import RetryPolicy, worth_retrying
 from voxd.services.logs.entries import LEVEL_NAMES
 from voxd.services.logs.store import LogStore
 
@@ -23,9 +25,8 @@ log = logging.getLogger("voxd.logs.forwarder")
 PUSH_PATH = "/loki/api/v1/push"
 BATCH_SIZE = 1000
 IDLE_WAIT_SECONDS = 5.0
-MAX_BACKOFF_SECONDS = 30.0
+PUSH_RETRY = RetryPolicy(multiplier=1.0, max=30.0, jitter=1.0)  # while the store is away or busy
 REFUSAL_REPORT_SECONDS = 300.0  # refusals are logged this rarely: the log line is itself forwarded
-RETRY_STATUSES = {401, 403, 404, 408, 429}  # a store that is being set up or is overloaded
 
 
 def push_url(configured: str) -> str:
@@ -66,8 +67,6 @@ class LokiForwarder:
 
     async def run(self) -> None:
         last_id = await self._store.forwarded_up_to(self.url)
-        backoff = 1.0
-        failing = False
         refused = 0
         reported_at = -REFUSAL_REPORT_SECONDS
         while True:
@@ -80,27 +79,33 @@ class LokiForwarder:
                     pass
                 continue
             try:
-                await self._push(rows)
+                await self._push_until_taken(rows)
             except BackendRefused as refusal:
                 refused += len(rows)
                 if time.monotonic() - reported_at >= REFUSAL_REPORT_SECONDS:
                     log.error("the log store refused %d entries (last: %s); they stay in the local store only",
                               refused, refusal)
                     refused, reported_at = 0, time.monotonic()
-            except (aiohttp.ClientError, asyncio.TimeoutError) as error:
-                if not failing:
-                    log.warning("the log store at %s is not reachable (%s); entries wait locally",
-                                self.url, error.__class__.__name__)
-                    failing = True
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
-                continue
-            if failing:
-                log.info("the log store at %s answers again; catching up", self.url)
-                failing = False
-            backoff = 1.0
             last_id = rows[-1]["id"]
             await self._store.set_forwarded(self.url, last_id)
+
+    async def _push_until_taken(self, rows: list[sqlite3.Row]) -> None:
+        """Push one batch, retried while the store is unreachable or says "not now"; raises
+        BackendRefused when it will never take it."""
+
+        def unreachable(state: RetryCallState) -> None:
+            if state.attempt_number == 1:
+                error = state.outcome.exception() if state.outcome else None
+                log.warning("the log store at %s is not reachable (%s); entries wait locally",
+                            self.url, error.__class__.__name__)
+
+        attempts = 0
+        async for attempt in PUSH_RETRY.retrying((aiohttp.ClientError, asyncio.TimeoutError), unreachable):
+            attempts += 1
+            with attempt:
+                await self._push(rows)
+        if attempts > 1:
+            log.info("the log store at %s answers again; catching up", self.url)
 
     async def _push(self, rows: list[sqlite3.Row]) -> None:
         timeout = aiohttp.ClientTimeout(total=10)
@@ -108,6 +113,6 @@ class LokiForwarder:
             if resp.status < 300:
                 return
             body = (await resp.text())[:200]
-            if resp.status in RETRY_STATUSES or resp.status >= 500:
+            if worth_retrying(resp.status):
                 raise aiohttp.ClientResponseError(resp.request_info, (), status=resp.status, message=body)
             raise BackendRefused(f"{resp.status}: {body}")

@@ -13,7 +13,8 @@ from urllib.parse import quote
 from aiohttp import web
 
 from voxd.kit.tasks import stop_tasks
-from voxd.kit.app import CLIENT, DB, create_service_app, database
+from voxd.kit.app import create_service_app, database
+from voxd.kit.appkeys import CLIENT, DB
 from voxd.kit.audio import AUDIO_TYPES, read_audio
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError, bad_request, conflict, not_found

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from voxd.kit.optional import installed
-from voxd.kit.errors import ApiError
+from voxd.kit.errors import ApiError, unavailable
 from voxd.services.stt.audio import TARGET_RATE
 from voxd.services.stt.settings import SttSettings
 
@@ -31,7 +31,7 @@ FILL_SECONDS = 3.2  # two of the encoder's 1.6 s windows  # shorter speech (afte
 
 
 def speaker_unavailable(message: str) -> ApiError:
-    return ApiError(503, "speaker_unavailable", message)
+    return unavailable(message, "speaker_unavailable")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from voxd.kit.optional import installed
-from voxd.kit.errors import ApiError
+from voxd.kit.errors import ApiError, unavailable
 from voxd.services.stt.settings import SttSettings, looks_like_path
 
 log = logging.getLogger("voxd.stt")
@@ -34,7 +34,7 @@ SILENCE_POWER = 1e-8  # mean square below -80 dBFS: digital silence
 
 
 def stt_unavailable(message: str) -> ApiError:
-    return ApiError(503, "stt_unavailable", message)
+    return unavailable(message, "stt_unavailable")
 
 
 @dataclass(frozen=True)

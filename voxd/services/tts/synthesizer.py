@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from voxd.kit.optional import installed
 from voxd.kit.context import request_id_var
-from voxd.kit.errors import ApiError
+from voxd.kit.errors import ApiError, unavailable
 from voxd.kit.settings import Settings, SettingsError
 from voxd.services.tts.sentences import speakable
 from voxd.services.tts.settings import LENGTH_SCALE, PRELOAD, VOICE, VOICES_DIR
@@ -44,7 +44,7 @@ STREAMED_SIZE = 0xFFFFFFFF  # RIFF and data sizes of a streamed WAV: "until the 
 
 
 def tts_unavailable(message: str) -> ApiError:
-    return ApiError(503, "tts_unavailable", message)
+    return unavailable(message, "tts_unavailable")
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Protocol
 
-from voxd.kit.errors import ApiError
+from voxd.kit.errors import ApiError, unavailable
 from voxd.services.llm.schema import ChatChunk, ChatResponse
 from voxd.wire.openai_chat import ChatRequest
 
 
 def llm_unavailable(message: str) -> ApiError:
-    return ApiError(503, "llm_unavailable", message)
+    return unavailable(message, "llm_unavailable")
 
 
 def llm_rejected(message: str) -> ApiError:
