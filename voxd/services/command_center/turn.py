@@ -8,8 +8,6 @@ Both enums are str-valued, so the JSON answer of POST /api/v0/command keeps its 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -51,6 +49,21 @@ class RoutedBy(StrEnum):
     MODEL = "llm"  # the language model chose the tool
 
 
+class StageTimer:
+    """A plain class rather than @contextmanager: it runs ten times a turn, on the fast path."""
+
+    __slots__ = ("timings", "stage", "started")
+
+    def __init__(self, timings: dict[str, float], stage: Stage) -> None:
+        self.timings, self.stage = timings, stage
+
+    def __enter__(self) -> None:
+        self.started = time.perf_counter()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.timings[self.stage] = round((time.perf_counter() - self.started) * 1000, 2)
+
+
 @dataclass
 class Turn:
     """One utterance from the node's request to the reply. The HTTP handler fills the first block
@@ -78,14 +91,10 @@ class Turn:
     reply_audio: bytes | None = None
     timings: dict[str, float] = field(default_factory=dict)  # milliseconds by Stage / EngineTime
 
-    @contextmanager
-    def timed(self, stage: Stage) -> Iterator[None]:
-        """The one way a stage is timed: its wall time in ms under its name, even when it raises."""
-        started = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.timings[stage] = round((time.perf_counter() - started) * 1000, 2)
+    def timed(self, stage: Stage) -> StageTimer:
+        """The one way a stage is timed: `with turn.timed(Stage.X):` records its wall time in ms under
+        its name, even when it raises."""
+        return StageTimer(self.timings, stage)
 
     @property
     def wants_audio(self) -> bool:
