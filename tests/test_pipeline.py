@@ -127,8 +127,8 @@ def test_every_command_is_offered_to_the_model_remember_and_forget_included():
     assert offered == [command.name for command in built_in_commands()]
     remember = next(tool for tool in model.chats[0][1] if tool.function.name == "remember")
     assert remember.function.parameters == {
-        "type": "object", "properties": {"content": {"type": "string", "description": "the fact, as a short sentence"}},
-        "required": ["content"]}
+        "type": "object", "required": ["content"],
+        "properties": {"content": {"type": "string", "description": "fact to remember, as a short sentence"}}}
 
 
 def test_remember_and_forget_keep_the_speakers_memories():
@@ -173,3 +173,9 @@ def test_nothing_heard_is_said_without_the_text_stages():
     turn = run(make_pipeline(model=FakeModel(down=True), speech=FakeSpeech(heard="")), audio=b"RIFF")
     assert (turn.reply, turn.routed_by, turn.transcript) == ("Sorry, I didn't catch that.", RoutedBy.NONE, "")
     assert stages(turn) == [Stage.TRANSCRIBE, Stage.SPEAKER, Stage.SYNTHESIZE, Stage.TOTAL]
+
+
+def test_remember_without_words_asks_for_them():
+    speech = FakeSpeech(heard="remember this", voice=ANN)
+    turn = run(make_pipeline(model=FakeModel([chose("remember", {})]), speech=speech), audio=b"RIFF")
+    assert turn.reply == "I need to know the fact to remember, as a short sentence." and turn.response.wait_for_input

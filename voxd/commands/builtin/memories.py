@@ -37,7 +37,7 @@ class Remember(MemoryCommand):
     name = "remember"
     description = "Remember a fact about the speaker for later conversations."
     slot = "content"
-    parameters = (Parameter(slot, "string", "the fact, as a short sentence", required=True),)
+    parameters = (Parameter(slot, "string", "fact to remember, as a short sentence", required=True),)
     templates = ("remember that {content}",)
 
     async def change(self, memories: SpeakerMemories, words: str) -> str:
