@@ -1,48 +1,35 @@
-"""The built-in commands as the pipeline drives them: an utterance is pre-routed (first claim wins, in
-registry order), its arguments coerced, the command executed, and we listen to what would be said.
+"""The built-in commands as the real pipeline drives them (voxd/services/command_center/pipeline.py):
+an utterance is pre-routed (first claim wins, in registry order), its arguments validated, the
+command executed, and we listen to what would be said. A command the model would choose is given
+to the pipeline by a scripted model.
 
-No daemon and no network: storage is an in-memory dict, there is no language model (ask_model answers
-None) unless a test gives one, and the weather service is a canned stand-in.
+No daemon and no network: the store is in memory (tests/pipeline_fakes.py), there is no language
+model (ask_model answers None) unless a test gives one, and the weather service is a canned stand-in.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from datetime import datetime, timedelta, timezone
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import aiohttp
 import pytest
 
-from voxd.commands.api import CommandRequest, CommandResponse, RouteContext
+from pipeline_fakes import LONDON, FakeModel, FakeStore, chose, make_pipeline
+from voxd.commands.api import CommandResponse, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.commands.builtin.jokes import JOKES
 from voxd.commands.registry import built_in_commands
+from voxd.services.command_center.pipeline import Pipeline, claims as pipeline_claims
+from voxd.services.command_center.store import DocumentStorage
+from voxd.services.command_center.turn import RoutedBy, Turn
 
-LONDON = ZoneInfo("Europe/London")
 NOW = datetime(2026, 3, 7, 15, 5, tzinfo=LONDON)  # a Saturday afternoon, GMT
 COMMANDS = built_in_commands()
 BY_NAME = {command.name: command for command in COMMANDS}
-
-
-class MemoryStorage:
-    """A household's command documents in a dict; values go through JSON as they would in SQLite.
-    One storage serves every command here, because set_timer, check_timers and cancel_timer must
-    see the same timers."""
-
-    def __init__(self) -> None:
-        self.documents: dict[str, str] = {}
-
-    async def get(self, key: str) -> Any:
-        return json.loads(self.documents[key]) if key in self.documents else None
-
-    async def put(self, key: str, value: Any) -> None:
-        self.documents[key] = json.dumps(value)
-
-    async def delete(self, key: str) -> None:
-        self.documents.pop(key, None)
+HOME, NODE = "home", "kitchen"
+FOR_THE_MODEL = "do what the model chose"  # no template claims it, so the scripted model routes
 
 
 async def no_model(question: str) -> str | None:
@@ -54,43 +41,46 @@ def context(now: datetime = NOW) -> RouteContext:
 
 
 def claims(text: str, now: datetime = NOW) -> list[tuple[str, dict[str, Any]]]:
-    """Every command that would claim `text`, in registry order."""
-    found = []
-    for command in COMMANDS:
-        claim = command.pre_route(text, context(now))
-        if claim is not None:
-            found.append((command.name, claim.arguments))
-    return found
-
-
-def execute(name: str, raw: dict[str, Any], storage: MemoryStorage | None = None, now: datetime = NOW,
-            secrets: dict[str, str] | None = None, ask_model=no_model, http: Any = None) -> CommandResponse:
-    """What the pipeline does after routing: coerce the arguments, then execute."""
-    command = BY_NAME[name]
-    arguments = coerce_arguments(command, raw, context(now))
-    request = CommandRequest(
-        text="", node_id="kitchen", household_id="home", now=now, timezone=LONDON, speaker=None,
-        secrets=secrets or {}, storage=storage or MemoryStorage(), ask_model=ask_model, http=http,
-    )
-    return asyncio.run(command.execute(request, **arguments))
+    """Every command that would claim `text`, in registry order, as the pre_route stage sees them."""
+    return [(command.name, claim.arguments) for command, claim in pipeline_claims(COMMANDS, text, context(now))]
 
 
 class Household:
-    """One household talking to voxd over time: shared storage, a clock that can move on."""
+    """One household talking to voxd over time, through one pipeline: shared storage, a clock that
+    can move on. `storage` is the timers' documents."""
 
-    def __init__(self, **options: Any) -> None:
-        self.storage = MemoryStorage()
+    def __init__(self, secrets: dict[str, str] | None = None, http: Any = None, ask_model=no_model) -> None:
+        self.store = FakeStore(secrets)
+        self.storage = DocumentStorage(self.store, HOME, "timers")
         self.now = NOW
-        self.options = options
+        self.model = FakeModel(ask=ask_model)
+        self.pipeline: Pipeline = make_pipeline(self.store, self.model, commands=COMMANDS, http=http,
+                                                clock=lambda zone: self.now.astimezone(zone))
+
+    def turn(self, text: str) -> Turn:
+        return asyncio.run(self.pipeline.run(Turn(NODE, HOME, text=text)))
 
     def say(self, text: str) -> str:
-        found = claims(text, self.now)
-        assert found, f"nothing claimed {text!r}"
-        name, raw = found[0]
-        return execute(name, raw, self.storage, self.now, **self.options).spoken_response
+        turn = self.turn(text)
+        assert turn.routed_by is RoutedBy.PRE_ROUTE, f"nothing claimed {text!r}"
+        return turn.reply
+
+    def execute(self, name: str, raw: dict[str, Any]) -> CommandResponse:
+        """The model chooses `name` with `raw` arguments; the pipeline validates and executes."""
+        self.model.script.append(chose(name, raw))
+        turn = self.turn(FOR_THE_MODEL)
+        assert turn.routed_by is RoutedBy.MODEL and turn.tool == name and turn.response is not None
+        return turn.response
 
     def wait(self, **elapsed: float) -> None:
         self.now += timedelta(**elapsed)
+
+
+def execute(name: str, raw: dict[str, Any], now: datetime = NOW, secrets: dict[str, str] | None = None,
+            ask_model=no_model, http: Any = None) -> CommandResponse:
+    home = Household(secrets, http, ask_model)
+    home.now = now
+    return home.execute(name, raw)
 
 
 # --- routing: who claims what -------------------------------------------------------------------
@@ -278,7 +268,7 @@ def test_cancel_all_timers():
     home = Household()
     for text in ("set a timer for 1 minute", "set a 2 minute timer", "start a rice timer for 20 minutes"):
         home.say(text)
-    assert execute("check_timers", {"label": "all"}, home.storage).spoken_response.startswith("You have 3 timers.")
+    assert home.execute("check_timers", {"label": "all"}).spoken_response.startswith("You have 3 timers.")
     assert home.say("cancel all timers") == "Cancelled all 3 timers."
     assert home.say("how much time is left") == "You don't have any timers running."
 
@@ -370,7 +360,7 @@ def test_a_joke_on_an_unknown_topic():
 
 
 def test_weather_needs_its_api_key():
-    response = execute("get_weather", {"city": "Paris"})
+    response = execute("get_weather", {"city": "Paris"}, secrets={"OPENWEATHER_API_KEY": ""})  # set, but empty
     assert response.spoken_response == (
         "I need an OpenWeather API key to check the weather. An administrator can add one with voxd secrets set.")
     assert not response.success
@@ -462,7 +452,8 @@ def test_questions_need_a_model():
 def test_every_command_describes_itself_for_the_model():
     assert [command.name for command in COMMANDS] == [
         "stop", "get_current_time", "calculate", "set_timer", "check_timers", "cancel_timer",
-        "convert_measurement", "shopping_list", "todo_list", "tell_joke", "get_weather", "answer_question"]
+        "convert_measurement", "shopping_list", "todo_list", "tell_joke", "get_weather", "answer_question",
+        "remember", "forget"]
     for command in COMMANDS:
         schema = command.tool_schema()["function"]
         assert len(schema["description"]) > 30, command.name

@@ -1,8 +1,8 @@
 """The public command API: what a voice command declares and what it is given.
 
 A command is a class with a `name`, a `description`, typed `parameters`, the `required_secrets` it
-needs, optional sentence `templates` (or a hand-written `pre_route`) that claim short utterances
-without a language model, and `execute`. voxd validates secrets and arguments before `execute`
+needs, optional sentence `templates` that claim short utterances without a language model (with
+`refine` to tidy or refuse what a template matched), and `execute`. voxd validates secrets and arguments before `execute`
 runs, so `execute` receives clean, typed keyword arguments. See docs/commands.md for a worked example.
 
 Third-party commands are found through the entry-point group `voxd.commands`: each entry point
@@ -84,6 +84,17 @@ class RouteContext:
     speaker: Speaker | None = None
 
 
+class SpeakerMemories(Protocol):
+    """What voxd remembers about the person speaking (`CommandRequest.memories`); the command
+    center implements it over its memories table, so commands never see its storage."""
+
+    async def add(self, content: str) -> None: ...
+
+    async def forget_matching(self, fragment: str) -> int:
+        """Forget every memory containing `fragment`; how many were forgotten."""
+        ...
+
+
 class CommandStorage(Protocol):
     """Small persistent JSON documents per household and command (timers, lists...)."""
 
@@ -109,6 +120,7 @@ class CommandRequest:
     ask_model: Callable[[str], Awaitable[str | None]]  # a free-form question; None without a model
     http: Any = None  # an aiohttp.ClientSession for commands that call out (only where configured)
     request_id: str | None = None
+    memories: SpeakerMemories | None = None  # None when the speaker is not known
 
 
 class Command:
@@ -127,13 +139,21 @@ class Command:
         self._templates = [Template(pattern) for pattern in self.templates]
 
     def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
-        """Claim `text` when a template matches it exactly; override for anything cleverer.
-        Claim only what cannot be meant for another command: when in doubt, answer None."""
+        """Claim `text` when a template matches it exactly and `refine` keeps the match. Override
+        only for a matcher that templates cannot express."""
         for template in self._templates:
             slots = template.match(text)
             if slots is not None:
-                return PreRouteResult(arguments=slots)
+                refined = self.refine(slots, text)
+                return None if refined is None else PreRouteResult(arguments=refined)
         return None
+
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """The matched template slots as `execute`'s arguments, given the utterance as written.
+        Override to tidy them (a default value, a cleaned label) or to give the utterance up (answer
+        None) when it may be meant for another command: claim only what cannot be. The default
+        keeps the slots as matched."""
+        return arguments
 
     async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
         raise NotImplementedError

@@ -21,6 +21,7 @@ BUILT_IN_MODULES = (
     "jokes",
     "weather",
     "questions",
+    "memories",
 )
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from functools import cache
+from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
-from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 
 
 class GetCurrentTime(Command):
@@ -25,13 +26,12 @@ class GetCurrentTime(Command):
         "[please] (what is|tell me) the [current] time [right now|now] [in {location}]",
     )
 
-    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """A place that is not a known time zone may be a question about something else."""
-        claim = super().pre_route(text, context)
-        if claim is None or not claim.arguments.get("location"):
-            return claim
-        location = re.sub(r"( right)? now$", "", claim.arguments["location"])
-        return PreRouteResult(arguments={"location": location}) if zone_for(location) else None
+        if not arguments.get("location"):
+            return arguments
+        location = re.sub(r"( right)? now$", "", arguments["location"])
+        return {"location": location} if zone_for(location) else None
 
     async def execute(self, request: CommandRequest, location: str | None = None) -> CommandResponse:
         now = request.now.astimezone(request.timezone)

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
-from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plain_speech
 
 
@@ -88,11 +89,8 @@ class TellJoke(Command):
         "say something funny",
     )
 
-    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
-        claim = super().pre_route(text, context)
-        if claim is None:
-            return None
-        return PreRouteResult(arguments={"topic": wanted_topic(claim.arguments.get("topic"))})
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        return {"topic": wanted_topic(arguments.get("topic"))}
 
     async def execute(self, request: CommandRequest, topic: str | None = None) -> CommandResponse:
         topic = wanted_topic(topic)

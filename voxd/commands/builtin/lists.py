@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.language.templates import normalize_utterance
 
@@ -71,14 +71,11 @@ class HouseholdList(Command):
                   many=True),
     )
 
-    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
-        claim = super().pre_route(text, context)
-        if claim is None:
-            return None
-        arguments: dict[str, Any] = {"action": claim.arguments.get("action") or "read"}
-        if claim.arguments.get("items"):
-            arguments["items"] = split_items(as_written(claim.arguments["items"], text))
-        return PreRouteResult(arguments=arguments)
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        refined: dict[str, Any] = {"action": arguments.get("action") or "read"}
+        if arguments.get("items"):
+            refined["items"] = split_items(as_written(arguments["items"], text))
+        return refined
 
     async def execute(self, request: CommandRequest, action: str, items: list[str] | None = None) -> CommandResponse:
         stored: list[dict[str, Any]] = await request.storage.get(self.name) or []

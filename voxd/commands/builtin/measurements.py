@@ -7,8 +7,9 @@ recipes); "ounces" means fluid ounces when the other unit is a volume.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import spoken_number
 
 
@@ -119,16 +120,12 @@ class ConvertMeasurement(Command):
         "{value:number} {from_unit} (in|to|into) {to_unit}",
     )
 
-    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Claimed only when both units are known, so 'what is 5 things in boxes' goes to the model."""
-        claim = super().pre_route(text, context)
-        if claim is None:
-            return None
-        arguments = claim.arguments
         if find_unit(arguments["from_unit"]) is None or find_unit(arguments["to_unit"]) is None:
             return None
         value = 1 if arguments.get("value") is None else arguments["value"]
-        return PreRouteResult(arguments={**arguments, "value": value})
+        return {**arguments, "value": value}
 
     async def execute(self, request: CommandRequest, value: float, from_unit: str, to_unit: str) -> CommandResponse:
         source, target = find_unit(from_unit, other=to_unit), find_unit(to_unit, other=from_unit)

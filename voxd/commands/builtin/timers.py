@@ -20,8 +20,6 @@ from voxd.commands.api import (
     CommandResponse,
     CommandStorage,
     Parameter,
-    PreRouteResult,
-    RouteContext,
 )
 from voxd.commands.builtin import plural, sentence_case, spoken_duration
 
@@ -121,11 +119,8 @@ class SetTimer(Command):
         "[please] (set|start) [me] [a|an] {label} timer for {duration_seconds:duration} [please]",
     )
 
-    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
-        claim = super().pre_route(text, context)
-        if claim is None:
-            return None
-        return PreRouteResult(arguments={**claim.arguments, "label": clean_label(claim.arguments.get("label"))})
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        return {**arguments, "label": clean_label(arguments.get("label"))}
 
     async def execute(self, request: CommandRequest, duration_seconds: int,
                       label: str | None = None) -> CommandResponse:
@@ -154,11 +149,8 @@ class CheckTimers(Command):
         "(are there|do i have) any timers [running|set]",
     )
 
-    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
-        claim = super().pre_route(text, context)
-        if claim is None:
-            return None
-        return PreRouteResult(arguments={"label": clean_label(claim.arguments.get("label"))})
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        return {"label": clean_label(arguments.get("label"))}
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
         timers = await running_timers(request.storage, request.now)

@@ -19,9 +19,7 @@ from voxd.commands.api import (
     CommandRequest,
     CommandResponse,
     Parameter,
-    PreRouteResult,
     RequiredSecret,
-    RouteContext,
 )
 from voxd.commands.builtin import sentence_case, spoken_number
 
@@ -64,15 +62,12 @@ class GetWeather(Command):
         "[please] (what is|how is|tell me) the weather [like] {resolved_datetimes:time} in {city}",
     )
 
-    def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
-        claim = super().pre_route(text, context)
-        if claim is None:
-            return None
-        when = claim.arguments.get("resolved_datetimes")
-        arguments = {"city": claim.arguments.get("city")}
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        when = arguments.get("resolved_datetimes")
+        refined: dict[str, Any] = {"city": arguments.get("city")}
         if when and when not in RIGHT_NOW:
-            arguments["resolved_datetimes"] = [when]
-        return PreRouteResult(arguments=arguments)
+            refined["resolved_datetimes"] = [when]
+        return refined
 
     async def execute(self, request: CommandRequest, city: str | None = None,
                       resolved_datetimes: list[str] | None = None) -> CommandResponse:

@@ -1,168 +1,177 @@
-"""The text command pipeline (docs/architecture.md, Voice pipeline rules 4-9), one method per stage:
+"""The voice pipeline (docs/architecture.md, The voice pipeline): one object that takes a node's
+utterance from audio in to reply audio out, one method per stage, in this order:
 
-context (household clock, speaker, memories) -> pre-route (or, for a node's answer to a question the
-last command asked, back to that command) -> model call 1 -> validate secrets and arguments ->
-execute -> model call 2 (skipped when the command gave a spoken reply).
+transcribe -> speaker -> context (household clock, memories) -> pre_route -> follow_up (a node's
+answer to the question its last command asked) -> model route -> validate (secrets, arguments)
+-> execute -> model reply (skipped when the command gave a spoken reply) -> synthesize.
 
-Each stage's time is recorded in `Turn.timings` (milliseconds) and returned with the answer.
+Each stage is named by `Stage` and timed by `Turn.timed`; `Turn.routed_by` says which stage chose
+the command. The dependencies are Protocols (ports.py), so tests build a Pipeline with fakes.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
-from voxd.commands.api import Command, CommandRequest, CommandResponse, RouteContext, Speaker
+from voxd.commands.api import Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, spoken_answer
-from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable
-from voxd.services.command_center.prompt import MEMORY_TOOLS, REPLY, routing_prompt
-from voxd.services.command_center.store import CommandCenterStore, DocumentStorage
+from voxd.services.command_center.language_model import ModelUnavailable
+from voxd.services.command_center.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
+from voxd.services.command_center.prompt import REPLY, routing_prompt
+from voxd.services.command_center.speech import SpeechUnavailable
+from voxd.services.command_center.store import DocumentStorage
 from voxd.services.command_center.tool_calls import ChosenTool, from_message
+from voxd.services.command_center.turn import EngineTime, RoutedBy, Stage, Turn
 from voxd.wire.openai_chat import FunctionCall, Message, ToolCall, tools_of
 
 log = logging.getLogger("voxd.command-center.pipeline")
 
-MEMORY_TOOL_NAMES = {"remember", "forget"}
+NOT_HEARD = "Sorry, I didn't catch that."
 
 
-@dataclass
-class Turn:
-    """What flows through the stages for one utterance."""
-
-    text: str
-    node_id: str
-    household_id: str
-    follow_up: bool = False  # the node's answer to the question its last command asked
-    timezone: ZoneInfo = ZoneInfo("UTC")
-    now: datetime | None = None
-    speaker: Speaker | None = None
-    memories: list[str] = field(default_factory=list)
-    command: Command | None = None
-    tool: str | None = None
-    arguments: dict[str, Any] = field(default_factory=dict)
-    routed_by: str = "none"
-    response: CommandResponse | None = None
-    reply: str = ""
-    timings: dict[str, float] = field(default_factory=dict)
-
-    def timed(self, stage: str, started: float) -> None:
-        self.timings[stage] = round((time.perf_counter() - started) * 1000, 2)
+def claims(commands: list[Command], text: str, context: RouteContext) -> Iterator[tuple[Command, PreRouteResult]]:
+    """Every command's fast matcher, in order: each claim on `text`. A matcher that raises is
+    logged and passed over."""
+    for command in commands:
+        try:
+            claim = command.pre_route(text, context)
+        except Exception:
+            log.exception("pre_route of %s failed", command.name)
+            continue
+        if claim is not None:
+            yield command, claim
 
 
 class Pipeline:
-    """One per command center; `PIPELINE` holds it in the app."""
+    """One per command center; `PIPELINE` holds it in the app. `clock` gives the time in a zone
+    (tests move it)."""
 
     def __init__(
         self,
         commands: list[Command],
-        store: CommandCenterStore,
-        model: LanguageModel,
+        store: PipelineStore,
+        model: Model,
+        speech: SpeechServices,
         household_zone: Callable[[str], Awaitable[ZoneInfo]],
         http: Any = None,
+        clock: Callable[[ZoneInfo], datetime] = datetime.now,
     ) -> None:
         self.commands = commands
         self.by_name = {command.name: command for command in commands}
-        self.tools = tools_of([command.tool_schema() for command in commands] + MEMORY_TOOLS)
+        self.tools = tools_of([command.tool_schema() for command in commands])
         self.store = store
         self.model = model
+        self.speech = speech
         self.household_zone = household_zone
         self.http = http
+        self.clock = clock
         self.follow_ups = FollowUps()
 
     async def run(self, turn: Turn) -> Turn:
-        started = time.perf_counter()
+        """Every stage in order. Raises SpeechUnavailable (speech-to-text down, or text-to-speech
+        down for a spoken command) and ModelUnavailable (the utterance needed the model)."""
+        with turn.timed(Stage.TOTAL):
+            if turn.audio is not None:
+                await self.transcribe(turn)
+                await self.name_speaker(turn)
+            if turn.text:
+                await self.understand(turn)
+            else:
+                turn.reply = NOT_HEARD
+            if turn.wants_audio and turn.reply:
+                await self.synthesize(turn)
+        log.info("%s -> %s via %s in %.0f ms", turn.node_id, turn.tool or "reply", turn.routed_by,
+                 turn.timings[Stage.TOTAL])
+        return turn
+
+    async def understand(self, turn: Turn) -> None:
+        """The text stages: from the utterance to the words of the reply."""
         await self.load_context(turn)
         question = self.follow_ups.take(turn.node_id)
         self.pre_route(turn)
-        if turn.routed_by == "none" and turn.follow_up and question is not None:
+        if turn.routed_by is RoutedBy.NONE and turn.follow_up and question is not None:
             self.resume(turn, question)
-        if turn.routed_by == "none":
+        if turn.routed_by is RoutedBy.NONE:
             await self.route_with_model(turn)  # raises ModelUnavailable when no model answers
-        if turn.tool in MEMORY_TOOL_NAMES:
-            await self.use_memory_tool(turn)
-        elif turn.command is not None:
+        if turn.command is not None:
             await self.validate_and_execute(turn)
             await self.reply_with_model(turn)
             self.remember_question(turn)
-        turn.timed("total", started)
-        return turn
+
+    async def transcribe(self, turn: Turn) -> None:
+        assert turn.audio is not None
+        with turn.timed(Stage.TRANSCRIBE):
+            heard = await self.speech.transcribe(turn.audio, turn.household_id)
+        turn.timings[EngineTime.TRANSCRIBE] = round(heard.timings.total, 2)
+        turn.text = turn.transcript = heard.text
+        turn.voice = heard.speaker
+
+    async def name_speaker(self, turn: Turn) -> None:
+        with turn.timed(Stage.SPEAKER):
+            turn.speaker = await self.speech.speaker(turn.voice)
 
     async def load_context(self, turn: Turn) -> None:
-        started = time.perf_counter()
-        turn.timezone = await self.household_zone(turn.household_id)
-        turn.now = datetime.now(turn.timezone)
-        if turn.speaker is not None:
-            turn.memories = [m.content for m in await self.store.memories(turn.speaker.user_id)]
-        turn.timed("context", started)
+        with turn.timed(Stage.CONTEXT):
+            turn.timezone = await self.household_zone(turn.household_id)
+            turn.now = self.clock(turn.timezone)
+            if turn.speaker is not None:
+                turn.memories = [m.content for m in await self.store.memories(turn.speaker.user_id)]
 
     def route_context(self, turn: Turn) -> RouteContext:
+        assert turn.now is not None
         return RouteContext(now=turn.now, timezone=turn.timezone, speaker=turn.speaker)
 
     def pre_route(self, turn: Turn) -> None:
-        """Every command's fast matcher, in order; the first claim wins."""
-        started = time.perf_counter()
-        context = self.route_context(turn)
-        for command in self.commands:
-            try:
-                claim = command.pre_route(turn.text, context)
-            except Exception:
-                log.exception("pre_route of %s failed", command.name)
-                continue
-            if claim is not None:
+        """The first claim wins."""
+        with turn.timed(Stage.PRE_ROUTE):
+            for command, claim in claims(self.commands, turn.text, self.route_context(turn)):
                 turn.command, turn.tool, turn.arguments = command, command.name, dict(claim.arguments)
-                turn.routed_by = "pre_route"
+                turn.routed_by = RoutedBy.PRE_ROUTE
                 if claim.spoken_response:
                     turn.response = CommandResponse(spoken_response=claim.spoken_response)
                 break
-        turn.timed("pre_route", started)
 
     def resume(self, turn: Turn, question: PendingQuestion) -> None:
         """The answer completes the asking command: first read as one utterance with the question's
         ("start a timer" + "for ten minutes"), else as the value of the parameter it lacked
         ("five minutes")."""
-        started = time.perf_counter()
-        answer = spoken_answer(turn.text)
-        command = question.command
-        try:
-            claim = command.pre_route(f"{question.text} {answer}", self.route_context(turn))
-        except Exception:
-            log.exception("pre_route of %s failed", command.name)
-            claim = None
-        missing = question.missing_parameter()
-        if claim is not None:
-            turn.arguments = dict(claim.arguments)
-        elif missing is not None and answer:
-            turn.arguments = {**question.arguments, missing: answer}
-        else:
-            return
-        turn.command, turn.tool, turn.routed_by = command, command.name, "follow_up"
-        turn.timed("follow_up", started)
+        with turn.timed(Stage.FOLLOW_UP):
+            answer = spoken_answer(turn.text)
+            command = question.command
+            claim = next(claims([command], f"{question.text} {answer}", self.route_context(turn)), None)
+            missing = question.missing_parameter()
+            if claim is not None:
+                turn.arguments = dict(claim[1].arguments)
+            elif missing is not None and answer:
+                turn.arguments = {**question.arguments, missing: answer}
+            else:
+                return
+            turn.command, turn.tool, turn.routed_by = command, command.name, RoutedBy.FOLLOW_UP
 
     def remember_question(self, turn: Turn) -> None:
         if turn.command is not None and turn.response is not None and turn.response.wait_for_input:
             self.follow_ups.ask(turn.node_id, PendingQuestion(turn.command, turn.text, dict(turn.arguments)))
 
     async def route_with_model(self, turn: Turn) -> None:
-        started = time.perf_counter()
+        assert turn.now is not None
         messages = [
             Message("system", routing_prompt(turn.now, turn.speaker, turn.memories)),
             Message("user", turn.text),
         ]
-        message = await self.model.chat(messages, tools=self.tools)
-        turn.timed("llm_route", started)
-        turn.routed_by = "llm"
-        call: ChosenTool | None = from_message(message, set(self.by_name) | MEMORY_TOOL_NAMES)
+        with turn.timed(Stage.MODEL_ROUTE):
+            message = await self.model.chat(messages, tools=self.tools)
+        turn.routed_by = RoutedBy.MODEL
+        call: ChosenTool | None = from_message(message, set(self.by_name))
         if call is None:
-            turn.reply = (message.content or "").strip() or "Sorry, I didn't catch that."
+            turn.reply = (message.content or "").strip() or NOT_HEARD
             return
         turn.tool, turn.arguments = call.name, call.arguments
         turn.command = self.by_name.get(call.name)
@@ -173,55 +182,47 @@ class Pipeline:
         if turn.response is not None:  # the fast matcher already answered
             turn.reply = turn.response.spoken_response or ""
             return
-        started = time.perf_counter()
-        secrets = await self.store.secret_values(turn.household_id, turn.node_id)
-        needed = [s.key for s in command.required_secrets if s.key not in secrets.values]
-        unreadable = [key for key in needed if key in secrets.unreadable]
-        missing = [key for key in needed if key not in secrets.unreadable]
-        try:
-            if unreadable:
-                raise ArgumentProblem(
-                    f"The {command.name.replace('_', ' ')} command's secret {', '.join(unreadable)} can't be "
-                    f"decrypted with this server's key. An administrator can set it again with voxd secrets set."
+        with turn.timed(Stage.VALIDATE):
+            secrets = await self.store.secret_values(turn.household_id, turn.node_id)
+            try:
+                missing_secrets(command, secrets.values, secrets.unreadable)
+                arguments = coerce_arguments(command, turn.arguments, self.route_context(turn))
+            except ArgumentProblem as problem:
+                turn.response = CommandResponse(
+                    spoken_response=str(problem), success=False, wait_for_input=problem.ask_again
                 )
-            if missing:
-                raise ArgumentProblem(
-                    f"The {command.name.replace('_', ' ')} command needs the secret {', '.join(missing)}. "
-                    f"An administrator can set it with voxd secrets set."
-                )
-            arguments = coerce_arguments(command, turn.arguments, self.route_context(turn))
-        except ArgumentProblem as problem:
-            turn.timed("validate", started)
-            turn.response = CommandResponse(
-                spoken_response=str(problem), success=False, wait_for_input=problem.ask_again
-            )
-            turn.reply = str(problem)
-            return
+                turn.reply = str(problem)
+                return
         turn.arguments = arguments
-        turn.timed("validate", started)
-        started = time.perf_counter()
+        with turn.timed(Stage.EXECUTE):
+            turn.response = await self.execute(turn, command, arguments, secrets.values)
+        turn.reply = turn.response.spoken_response or ""
+
+    async def execute(self, turn: Turn, command: Command, arguments: dict[str, Any],
+                      secrets: dict[str, str]) -> CommandResponse:
+        """The command's own work; one that raises is logged and answered with an apology."""
+        assert turn.now is not None
+        speaker = turn.speaker
         request = CommandRequest(
             text=turn.text, node_id=turn.node_id, household_id=turn.household_id, now=turn.now,
-            timezone=turn.timezone, speaker=turn.speaker, secrets=secrets.values,
+            timezone=turn.timezone, speaker=speaker, secrets=secrets,
             storage=DocumentStorage(self.store, turn.household_id, command.storage_scope or command.name),
             ask_model=self.model.ask, http=self.http,
+            memories=SpeakerMemories(self.store, speaker.user_id, turn.household_id) if speaker else None,
         )
         try:
-            turn.response = await command.execute(request, **arguments)
+            return await command.execute(request, **arguments)
         except Exception:
             log.exception("command %s failed", command.name)
-            turn.response = CommandResponse(
-                spoken_response=f"Sorry, something went wrong with the {command.name.replace('_', ' ')} command.",
+            return CommandResponse(
+                spoken_response=f"Sorry, something went wrong with the {spoken_name(command)} command.",
                 success=False,
             )
-        turn.timed("execute", started)
-        turn.reply = turn.response.spoken_response or ""
 
     async def reply_with_model(self, turn: Turn) -> None:
         """Model call 2: only when the command left the wording to the model."""
         if turn.reply or turn.response is None:
             return
-        started = time.perf_counter()
         call = ToolCall("call_1", FunctionCall(turn.tool or "", _json(turn.arguments)))
         messages = [
             Message("system", REPLY),
@@ -229,34 +230,47 @@ class Pipeline:
             Message("assistant", None, tool_calls=[call]),
             Message("tool", _json(turn.response.data), tool_call_id=call.id),
         ]
-        try:
-            message = await self.model.chat(messages)
-            turn.reply = (message.content or "").strip()
-        except ModelUnavailable:
-            turn.reply = ""
-        turn.timed("llm_reply", started)
+        with turn.timed(Stage.MODEL_REPLY):
+            try:
+                message = await self.model.chat(messages)
+                turn.reply = (message.content or "").strip()
+            except ModelUnavailable:
+                turn.reply = ""
         if not turn.reply:
             turn.reply = "Done." if turn.response.success else "Sorry, that didn't work."
 
-    async def use_memory_tool(self, turn: Turn) -> None:
-        started = time.perf_counter()
-        success = True
-        if turn.speaker is None:
-            turn.reply = "I don't know who is speaking, so I can't keep memories for you."
-            success = False
-        elif turn.tool == "remember":
-            content = str(turn.arguments.get("content", "")).strip()
-            if content:
-                await self.store.add_memory(turn.speaker.user_id, turn.household_id, content)
-                turn.reply = "Okay, I'll remember that."
-            else:
-                turn.reply = "What should I remember?"
-        else:
-            fragment = str(turn.arguments.get("content_match", "")).strip()
-            forgotten = await self.store.forget_matching(turn.speaker.user_id, fragment) if fragment else []
-            turn.reply = "Okay, I've forgotten that." if forgotten else "I had nothing like that to forget."
-        turn.response = CommandResponse(spoken_response=turn.reply, success=success)
-        turn.timed("execute", started)
+    async def synthesize(self, turn: Turn) -> None:
+        """The reply as audio. A node that spoke expects to hear the answer, so a text-to-speech
+        failure fails a spoken command; a typed one is answered in text only."""
+        with turn.timed(Stage.SYNTHESIZE):
+            try:
+                turn.reply_audio, engine_ms = await self.speech.synthesize(turn.reply)
+            except SpeechUnavailable as error:
+                if turn.transcript is not None:
+                    raise
+                log.warning("text-to-speech unavailable; answering text only: %s", error)
+                return
+        if engine_ms is not None:
+            turn.timings[EngineTime.SYNTHESIZE] = engine_ms
+
+
+def missing_secrets(command: Command, values: dict[str, str], unreadable: set[str]) -> None:
+    """ArgumentProblem naming the command's secrets that are not installed or cannot be read."""
+    needed = [s.key for s in command.required_secrets if s.key not in values]
+    if broken := [key for key in needed if key in unreadable]:
+        raise ArgumentProblem(
+            f"The {spoken_name(command)} command's secret {', '.join(broken)} can't be "
+            f"decrypted with this server's key. An administrator can set it again with voxd secrets set."
+        )
+    if missing := [key for key in needed if key not in unreadable]:
+        raise ArgumentProblem(
+            f"The {spoken_name(command)} command needs the secret {', '.join(missing)}. "
+            f"An administrator can set it with voxd secrets set."
+        )
+
+
+def spoken_name(command: Command) -> str:
+    return command.name.replace("_", " ")
 
 
 def _json(value: Any) -> str:

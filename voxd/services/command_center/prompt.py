@@ -17,33 +17,6 @@ REPLY = """You are the voice assistant of a household. The user's request was ha
 result follows. Tell the user the outcome in one or two short, natural spoken sentences: no \
 markdown, no lists, no emoji."""
 
-MEMORY_TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "remember",
-            "description": "Remember a fact about the speaker for later conversations.",
-            "parameters": {
-                "type": "object",
-                "properties": {"content": {"type": "string", "description": "the fact, as a short sentence"}},
-                "required": ["content"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "forget",
-            "description": "Forget what was remembered about the speaker that matches some words.",
-            "parameters": {
-                "type": "object",
-                "properties": {"content_match": {"type": "string", "description": "words of the memory to forget"}},
-                "required": ["content_match"],
-            },
-        },
-    },
-]
-
 
 def speaker_lines(speaker: Speaker | None, memories: list[str]) -> str:
     if speaker is None:

@@ -1,0 +1,61 @@
+"""`remember` and `forget`: what voxd keeps about the person speaking, given to the routing prompt
+of their later commands (docs/architecture.md, Memory tools).
+
+They reach the memories through `CommandRequest.memories`, which the command center fills only
+when the speaker is known; the templates take "remember that ..." and "forget that ..." and keep
+the words as they were said."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
+from voxd.commands.builtin.lists import as_written
+
+UNKNOWN_SPEAKER = "I don't know who is speaking, so I can't keep memories for you."
+
+
+class MemoryCommand(Command):
+    """A command on the speaker's memories with one text parameter, named by `slot`."""
+
+    slot: ClassVar[str]
+
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        return {self.slot: as_written(arguments[self.slot], text)}
+
+    async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
+        if request.memories is None:
+            return CommandResponse(UNKNOWN_SPEAKER, success=False)
+        return CommandResponse(await self.change(request.memories, str(arguments[self.slot]).strip()))
+
+    async def change(self, memories: SpeakerMemories, words: str) -> str:
+        """Change the memories; what to say."""
+        raise NotImplementedError
+
+
+class Remember(MemoryCommand):
+    name = "remember"
+    description = "Remember a fact about the speaker for later conversations."
+    slot = "content"
+    parameters = (Parameter(slot, "string", "fact to remember, as a short sentence", required=True),)
+    templates = ("remember that {content}",)
+
+    async def change(self, memories: SpeakerMemories, words: str) -> str:
+        await memories.add(words)
+        return "Okay, I'll remember that."
+
+
+class Forget(MemoryCommand):
+    name = "forget"
+    description = "Forget what was remembered about the speaker that matches some words."
+    slot = "content_match"
+    parameters = (Parameter(slot, "string", "words of the memory to forget", required=True),)
+    # "forget it" and "forget about it" are `stop`'s; "forget that" needs words after it.
+    templates = ("forget that {content_match}",)
+
+    async def change(self, memories: SpeakerMemories, words: str) -> str:
+        forgotten = await memories.forget_matching(words)
+        return "Okay, I've forgotten that." if forgotten else "I had nothing like that to forget."
+
+
+COMMANDS = [Remember, Forget]

@@ -1,0 +1,101 @@
+"""What flows through the voice pipeline for one utterance (docs/architecture.md, The voice
+pipeline): the `Turn` each stage reads and fills in, the `Stage` names its timings are kept
+under, and `RoutedBy`, which stage chose the command.
+
+Both enums are str-valued, so the JSON answer of POST /api/v0/command keeps its plain keys
+("stt", "pre_route", "llm_route", ..., "total") and `routed_by` values."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from voxd.commands.api import Command, CommandResponse, Speaker
+from voxd.wire.speech import SpeakerMatch
+
+
+class Stage(StrEnum):
+    """The pipeline's stages in the order they run; the value is the key of its timing."""
+
+    TRANSCRIBE = "stt"
+    SPEAKER = "speaker"
+    CONTEXT = "context"
+    PRE_ROUTE = "pre_route"
+    FOLLOW_UP = "follow_up"
+    MODEL_ROUTE = "llm_route"
+    VALIDATE = "validate"
+    EXECUTE = "execute"
+    MODEL_REPLY = "llm_reply"
+    SYNTHESIZE = "tts"
+    TOTAL = "total"  # the whole turn, every stage above included
+
+
+class EngineTime(StrEnum):
+    """Compute time the speech engines report themselves, inside TRANSCRIBE and SYNTHESIZE: what
+    is left of those stages is voxd's own overhead (bench/voice.py)."""
+
+    TRANSCRIBE = "stt_engine"
+    SYNTHESIZE = "tts_engine"
+
+
+class RoutedBy(StrEnum):
+    NONE = "none"  # no command: the model answered in words, or nothing was heard
+    PRE_ROUTE = "pre_route"  # a command's template claimed the utterance
+    FOLLOW_UP = "follow_up"  # the answer to the question the node's last command asked
+    MODEL = "llm"  # the language model chose the tool
+
+
+class StageTimer:
+    """A plain class rather than @contextmanager: it runs ten times a turn, on the fast path."""
+
+    __slots__ = ("timings", "stage", "started")
+
+    def __init__(self, timings: dict[str, float], stage: Stage) -> None:
+        self.timings, self.stage = timings, stage
+
+    def __enter__(self) -> None:
+        self.started = time.perf_counter()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.timings[self.stage] = round((time.perf_counter() - self.started) * 1000, 2)
+
+
+@dataclass
+class Turn:
+    """One utterance from the node's request to the reply. The HTTP handler fills the first block
+    and renders the rest; the stages fill everything else."""
+
+    node_id: str
+    household_id: str
+    text: str = ""  # for audio, filled by TRANSCRIBE
+    audio: bytes | None = None  # the utterance as audio (WAV), when the node sent audio
+    speak: bool = False  # answer with audio as well (always for audio input)
+    follow_up: bool = False  # the node's answer to the question its last command asked
+
+    transcript: str | None = None  # audio input: what was heard
+    voice: SpeakerMatch | None = None  # audio input: whose voice it was, if enrolled
+    timezone: ZoneInfo = ZoneInfo("UTC")
+    now: datetime | None = None
+    speaker: Speaker | None = None
+    memories: list[str] = field(default_factory=list)
+    command: Command | None = None
+    tool: str | None = None
+    arguments: dict[str, Any] = field(default_factory=dict)
+    routed_by: RoutedBy = RoutedBy.NONE
+    response: CommandResponse | None = None
+    reply: str = ""
+    reply_audio: bytes | None = None
+    timings: dict[str, float] = field(default_factory=dict)  # milliseconds by Stage / EngineTime
+
+    def timed(self, stage: Stage) -> StageTimer:
+        """The one way a stage is timed: `with turn.timed(Stage.X):` records its wall time in ms under
+        its name, even when it raises."""
+        return StageTimer(self.timings, stage)
+
+    @property
+    def wants_audio(self) -> bool:
+        return self.audio is not None or self.speak
