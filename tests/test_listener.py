@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from voxd.catalog import CATALOG
+from voxd.kit.connections import accept_batch
 
 # The slow clients bind source addresses 127.0.0.2, .3, ... (all of 127/8 is loopback on Linux).
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="needs 127.0.0.x source addresses")
@@ -191,3 +192,11 @@ def read_status(sock: socket.socket) -> int:
     while len(rest) < length:
         rest += sock.recv(65536)
     return int(head.split(b" ", 2)[1])
+
+
+def test_the_listen_backlog_is_as_long_as_the_open_file_limit_allows():
+    """A short backlog drops the connects of a burst (the client waits a second to retry); a long one
+    under a small open-file limit lets a flood's accepted-then-closed sockets exhaust it."""
+    assert accept_batch(65536, len(CATALOG)) == 128
+    assert accept_batch(1024, len(CATALOG)) == 16
+    assert accept_batch(100, len(CATALOG)) == 16

@@ -28,12 +28,20 @@ log = logging.getLogger("voxd.connections")
 RESERVED_DESCRIPTORS = 128
 # Each port's listen backlog, which is also how many connections asyncio accepts in one go: a
 # connection over a cap holds its descriptor for a few loop turns before it is closed, so a flood
-# keeps up to ACCEPT_BATCH * ACCEPT_ROUNDS descriptors per port busy beyond the caps.
-ACCEPT_BATCH = 16
+# keeps up to batch * ACCEPT_ROUNDS descriptors per port busy beyond the caps. A short backlog drops
+# the SYNs of a burst (the client retries after a second), so the batch is as long as the open-file
+# limit allows: 128 under systemd's LimitNOFILE, 16 under a bare 1024.
+ACCEPT_BATCHES = (128, 64, 32, 16)
 ACCEPT_ROUNDS = 4
 # When the hard limit is unlimited, the soft limit is raised this far (plenty for a household).
 UNLIMITED_TARGET = 65536
 REPORT_INTERVAL_SECONDS = 10.0
+
+
+def accept_batch(descriptors: int, ports: int) -> int:
+    """The longest batch whose bursts on every port fit in a quarter of the open-file limit."""
+    fitting = [batch for batch in ACCEPT_BATCHES if ports * batch * ACCEPT_ROUNDS <= descriptors // 4]
+    return fitting[0] if fitting else ACCEPT_BATCHES[-1]
 
 
 @dataclass(frozen=True)
@@ -45,11 +53,13 @@ class ListenerLimits:
     max_per_address: int  # open connections of one client address, on all services together
     max_total: int  # open connections on all services together, under the descriptor limit
     own_addresses: frozenset[str]  # where voxd's services call each other from: not capped per address
+    accept_batch: int  # each port's listen backlog and asyncio's accepts per turn
 
     @classmethod
     def from_settings(cls, settings: Settings, descriptors: int, ports: int) -> ListenerLimits:
         """`descriptors`: the open-file limit; `ports`: how many services listen in this process."""
-        in_flight = ports * ACCEPT_BATCH * ACCEPT_ROUNDS
+        batch = accept_batch(descriptors, ports)
+        in_flight = ports * batch * ACCEPT_ROUNDS
         limits = cls(
             header_timeout=settings.value(HEADER_TIMEOUT),
             body_timeout=settings.value(BODY_TIMEOUT),
@@ -58,6 +68,7 @@ class ListenerLimits:
             max_per_address=settings.value(MAX_CONNECTIONS_PER_ADDRESS),
             max_total=max(descriptors - RESERVED_DESCRIPTORS - in_flight, descriptors // 4),
             own_addresses=frozenset({"127.0.0.1", "::1", normal_address(settings.advertise_host)}),
+            accept_batch=batch,
         )
         for name, value in (("VOXD_HEADER_TIMEOUT", limits.header_timeout),
                             ("VOXD_BODY_TIMEOUT", limits.body_timeout),

@@ -23,7 +23,7 @@ from typing import Any
 
 from aiohttp import web
 
-from voxd.kit.connections import ACCEPT_BATCH, ConnectionCounts, ListenerLimits, normal_address
+from voxd.kit.connections import ConnectionCounts, ListenerLimits, normal_address
 
 RequestHandlerFunction = Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]
 
@@ -160,8 +160,8 @@ class ListenerSite(web.BaseSite):
     """A TCP site like aiohttp's TCPSite whose connections are `GuardedConnection`s."""
 
     def __init__(self, runner: web.AppRunner, listener: Listener, host: str, port: int, *,
-                 ssl_context: ssl.SSLContext | None = None, backlog: int = ACCEPT_BATCH) -> None:
-        super().__init__(runner, ssl_context=ssl_context, backlog=backlog)
+                 ssl_context: ssl.SSLContext | None = None) -> None:
+        super().__init__(runner, ssl_context=ssl_context, backlog=listener.limits.accept_batch)
         self._listener = listener
         self._host = host
         self._port = port
