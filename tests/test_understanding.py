@@ -1,0 +1,90 @@
+"""What the templates used to get wrong (issue 13 §3), through a real Pipeline with in-memory fakes
+(tests/pipeline_fakes.py) and no language model unless a test scripts one: leading fillers and wake
+words, list items joined by "and", and datetime arguments that are ranges."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+import pytest
+
+from pipeline_fakes import LONDON, FakeModel, FakeStore, chose, make_pipeline
+from voxd.language.fillers import drop_leading_fillers
+from voxd.services.command_center.turn import RoutedBy, Turn
+
+NOW = datetime(2026, 3, 4, 15, 5, tzinfo=LONDON)  # a Wednesday afternoon
+
+
+class Home:
+    def __init__(self, script: list | None = None) -> None:
+        self.store = FakeStore()
+        self.model = FakeModel(script)
+        self.pipeline = make_pipeline(self.store, self.model, clock=lambda zone: NOW.astimezone(zone))
+
+    def turn(self, text: str, follow_up: bool = False) -> Turn:
+        return asyncio.run(self.pipeline.run(Turn("kitchen", "home", text=text, follow_up=follow_up)))
+
+    def items(self, name: str = "shopping_list") -> list[str]:
+        return [entry["item"] for entry in asyncio.run(self.store.get_document("home", name, name)) or []]
+
+
+# --- leading fillers and wake words --------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "left"), [
+    ("hey what time is it right now", "what time is it right now"),
+    ("Hey, um, what time is it?", "what time is it?"),
+    ("Hey Jarvis. Add milk to the shopping list", "Add milk to the shopping list"),
+    ("ok nabu, stop", "stop"),
+    ("alexa so uh set a timer", "set a timer"),
+    ("okay", "okay"),  # nothing but a filler: kept, it may answer a question
+    ("hello there", "hello there"),  # a greeting is not a filler
+    ("so-called timer", "so-called timer"),
+    ("heyday", "heyday"),
+])
+def test_leading_fillers_are_dropped(text, left):
+    assert drop_leading_fillers(text) == left
+
+
+@pytest.mark.parametrize(("text", "command"), [
+    ("hey what time is it right now", "get_current_time"),
+    ("um, set a timer for five minutes", "set_timer"),
+    ("Hey Mycroft, what's on my shopping list?", "shopping_list"),
+    ("okay so how much time is left", "check_timers"),
+])
+def test_the_pipeline_routes_what_follows_the_fillers(text, command):
+    turn = Home().turn(text)
+    assert (turn.tool, turn.routed_by) == (command, RoutedBy.PRE_ROUTE)
+
+
+# --- list items ------------------------------------------------------------------------------------
+
+def test_an_item_with_and_stays_one_once_the_list_knows_it():
+    home = Home([chose("shopping_list", {"action": "add", "items": ["mac and cheese", "salt and pepper"]})])
+    assert home.turn("we need mac and cheese and salt and pepper").routed_by is RoutedBy.MODEL
+    assert home.items() == ["mac and cheese", "salt and pepper"]
+    assert home.turn("remove mac and cheese and salt and pepper from the shopping list").reply == (
+        "Removed mac and cheese and salt and pepper from your shopping list.")
+    assert home.items() == []
+    # off the list, still known as one item; new pairs are still two
+    home.turn("add mac and cheese, milk and eggs to the shopping list")
+    assert home.items() == ["mac and cheese", "milk", "eggs"]
+    home.turn("add some salt and pepper to the shopping list")
+    assert home.items() == ["mac and cheese", "milk", "eggs", "salt and pepper"]
+
+
+def test_lists_know_their_own_items():
+    home = Home([chose("todo_list", {"action": "add", "items": ["rock and roll night"]})])
+    home.turn("plan the rock and roll night")
+    home.turn("add rock and roll to the shopping list")
+    assert home.items() == ["rock", "roll"]
+    assert home.items("todo_list") == ["rock and roll night"]
+
+
+def test_a_follow_up_answer_fills_a_list_with_several_items():
+    home = Home([chose("shopping_list", {"action": "add"})])
+    asked = home.turn("I need to do some shopping")
+    assert asked.reply == "What should I add?" and asked.response.wait_for_input
+    answered = home.turn("Milk and eggs.", follow_up=True)
+    assert (answered.tool, answered.routed_by) == ("shopping_list", RoutedBy.FOLLOW_UP)
+    assert answered.arguments["items"] == ["Milk", "eggs"] and home.items() == ["Milk", "eggs"]
