@@ -10,6 +10,10 @@ from datetime import datetime
 import pytest
 
 from pipeline_fakes import LONDON, FakeModel, FakeStore, chose, make_pipeline
+from test_builtin_commands import WEATHER_KEY, CannedWeather, Household, forecast_for_paris
+from voxd.commands.api import RouteContext
+from voxd.commands.arguments import ArgumentProblem, coerce_arguments
+from voxd.commands.registry import built_in_commands
 from voxd.language.fillers import drop_leading_fillers
 from voxd.services.command_center.turn import RoutedBy, Turn
 
@@ -88,3 +92,49 @@ def test_a_follow_up_answer_fills_a_list_with_several_items():
     answered = home.turn("Milk and eggs.", follow_up=True)
     assert (answered.tool, answered.routed_by) == ("shopping_list", RoutedBy.FOLLOW_UP)
     assert answered.arguments["items"] == ["Milk", "eggs"] and home.items() == ["Milk", "eggs"]
+
+
+# --- datetime arguments keep their ranges ----------------------------------------------------------
+
+SATURDAY = datetime(2026, 3, 7, 15, 5, tzinfo=LONDON)  # test_builtin_commands' Household's clock
+SAID_FOR_THE_WEEKEND = ("Today in Paris, expect clear sky, with a high of 16 and a low of 13 degrees. "
+                        "Tomorrow in Paris, expect light rain, with a high of 16 and a low of 7 degrees.")
+# the morning's slots only: the whole of Sunday would have a high of 16 and a low of 7
+SAID_FOR_SUNDAY_MORNING = "Tomorrow in Paris, expect light rain, with a high of 12 and a low of 9 degrees."
+
+
+def weather_arguments(raw: dict, now: datetime = SATURDAY) -> dict:
+    command = next(command for command in built_in_commands() if command.name == "get_weather")
+    return coerce_arguments(command, raw, RouteContext(now=now, timezone=LONDON))
+
+
+@pytest.mark.parametrize(("said", "coerced"), [
+    ("this weekend", {"start": "2026-03-07T00:00:00+00:00", "end": "2026-03-08T23:59:59+00:00"}),
+    ("next weekend", {"start": "2026-03-14T00:00:00+00:00", "end": "2026-03-15T23:59:59+00:00"}),
+    ("tomorrow", {"start": "2026-03-08T00:00:00+00:00", "end": "2026-03-08T23:59:59+00:00"}),
+    ("tomorrow morning", {"start": "2026-03-08T06:00:00+00:00", "end": "2026-03-08T11:59:59+00:00"}),
+    ("tomorrow at 9am", "2026-03-08T09:00:00+00:00"),  # a moment stays an ISO string
+    ("in 20 minutes", "2026-03-07T15:25:00+00:00"),
+    ("2026-03-09T12:00:00", "2026-03-09T12:00:00+00:00"),
+    ({"start": "2026-03-09T12:00:00Z", "end": "2026-03-09T18:00:00+00:00"},
+     {"start": "2026-03-09T12:00:00+00:00", "end": "2026-03-09T18:00:00+00:00"}),
+])
+def test_a_datetime_argument_that_names_a_stretch_of_time_keeps_its_end(said, coerced):
+    assert weather_arguments({"resolved_datetimes": [said]})["resolved_datetimes"] == [coerced]
+
+
+@pytest.mark.parametrize("said", [{"start": "2026-03-09T12:00:00"}, {"start": "2026-03-09", "end": "2026-03-08"},
+                                  {"start": "soon", "end": "later"}, "banana"])
+def test_a_datetime_argument_that_is_not_one_is_refused(said):
+    with pytest.raises(ArgumentProblem, match="didn't understand"):
+        weather_arguments({"resolved_datetimes": [said]})
+
+
+def test_the_weather_for_the_weekend_covers_both_days():
+    home = Household(secrets=WEATHER_KEY, http=CannedWeather({"forecast": forecast_for_paris()}))
+    turn = home.turn("hey, what's the weather in paris this weekend")
+    assert turn.arguments["resolved_datetimes"] == [
+        {"start": "2026-03-07T00:00:00+00:00", "end": "2026-03-08T23:59:59+00:00"}]
+    assert turn.reply == SAID_FOR_THE_WEEKEND
+    assert [day["date"] for day in turn.response.data["days"]] == ["2026-03-07", "2026-03-08"]
+    assert home.say("what's the weather in paris tomorrow morning") == SAID_FOR_SUNDAY_MORNING
