@@ -138,3 +138,11 @@ def test_the_weather_for_the_weekend_covers_both_days():
     assert turn.reply == SAID_FOR_THE_WEEKEND
     assert [day["date"] for day in turn.response.data["days"]] == ["2026-03-07", "2026-03-08"]
     assert home.say("what's the weather in paris tomorrow morning") == SAID_FOR_SUNDAY_MORNING
+
+
+def test_an_item_not_yet_named_is_asked_for():
+    home = Home()
+    asked = home.turn("add something to the shopping list")
+    assert (asked.tool, asked.routed_by, asked.reply) == ("shopping_list", RoutedBy.PRE_ROUTE, "What should I add?")
+    answered = home.turn("bread and butter", follow_up=True)
+    assert answered.routed_by is RoutedBy.FOLLOW_UP and home.items() == ["bread", "butter"]

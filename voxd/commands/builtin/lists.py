@@ -16,6 +16,8 @@ from voxd.language.templates import normalize_utterance
 ACTIONS = ("add", "remove", "read", "clear")
 KNOWN_KEY = "known_items"  # a list's own storage key for the items it has held that contain "and"
 KNOWN_LIMIT = 200
+# Words that stand for items not yet named: "add something to the shopping list" asks what.
+PLACEHOLDERS = {"something", "thing", "things", "stuff", "item", "items", "anything"}  # after split_items
 
 
 def as_written(phrase: str, original: str) -> str:
@@ -82,7 +84,8 @@ class HouseholdList(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         refined: dict[str, Any] = {"action": arguments.get("action") or "read"}
         if arguments.get("items"):
-            refined["items"] = split_items(as_written(arguments["items"], text))
+            items = split_items(as_written(arguments["items"], text))
+            refined["items"] = [item for item in items if item.lower() not in PLACEHOLDERS]
         return refined
 
     async def execute(self, request: CommandRequest, action: str, items: list[str] | None = None) -> CommandResponse:
