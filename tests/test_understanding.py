@@ -14,7 +14,7 @@ from test_builtin_commands import WEATHER_KEY, CannedWeather, Household, forecas
 from voxd.commands.api import RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.commands.registry import built_in_commands
-from voxd.language.fillers import drop_leading_fillers
+from voxd.language.fillers import drop_fillers
 from voxd.services.command_center.turn import RoutedBy, Turn
 
 NOW = datetime(2026, 3, 4, 15, 5, tzinfo=LONDON)  # a Wednesday afternoon
@@ -41,13 +41,15 @@ class Home:
     ("Hey Jarvis. Add milk to the shopping list", "Add milk to the shopping list"),
     ("ok nabu, stop", "stop"),
     ("alexa so uh set a timer", "set a timer"),
+    ("um set a timer for, uh, half an hour", "set a timer for, half an hour"),  # hesitations anywhere
+    ("add hummus and erm bread to the list", "add hummus and bread to the list"),
     ("okay", "okay"),  # nothing but a filler: kept, it may answer a question
     ("hello there", "hello there"),  # a greeting is not a filler
     ("so-called timer", "so-called timer"),
     ("heyday", "heyday"),
 ])
 def test_leading_fillers_are_dropped(text, left):
-    assert drop_leading_fillers(text) == left
+    assert drop_fillers(text) == left
 
 
 @pytest.mark.parametrize(("text", "command"), [
@@ -55,6 +57,7 @@ def test_leading_fillers_are_dropped(text, left):
     ("um, set a timer for five minutes", "set_timer"),
     ("Hey Mycroft, what's on my shopping list?", "shopping_list"),
     ("okay so how much time is left", "check_timers"),
+    ("um set a timer for, uh, half an hour", "set_timer"),
 ])
 def test_the_pipeline_routes_what_follows_the_fillers(text, command):
     turn = Home().turn(text)

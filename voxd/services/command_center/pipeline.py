@@ -22,7 +22,7 @@ from aiohttp import web
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
-from voxd.language.fillers import drop_leading_fillers
+from voxd.language.fillers import drop_fillers
 from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, spoken_answer
 from voxd.services.command_center.language_model import ModelUnavailable
 from voxd.services.command_center.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
@@ -96,7 +96,7 @@ class Pipeline:
     async def understand(self, turn: Turn) -> None:
         """The text stages: from the utterance to the words of the reply. Leading fillers and wake
         words ("hey jarvis, um") go first, once, so no stage has to allow for them."""
-        turn.text = drop_leading_fillers(turn.text)
+        turn.text = drop_fillers(turn.text)
         await self.load_context(turn)
         question = self.follow_ups.take(turn.node_id)
         self.pre_route(turn)
