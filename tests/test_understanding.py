@@ -103,7 +103,7 @@ SATURDAY = datetime(2026, 3, 7, 15, 5, tzinfo=LONDON)  # test_builtin_commands' 
 SAID_FOR_THE_WEEKEND = ("Today in Paris, expect clear sky, with a high of 16 and a low of 13 degrees. "
                         "Tomorrow in Paris, expect light rain, with a high of 16 and a low of 7 degrees.")
 # the morning's slots only: the whole of Sunday would have a high of 16 and a low of 7
-SAID_FOR_SUNDAY_MORNING = "Tomorrow in Paris, expect light rain, with a high of 12 and a low of 9 degrees."
+SAID_FOR_SUNDAY_MORNING = "Tomorrow morning in Paris, expect light rain, with a high of 12 and a low of 9 degrees."
 
 
 def weather_arguments(raw: dict, now: datetime = SATURDAY) -> dict:
@@ -141,6 +141,8 @@ def test_the_weather_for_the_weekend_covers_both_days():
     assert turn.reply == SAID_FOR_THE_WEEKEND
     assert [day["date"] for day in turn.response.data["days"]] == ["2026-03-07", "2026-03-08"]
     assert home.say("what's the weather in paris tomorrow morning") == SAID_FOR_SUNDAY_MORNING
+    assert home.say("what's the weather in paris this evening") == (
+        "This evening in Paris, expect clear sky, with a high of 16 and a low of 13 degrees.")
 
 
 def test_an_item_not_yet_named_is_asked_for():

@@ -22,6 +22,7 @@ from voxd.commands.api import (
     RequiredSecret,
 )
 from voxd.commands.builtin import sentence_case, spoken_number
+from voxd.language.dates import PARTS_OF_DAY
 
 API = "https://api.openweathermap.org/data/2.5"
 TIMEOUT = aiohttp.ClientTimeout(total=5)
@@ -98,7 +99,7 @@ class GetWeather(Command):
             days = range_conditions(forecast, when, request.now)
         except WeatherUnavailable as problem:
             return CommandResponse(str(problem), success=False)
-        said = " ".join(forecast_sentence(report, day, request.now) for day, report in days)
+        said = " ".join(forecast_sentence(report, day, request.now, part_of_day(when)) for day, report in days)
         data: dict[str, Any] = {"units": units, **asdict(days[0][1])}
         if len(days) > 1:
             data["days"] = [{"date": day.date().isoformat(), **asdict(report)} for day, report in days]
@@ -217,6 +218,14 @@ def range_conditions(answer: dict[str, Any], when: Asked, now: datetime) -> list
     return reports
 
 
+def part_of_day(when: Asked) -> str | None:
+    """'morning' for 06:00-11:59:59 of one day, and so on (voxd.language.dates.PARTS_OF_DAY)."""
+    if when.end is None or when.start.date() != when.end.date() or when.start.minute or when.start.second:
+        return None
+    hours = (when.start.hour, when.end.hour + 1)
+    return next((name for name, span in PARTS_OF_DAY.items() if span == hours), None)
+
+
 def summary(place: str, slots: list[dict[str, Any]]) -> Conditions:
     """Several three-hour slots as one report: the commonest sky, the mean temperature, the extremes."""
     try:
@@ -229,8 +238,11 @@ def summary(place: str, slots: list[dict[str, Any]]) -> Conditions:
         raise WeatherUnavailable(UNREACHABLE) from None
 
 
-def forecast_sentence(report: Conditions, when: datetime, now: datetime) -> str:
+def forecast_sentence(report: Conditions, when: datetime, now: datetime, part: str | None = None) -> str:
+    """A moment ('Tomorrow at 9 AM ...'), or a whole day or a `part` of one ('Tomorrow morning ...')."""
     day = spoken_day(when.date(), now.date())
+    if part:
+        day = f"this {part}" if day == "today" else f"{day} {part}"
     if when.time() != datetime.min.time():
         hour = when.hour % 12 or 12
         return (f"{sentence_case(day)} at {hour} {'AM' if when.hour < 12 else 'PM'} in {report.place}, expect "
