@@ -227,3 +227,21 @@ def test_third_party_commands_load_from_entry_points(make_daemon, tmp_path):
     body = say(daemon, node, "does the green bin go out tonight?").json()
     assert body["command"] == "bin_day" and body["routed_by"] == "pre_route"
     assert body["text"] == "Yes, the green bin goes out tonight."
+
+
+def test_fillers_and_list_items_through_serve(model_daemon, model_node):
+    """Issue 13 §3 end to end: a wake word before a command, a list item the list knows as one, a
+    follow-up answer that is two items."""
+    body = say(model_daemon, model_node, "Hey Jarvis, um, what time is it right now?").json()
+    assert (body["command"], body["routed_by"]) == ("get_current_time", "pre_route")
+    model_daemon.model.script[:] = [tool_call("shopping_list", {"action": "add", "items": ["mac and cheese"]})]
+    assert say(model_daemon, model_node, "we're out of mac and cheese").json()["command"] == "shopping_list"
+    model_daemon.model.script[:] = [tool_call("shopping_list", {"action": "add"})]
+    asked = say(model_daemon, model_node, "I need to go shopping").json()
+    assert asked["text"] == "What should I add?"
+    answered = httpx.post(model_daemon.url("command-center") + COMMAND + "?follow_up=true",
+                          json={"text": "milk and eggs"}, headers=node_headers(model_node), timeout=30).json()
+    assert (answered["routed_by"], answered["arguments"]["items"]) == ("follow_up", ["milk", "eggs"])
+    added = say(model_daemon, model_node, "add mac and cheese and bread to the shopping list").json()
+    assert added["arguments"]["items"] == ["mac", "cheese", "bread"]  # as the template split them
+    assert added["text"] == "Added bread to your shopping list. Mac and cheese is already on it."

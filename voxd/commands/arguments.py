@@ -108,17 +108,36 @@ def to_duration(parameter: Parameter, value: Any, context: RouteContext) -> int 
     return parse_duration(text)
 
 
-def to_datetime(parameter: Parameter, value: Any, context: RouteContext) -> str | None:
-    """An aware ISO 8601 time in the household's zone; words are resolved against its clock."""
-    text = str(value).strip()
+def to_datetime(parameter: Parameter, value: Any, context: RouteContext) -> str | dict[str, str] | None:
+    """A moment as an aware ISO 8601 time in the household's zone. A phrase that names a stretch of
+    time ("tomorrow", "friday afternoon", "this weekend") keeps it: {"start": ISO, "end": ISO}, the
+    end inclusive (its last second). Words are resolved against the household's clock; a model may
+    also send such a {"start", "end"} object itself."""
+    if isinstance(value, dict):
+        start, end = (_iso_moment(value.get(key), context) for key in ("start", "end"))
+        if start is None or end is None or end < start:
+            return None
+        return {"start": start.isoformat(), "end": end.isoformat()}
+    moment = _iso_moment(value, context)
+    if moment is not None:
+        return moment.isoformat()
+    resolved = resolve_time_expression(str(value).strip(), context.now)
+    if resolved is None:
+        return None
+    if resolved.end is None:
+        return resolved.start.isoformat()
+    return {"start": resolved.start.isoformat(), "end": resolved.end.isoformat()}
+
+
+def _iso_moment(value: Any, context: RouteContext) -> datetime | None:
+    """An ISO 8601 time in the household's zone (one without a zone is read in it); None otherwise."""
     try:
-        moment = datetime.fromisoformat(text)
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=context.timezone)
-        return moment.astimezone(context.timezone).isoformat()
+        moment = datetime.fromisoformat(str(value).strip())
     except ValueError:
-        resolved = resolve_time_expression(text, context.now)
-        return resolved.start.isoformat() if resolved else None
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=context.timezone)
+    return moment.astimezone(context.timezone)
 
 
 def to_date(parameter: Parameter, value: Any, context: RouteContext) -> str | None:

@@ -6,22 +6,18 @@ Templates always name the list, so "add a reminder" or "add this song to my play
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
+from voxd.language.items import LEADING_FILLER, split_items
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
-SEPARATORS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
-LEADING_FILLER = re.compile(r"^(?:some|a few|a couple of|a|an|the|more)\s+", re.IGNORECASE)
-
-
-def split_items(text: str) -> list[str]:
-    """'milk, eggs and some bread' -> ['milk', 'eggs', 'bread']."""
-    items = (LEADING_FILLER.sub("", part.strip()) for part in SEPARATORS.split(text))
-    return [item for item in items if item]
+KNOWN_KEY = "known_items"  # a list's own storage key for the items it has held that contain "and"
+KNOWN_LIMIT = 200
+# Words that stand for items not yet named: "add something to the shopping list" asks what.
+PLACEHOLDERS = {"something", "thing", "things", "stuff", "item", "items", "anything"}  # after split_items
 
 
 def as_written(phrase: str, original: str) -> str:
@@ -45,6 +41,20 @@ def as_written(phrase: str, original: str) -> str:
 def item_key(item: str) -> str:
     """What two spellings of one item share: 'Eggs', 'the egg' -> 'egg'."""
     return LEADING_FILLER.sub("", " ".join(item.lower().split())).removesuffix("s")
+
+
+def join_known(items: list[str], known: set[str]) -> list[str]:
+    """Parts that the splitter cut at "and" joined again where the list knows the whole as one
+    item: ['mac', 'cheese', 'milk'] with 'mac and cheese' known -> ['mac and cheese', 'milk'].
+    `known` holds item_keys; the longest known run wins."""
+    joined: list[str] = []
+    start = 0
+    while start < len(items):
+        end = next((end for end in range(len(items), start + 1, -1)
+                    if item_key(" and ".join(items[start:end])) in known), start + 1)
+        joined.append(" and ".join(items[start:end]))
+        start = end
+    return joined
 
 
 def list_templates(noun: str) -> tuple[str, ...]:
@@ -74,12 +84,15 @@ class HouseholdList(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         refined: dict[str, Any] = {"action": arguments.get("action") or "read"}
         if arguments.get("items"):
-            refined["items"] = split_items(as_written(arguments["items"], text))
+            items = split_items(as_written(arguments["items"], text))
+            refined["items"] = [item for item in items if item.lower() not in PLACEHOLDERS]
         return refined
 
     async def execute(self, request: CommandRequest, action: str, items: list[str] | None = None) -> CommandResponse:
         stored: list[dict[str, Any]] = await request.storage.get(self.name) or []
         items = [item.strip() for item in items or [] if item.strip()]
+        known: list[str] = await request.storage.get(KNOWN_KEY) or []
+        items = join_known(items, {*known, *(item_key(entry["item"]) for entry in stored)})
         if action in ("add", "remove") and not items:
             return CommandResponse(f"What should I {action}?", wait_for_input=True)
         if action == "add":
@@ -104,6 +117,7 @@ class HouseholdList(Command):
             else:
                 added.append(item)
                 present.add(item_key(item))
+        await self.learn_compounds(request, added)
         speaker = request.speaker.name if request.speaker else None
         stored += [{"item": item, "added_at": request.now.isoformat(), "added_by": speaker} for item in added]
         await request.storage.put(self.name, stored)
@@ -116,6 +130,17 @@ class HouseholdList(Command):
                              f"{sentence_case(spoken_list(already))} {verb} already on your {self.spoken_name}.")
         return CommandResponse(" ".join(sentences), data={"added": added, "already_there": already,
                                                           "items": [entry["item"] for entry in stored]})
+
+    @staticmethod
+    async def learn_compounds(request: CommandRequest, added: list[str]) -> None:
+        """Items added as one that hold "and" ("salt and pepper") are kept after they leave the
+        list, so the next "add salt and pepper to the shopping list" is one item again."""
+        compounds = [item_key(item) for item in added if " and " in item_key(item)]
+        if not compounds:
+            return
+        known: list[str] = await request.storage.get(KNOWN_KEY) or []
+        known = [key for key in known if key not in compounds] + compounds
+        await request.storage.put(KNOWN_KEY, known[-KNOWN_LIMIT:])
 
     async def remove(self, request: CommandRequest, stored: list[dict[str, Any]], items: list[str]) -> CommandResponse:
         wanted = {item_key(item): item for item in items}

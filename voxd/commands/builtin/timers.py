@@ -142,8 +142,8 @@ class CheckTimers(Command):
     templates = (
         "how (much time|long) is left [on [the|my] (timer|timers)]",
         "how (much time|long) (is left|do i have left) on [the|my] {label} timer",
+        "how long until [the|my] timer (is done|goes off|ends)",  # before the next: its {label} would take 'the'
         "how long until [the|my] {label} timer (is done|goes off|ends)",
-        "how long until [the|my] timer (is done|goes off|ends)",
         "[please] (check|show me) [on] [the|my] (timer|timers)",
         "what timers (do i have|are running|are set)",
         "(are there|do i have) any timers [running|set]",

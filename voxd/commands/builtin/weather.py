@@ -22,6 +22,7 @@ from voxd.commands.api import (
     RequiredSecret,
 )
 from voxd.commands.builtin import sentence_case, spoken_number
+from voxd.language.dates import PARTS_OF_DAY
 
 API = "https://api.openweathermap.org/data/2.5"
 TIMEOUT = aiohttp.ClientTimeout(total=5)
@@ -70,7 +71,7 @@ class GetWeather(Command):
         return refined
 
     async def execute(self, request: CommandRequest, city: str | None = None,
-                      resolved_datetimes: list[str] | None = None) -> CommandResponse:
+                      resolved_datetimes: list[str | dict[str, str]] | None = None) -> CommandResponse:
         key = request.secrets.get("OPENWEATHER_API_KEY")
         if not key:
             return CommandResponse("I need an OpenWeather API key to check the weather. "
@@ -79,28 +80,56 @@ class GetWeather(Command):
         if not city:
             return CommandResponse("Which city should I check the weather for?", wait_for_input=True)
         units = "imperial" if request.secrets.get("WEATHER_UNITS", "").lower() == "imperial" else "metric"
-        when = datetime.fromisoformat(resolved_datetimes[0]) if resolved_datetimes else None
+        when = Asked.of(resolved_datetimes[0]) if resolved_datetimes else None
+        today = request.now.date()
         service = OpenWeather(request.http, key, units)
         try:
-            if when is None or is_now(when, request.now):
+            if when is None or when.is_now(request.now):
                 said, report = current_sentence(await service.current(city))
-            elif when < request.now and when.date() < request.now.date():
+                return CommandResponse(said, data={"units": units, **asdict(report)})
+            if when.last.date() < today:
                 return CommandResponse("I can only tell you the weather now and in the days ahead.", success=False)
-            elif when.date() > request.now.date() + timedelta(days=FORECAST_DAYS - 1):
+            if when.start.date() > today + timedelta(days=FORECAST_DAYS - 1):
                 return CommandResponse(f"I can only see the weather {FORECAST_DAYS} days ahead.", success=False)
-            else:
-                forecast = await service.forecast(city)
-                report = forecast_conditions(forecast, when)
-                said = forecast_sentence(report, when, request.now)
+            forecast = await service.forecast(city)
+            if when.end is None:
+                report = forecast_conditions(forecast, when.start)
+                said = forecast_sentence(report, when.start, request.now)
+                return CommandResponse(said, data={"units": units, **asdict(report)})
+            days = range_conditions(forecast, when, request.now)
         except WeatherUnavailable as problem:
             return CommandResponse(str(problem), success=False)
-        return CommandResponse(said, data={"units": units, **asdict(report)})
+        said = " ".join(forecast_sentence(report, day, request.now, part_of_day(when)) for day, report in days)
+        data: dict[str, Any] = {"units": units, **asdict(days[0][1])}
+        if len(days) > 1:
+            data["days"] = [{"date": day.date().isoformat(), **asdict(report)} for day, report in days]
+        return CommandResponse(said, data=data)
 
 
-def is_now(when: datetime, now: datetime) -> bool:
-    """A moment within the hour, or today named as a whole day (midnight), asks for current weather."""
-    whole_day = when.time() == datetime.min.time()
-    return abs(when - now) < timedelta(hours=1) or (whole_day and when.date() == now.date())
+@dataclass(frozen=True)
+class Asked:
+    """The time asked about: a moment (`end` None) or a stretch with an inclusive end, as
+    `datetime` arguments arrive (an ISO string, or {"start", "end"}: docs/commands.md)."""
+
+    start: datetime
+    end: datetime | None
+
+    @classmethod
+    def of(cls, value: str | dict[str, str]) -> Asked:
+        if isinstance(value, dict):
+            return cls(datetime.fromisoformat(value["start"]), datetime.fromisoformat(value["end"]))
+        return cls(datetime.fromisoformat(value), None)
+
+    @property
+    def last(self) -> datetime:
+        return self.end or self.start
+
+    def is_now(self, now: datetime) -> bool:
+        """A moment within the hour, or today as a whole day, asks for the current weather."""
+        if self.end is None:
+            return abs(self.start - now) < timedelta(hours=1)
+        whole_day = self.start.time() == datetime.min.time() and self.end.date() == self.start.date()
+        return whole_day and self.start.date() == now.date()
 
 
 class OpenWeather:
@@ -143,30 +172,77 @@ def current_sentence(answer: dict[str, Any]) -> tuple[str, Conditions]:
             f"with {report.description}.", report)
 
 
-def forecast_conditions(answer: dict[str, Any], when: datetime) -> Conditions:
-    """The forecast for the day asked (a whole day: midnight) or the three-hour slot nearest `when`."""
+def forecast_slots(answer: dict[str, Any]) -> tuple[str, list[tuple[datetime, dict[str, Any]]]]:
+    """The forecast's place and its three-hour slots, each with its time in the city's zone."""
     try:
         offset = timezone(timedelta(seconds=answer["city"].get("timezone", 0)))
-        slots = [(datetime.fromtimestamp(slot["dt"], offset), slot) for slot in answer["list"]]
-        place = answer["city"]["name"]
-        if when.time() != datetime.min.time():
+        return answer["city"]["name"], [(datetime.fromtimestamp(slot["dt"], offset), slot) for slot in answer["list"]]
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        raise WeatherUnavailable(UNREACHABLE) from None
+
+
+def forecast_conditions(answer: dict[str, Any], when: datetime) -> Conditions:
+    """The forecast for the day asked (a whole day: midnight) or the three-hour slot nearest `when`."""
+    place, slots = forecast_slots(answer)
+    if when.time() != datetime.min.time():
+        try:
             _, nearest = min(slots, key=lambda pair: abs(pair[0] - when))
             return Conditions(place, nearest["weather"][0]["description"], nearest["main"]["temp"],
                               nearest["main"]["temp_max"], nearest["main"]["temp_min"])
-        day = [slot for moment, slot in slots if moment.date() == when.date()]
-        if not day:
-            raise WeatherUnavailable("The forecast doesn't reach that day yet.")
-        descriptions = Counter(slot["weather"][0]["description"] for slot in day)
-        highs, lows = [slot["main"]["temp_max"] for slot in day], [slot["main"]["temp_min"] for slot in day]
-        temperatures = [slot["main"]["temp"] for slot in day]
+        except (KeyError, IndexError, TypeError, ValueError):
+            raise WeatherUnavailable(UNREACHABLE) from None
+    day = [slot for moment, slot in slots if moment.date() == when.date()]
+    if not day:
+        raise WeatherUnavailable("The forecast doesn't reach that day yet.")
+    return summary(place, day)
+
+
+def range_conditions(answer: dict[str, Any], when: Asked, now: datetime) -> list[tuple[datetime, Conditions]]:
+    """One report per day of a stretch of time ("this weekend": Saturday and Sunday), from the
+    slots inside it (only the morning's for "tomorrow morning"); a day whose part is already over
+    or has no slot falls back to the whole day. Days past the forecast are left out; the day of
+    each report is midnight, as forecast_sentence speaks whole days."""
+    place, slots = forecast_slots(answer)
+    assert when.end is not None
+    reports = []
+    day = max(when.start.date(), now.date())
+    while day <= when.end.date():
+        within = [slot for moment, slot in slots if moment.date() == day and when.start <= moment <= when.end]
+        whole = [slot for moment, slot in slots if moment.date() == day]
+        if within or whole:
+            midnight = datetime.combine(day, datetime.min.time(), tzinfo=now.tzinfo)
+            reports.append((midnight, summary(place, within or whole)))
+        day += timedelta(days=1)
+    if not reports:
+        raise WeatherUnavailable("The forecast doesn't reach that day yet.")
+    return reports
+
+
+def part_of_day(when: Asked) -> str | None:
+    """'morning' for 06:00-11:59:59 of one day, and so on (voxd.language.dates.PARTS_OF_DAY)."""
+    if when.end is None or when.start.date() != when.end.date() or when.start.minute or when.start.second:
+        return None
+    hours = (when.start.hour, when.end.hour + 1)
+    return next((name for name, span in PARTS_OF_DAY.items() if span == hours), None)
+
+
+def summary(place: str, slots: list[dict[str, Any]]) -> Conditions:
+    """Several three-hour slots as one report: the commonest sky, the mean temperature, the extremes."""
+    try:
+        descriptions = Counter(slot["weather"][0]["description"] for slot in slots)
+        highs, lows = [slot["main"]["temp_max"] for slot in slots], [slot["main"]["temp_min"] for slot in slots]
+        temperatures = [slot["main"]["temp"] for slot in slots]
         return Conditions(place, descriptions.most_common(1)[0][0], sum(temperatures) / len(temperatures),
                           max(highs), min(lows))
     except (KeyError, IndexError, TypeError, ValueError):
         raise WeatherUnavailable(UNREACHABLE) from None
 
 
-def forecast_sentence(report: Conditions, when: datetime, now: datetime) -> str:
+def forecast_sentence(report: Conditions, when: datetime, now: datetime, part: str | None = None) -> str:
+    """A moment ('Tomorrow at 9 AM ...'), or a whole day or a `part` of one ('Tomorrow morning ...')."""
     day = spoken_day(when.date(), now.date())
+    if part:
+        day = f"this {part}" if day == "today" else f"{day} {part}"
     if when.time() != datetime.min.time():
         hour = when.hour % 12 or 12
         return (f"{sentence_case(day)} at {hour} {'AM' if when.hour < 12 else 'PM'} in {report.place}, expect "

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voxd.commands.api import Command
+from voxd.language.items import split_items
 
 ANSWER_WINDOW_SECONDS = 60.0
 SPOKEN_PUNCTUATION = re.compile(r"^[\s.,!?;:]+|[\s.,!?;:]+$")
@@ -28,6 +29,13 @@ class PendingQuestion:
             if self.arguments.get(parameter.name) in (None, "", []):
                 return parameter.name
         return None
+
+    def answered(self, parameter: str, answer: str) -> dict[str, Any]:
+        """The question's arguments with the answer as `parameter`'s value: split into items when
+        the parameter takes many strings ("milk and eggs" is two), as the list templates split."""
+        declared = next((p for p in self.command.parameters if p.name == parameter), None)
+        many_words = declared is not None and declared.many and declared.type == "string"
+        return {**self.arguments, parameter: split_items(answer) if many_words else answer}
 
 
 class FollowUps:

@@ -22,6 +22,7 @@ from aiohttp import web
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
+from voxd.language.fillers import drop_fillers
 from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, spoken_answer
 from voxd.services.command_center.language_model import ModelUnavailable
 from voxd.services.command_center.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
@@ -93,7 +94,9 @@ class Pipeline:
         return turn
 
     async def understand(self, turn: Turn) -> None:
-        """The text stages: from the utterance to the words of the reply."""
+        """The text stages: from the utterance to the words of the reply. Leading fillers and wake
+        words ("hey jarvis, um") go first, once, so no stage has to allow for them."""
+        turn.text = drop_fillers(turn.text)
         await self.load_context(turn)
         question = self.follow_ups.take(turn.node_id)
         self.pre_route(turn)
@@ -151,7 +154,7 @@ class Pipeline:
             if claim is not None:
                 turn.arguments = dict(claim[1].arguments)
             elif missing is not None and answer:
-                turn.arguments = {**question.arguments, missing: answer}
+                turn.arguments = question.answered(missing, answer)
             else:
                 return
             turn.command, turn.tool, turn.routed_by = command, command.name, RoutedBy.FOLLOW_UP

@@ -1,0 +1,115 @@
+"""Every template of every built-in command is said here, and the real pipeline routes it to its
+command (issue 13, Tests). SAID lists, per command, utterances that people say; each is run through
+a Pipeline with in-memory fakes and no language model, and must be claimed by the pre_route stage for
+that command. Each template must be the first of its command's templates to match one of them (the
+one pre_route uses), so a new template without an utterance, a template shadowed by an earlier one,
+or a template moved to another command fails here."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from pipeline_fakes import FakeModel, make_pipeline
+from voxd.commands.api import Command
+from voxd.commands.registry import built_in_commands
+from voxd.language.templates import Template, normalize_utterance
+from voxd.services.command_center.turn import RoutedBy, Turn
+
+COMMANDS = built_in_commands()
+
+SAID: dict[str, tuple[str, ...]] = {
+    "stop": ("stop", "okay stop thanks"),
+    "get_current_time": ("what time is it", "can you tell me what time it is in Tokyo", "what's the time"),
+    "calculate": ("what's 12 times 7", "can you add 250 and 175 for me", "subtract 7 from 22"),
+    "set_timer": (
+        "set a timer for five minutes",
+        "set a timer",
+        "set a timer for 10 minutes for the eggs",
+        "set a 10 minute timer",
+        "set a 10 minute timer called pasta",
+        "start a 5 minute egg timer",
+        "start a pasta timer for 8 minutes",
+    ),
+    "check_timers": (
+        "how much time is left",
+        "how long is left on the pasta timer",
+        "how long until the pasta timer goes off",
+        "how long until the timer is done",
+        "check the timer",
+        "what timers do I have",
+        "are there any timers running",
+    ),
+    "cancel_timer": (
+        "cancel the timer",
+        "cancel all timers",
+        "stop every timer",
+        "cancel the pasta timer",
+        "forget about the timer",
+    ),
+    "convert_measurement": (
+        "convert 5 miles to kilometers",
+        "how many grams are there in a pound",
+        "how many grams in a pound",
+        "what's 70 fahrenheit in celsius",
+        "5 miles in kilometers",
+    ),
+    "shopping_list": (
+        "add milk to the shopping list",
+        "remove eggs from the grocery list",
+        "clear the shopping list",
+        "what's on my shopping list",
+        "read me the shopping list",
+        "what do we have on the shopping list",
+    ),
+    "todo_list": (
+        "add call the plumber to my to-do list",
+        "take the bins out off the todo list",
+        "empty my task list",
+        "what's in the to do list",
+        "tell me my todo list",
+        "what do I have on my to do list",
+    ),
+    "tell_joke": (
+        "tell me a joke",
+        "tell me a joke about cats",
+        "tell me a dad joke",
+        "do you know any good jokes",
+        "know any animal jokes",
+        "I'd like to hear a joke",
+        "make me laugh",
+        "say something funny",
+    ),
+    "get_weather": ("what's the weather like this weekend", "what's the weather tomorrow in Paris"),
+    "remember": ("remember that I like jazz",),
+    "forget": ("forget that I like jazz",),
+}
+
+UTTERANCES = [(name, text) for name, texts in SAID.items() for text in texts]
+
+
+def first_template(command: Command, text: str) -> str | None:
+    """The template pre_route would use for `text`: the first of the command's that matches."""
+    utterance = normalize_utterance(text)
+    return next((pattern for pattern in command.templates
+                 if Template(pattern).match_normalized(utterance) is not None), None)
+
+
+def test_every_built_in_command_with_templates_is_in_the_table():
+    assert sorted(SAID) == sorted(command.name for command in COMMANDS if command.templates)
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[command.name for command in COMMANDS])
+def test_every_template_is_said(command):
+    said = {first_template(command, text) for text in SAID.get(command.name, ())}
+    unsaid = [pattern for pattern in command.templates if pattern not in said]
+    assert unsaid == [], f"no utterance in SAID[{command.name!r}] is matched first by these templates"
+
+
+@pytest.mark.parametrize(("name", "text"), UTTERANCES, ids=[text for _, text in UTTERANCES])
+def test_the_pipeline_routes_each_utterance_to_its_command(name, text):
+    pipeline = make_pipeline(model=FakeModel(down=True), commands=COMMANDS)
+    turn = asyncio.run(pipeline.run(Turn("kitchen", "home", text=text)))
+    assert (turn.tool, turn.routed_by) == (name, RoutedBy.PRE_ROUTE)
+    assert turn.reply
