@@ -239,6 +239,8 @@ class LlamaCppBackend(BaseBackend):
                 log.warning("could not preload the model: %s", getattr(error, "message", error))
 
     async def check(self) -> None:
+        if self.config.chat_format:  # nothing to refuse: do not hold the model up at start-up
+            return
         try:
             future = await self._in_thread(self._inspect, time.monotonic() + self.config.timeout)
             await future
