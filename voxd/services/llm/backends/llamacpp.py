@@ -145,17 +145,19 @@ class LlamaCppBackend(BaseBackend):
     def _generate(self, kwargs: dict[str, Any], deadline: float, stop: threading.Event,
                   emit: Callable[[Any], None] | None = None) -> Any:
         """create_chat_completion (streamed into `emit` when given), ended at the next token when
-        the caller left, the daemon stops, or time ran out."""
+        the caller left, the daemon stops, time ran out, or a text answer repeats itself."""
         from llama_cpp import Llama
 
-        llama, late, repetition, fed = self._load(), [], Repetition(), []
+        llama, late, repetition = self._load(), [], Repetition()
+        read = []  # how many tokens the repetition check has seen (the first call: the prompt)
+        words = "tools" not in kwargs  # a tool call's JSON is left to its grammar: cut, it would not parse
 
         def halt(tokens: Any, logits: Any) -> bool:
             if time.monotonic() > deadline:
                 late.append(True)
-            if fed:  # the first call sees only the prompt
-                repetition.feed(llama.detokenize(list(tokens[fed[0]:])).decode(errors="ignore"))
-            fed[:] = [len(tokens)]
+            if words and read:
+                repetition.feed(llama.detokenize(list(tokens[read[0]:])).decode(errors="ignore"))
+            read[:] = [len(tokens)]
             return bool(late) or repetition.repeated or stop.is_set() or self._closing.is_set()
 
         try:
