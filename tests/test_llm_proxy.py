@@ -289,7 +289,8 @@ LLAMA_READY = importlib.util.find_spec("llama_cpp") and importlib.util.find_spec
 @pytest.mark.skipif(not LLAMA_READY, reason="llama-cpp-python or the gemma GGUF package is not installed "
                                             "(pip install 'voxd[llm]', see docs/llm.md)")
 def test_embedded_llamacpp_on_the_packaged_gemma(make_daemon):
-    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="", VOXD_LLM_THREADS="2")  # unset: found by itself
+    # a base model (no chat template): served only when asked for, with a chat format named
+    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_THREADS="2")
     started = time.perf_counter()
     answer = chat(daemon, {"messages": [{"role": "system", "content": "You are a helpful assistant."},
                                         {"role": "user", "content": "What is the capital of France?"}],
@@ -344,7 +345,8 @@ def test_embedded_llamacpp_on_the_packaged_gemma(make_daemon):
 @pytest.mark.skipif(not LLAMA_READY, reason="llama-cpp-python or the gemma GGUF package is not installed "
                                             "(pip install 'voxd[llm]', see docs/llm.md)")
 def test_embedded_llamacpp_stops_at_the_timeout_and_frees_the_model(make_daemon):
-    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_TIMEOUT="2", VOXD_LLM_THREADS="2")
+    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_TIMEOUT="2",
+                         VOXD_LLM_THREADS="2", VOXD_LLM_MAX_TOKENS="4000")
     long = {"messages": [{"role": "system", "content": "You are a helpful assistant."},
                          {"role": "user", "content": "What is the capital of France?"}],
             "max_tokens": 4000, "temperature": 0}  # ~30 tokens/s: far more than 2 s
@@ -354,3 +356,20 @@ def test_embedded_llamacpp_stops_at_the_timeout_and_frees_the_model(make_daemon)
     short = chat(daemon, {**long, "max_tokens": 1})
     assert short.status_code == 200, short.text  # the halted generations gave the model back
     assert short.json()["usage"]["completion_tokens"] <= 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not LLAMA_READY, reason="llama-cpp-python or the gemma GGUF package is not installed "
+                                            "(pip install 'voxd[llm]', see docs/llm.md)")
+def test_embedded_llamacpp_refuses_a_base_model_for_chat_saying_so_once(make_daemon):
+    """The packaged gemma 270M GGUF has no chat template: asked for by name it is still loaded, but
+    chat is refused at once (one log line at start-up) instead of answered with babble."""
+    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_THREADS="2")
+    deadline = time.monotonic() + 120
+    while "refusing chat completions" not in daemon.output() and time.monotonic() < deadline:
+        time.sleep(0.2)  # the start-up check reads the GGUF's metadata in the background
+    for _ in range(2):
+        error = assert_error(chat(daemon, {"messages": MESSAGES}), 503, "llm_unavailable")
+        assert "no chat template" in error["message"] and "voxd models pull" in error["message"]
+    assert daemon.output().count("refusing chat completions") == 1, daemon.output()
+    assert "loaded gemma" not in daemon.output()  # the weights were never loaded

@@ -21,12 +21,15 @@ from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.command_center.households import HouseholdZones
-from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable
+from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable, NoModel
+from voxd.services.command_center.no_model import help_reply
 from voxd.services.command_center.pipeline import PIPELINE, Pipeline
 from voxd.services.command_center.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
 from voxd.services.command_center.store import CC_STORE
 from voxd.services.command_center.turn import RoutedBy, Turn
+from voxd.services.command_center.settings import REPLY_BUDGET
 from voxd.services.llm.settings import TIMEOUT as LLM_TIMEOUT  # the model call is given the proxy's own limit
+from voxd.services.llm.settings import model_configured
 
 log = logging.getLogger("voxd.command-center")
 
@@ -90,9 +93,16 @@ def speech_down(error: SpeechUnavailable, transcript: str | None) -> ApiError:
     return ApiError(503, f"{error.service}_unavailable", f"the {what} service did not answer: {error}", extra=extra)
 
 
-def model_down(reason: ModelUnavailable, turn: Turn) -> ApiError:
-    log.warning("no language model answered for node %s: %s", turn.node_id, reason)
-    extra = {"text": NO_MODEL_REPLY, **({"transcript": turn.transcript} if turn.transcript is not None else {})}
+def model_down(reason: ModelUnavailable, turn: Turn, commands: list) -> ApiError:
+    """A 503 whose `text` the node says: what voxd can do without a model when none is configured,
+    else that the configured one is not answering."""
+    if isinstance(reason, NoModel):
+        log.info("no language model for node %s; answered with what voxd can do", turn.node_id)
+        spoken = help_reply(commands)
+    else:
+        log.warning("no language model answered for node %s: %s", turn.node_id, reason)
+        spoken = NO_MODEL_REPLY
+    extra = {"text": spoken, **({"transcript": turn.transcript} if turn.transcript is not None else {})}
     return ApiError(503, "llm_unavailable", f"no language model answered: {reason}", extra=extra)
 
 
@@ -119,7 +129,7 @@ async def run_command(call: Call[CommandInput | None]) -> web.Response:
     except SpeechUnavailable as error:
         raise speech_down(error, turn.transcript) from None
     except ModelUnavailable as reason:
-        raise model_down(reason, turn) from None
+        raise model_down(reason, turn, call.app[PIPELINE].commands) from None
     if wants_wav(call.request) and turn.reply_audio is not None:
         return wav_answer(turn)
     return json_response(answer(turn))
@@ -130,8 +140,9 @@ async def pipeline_context(app: web.Application):
     zones = HouseholdZones(app[CLIENT])
     # The proxy gives up after VOXD_LLM_TIMEOUT; waiting a little longer lets its 503 arrive.
     timeout = aiohttp.ClientTimeout(total=app[SETTINGS].value(LLM_TIMEOUT) + 5)
-    model = LanguageModel(app[CLIENT], timeout)
-    app[PIPELINE] = Pipeline(load_commands(), app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP])
+    model = LanguageModel(app[CLIENT], timeout, configured=model_configured(app[SETTINGS]))
+    app[PIPELINE] = Pipeline(load_commands(), app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
+                             reply_budget=app[SETTINGS].value(REPLY_BUDGET))
     yield
 
 

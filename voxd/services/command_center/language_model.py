@@ -17,13 +17,21 @@ class ModelUnavailable(Exception):
     """No model answered: the proxy is down, has no backend, or the backend failed."""
 
 
+class NoModel(ModelUnavailable):
+    """No language model is configured (the default): nothing was asked."""
+
+
 class LanguageModel:
-    def __init__(self, client: ServiceClient, timeout: aiohttp.ClientTimeout = MODEL_TIMEOUT) -> None:
+    def __init__(self, client: ServiceClient, timeout: aiohttp.ClientTimeout = MODEL_TIMEOUT,
+                 configured: bool = True) -> None:
         self._client = client
         self._timeout = timeout
+        self._configured = configured
 
     async def chat(self, messages: list[Message], tools: list[Tool] | None = None) -> AnsweredMessage:
-        """The assistant message of one completion."""
+        """The assistant message of one completion; NoModel at once when none is configured."""
+        if not self._configured:
+            raise NoModel("no language model is configured (VOXD_LLM_BACKEND, docs/llm.md)")
         request = ChatRequest(messages, tools=tools or None, tool_choice="auto" if tools else None, temperature=0)
         try:
             answer = await self._client.call(

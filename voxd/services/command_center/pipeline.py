@@ -11,6 +11,7 @@ the command. The dependencies are Protocols (ports.py), so tests build a Pipelin
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterator
@@ -64,6 +65,7 @@ class Pipeline:
         household_zone: Callable[[str], Awaitable[ZoneInfo]],
         http: Any = None,
         clock: Callable[[ZoneInfo], datetime] = datetime.now,
+        reply_budget: float = 3.0,
     ) -> None:
         self.commands = commands
         self.by_name = {command.name: command for command in commands}
@@ -74,6 +76,7 @@ class Pipeline:
         self.household_zone = household_zone
         self.http = http
         self.clock = clock
+        self.reply_budget = reply_budget  # seconds the model may take to word a reply (VOXD_REPLY_BUDGET)
         self.follow_ups = FollowUps()
 
     async def run(self, turn: Turn) -> Turn:
@@ -223,7 +226,8 @@ class Pipeline:
             )
 
     async def reply_with_model(self, turn: Turn) -> None:
-        """Model call 2: only when the command left the wording to the model."""
+        """Model call 2: only when the command left the wording to the model. Past the reply
+        budget (VOXD_REPLY_BUDGET), or with no model, the call is cut and the command's outcome is said."""
         if turn.reply or turn.response is None:
             return
         call = ToolCall("call_1", FunctionCall(turn.tool or "", _json(turn.arguments)))
@@ -235,11 +239,13 @@ class Pipeline:
         ]
         with turn.timed(Stage.MODEL_REPLY):
             try:
-                message = await self.model.chat(messages)
+                message = await asyncio.wait_for(self.model.chat(messages), self.reply_budget)
                 turn.reply = (message.content or "").strip()
+            except asyncio.TimeoutError:
+                log.warning("the model took over %g s to word the reply of %s", self.reply_budget, turn.tool)
             except ModelUnavailable:
-                turn.reply = ""
-        if not turn.reply:
+                pass
+        if not turn.reply:  # the command gave no words of its own: its outcome
             turn.reply = "Done." if turn.response.success else "Sorry, that didn't work."
 
     async def synthesize(self, turn: Turn) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from voxd.kit.setting import URL, WHOLE, Setting
+from voxd.kit.setting import DURATION, URL, WHOLE, Setting
 
 BROKER_URL = Setting("VOXD_BROKER_URL", URL, None, "An external MQTT broker (mqtt:// or mqtts://, "
                      "user:password@ allowed) instead of the embedded one.")
@@ -11,4 +11,7 @@ BROKER_PORT = Setting("VOXD_BROKER_PORT", WHOLE, None, "The embedded broker's po
 BROKER_PUBLIC_URL = Setting("VOXD_BROKER_PUBLIC_URL", URL, None, "The broker address nodes are told "
                             "to use.", default_text="the host the node reached the command center at")
 
-SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL)
+REPLY_BUDGET = Setting("VOXD_REPLY_BUDGET", DURATION, 3.0, "How long the language model may take to word a "
+                       "command's reply; past it the command's own answer is said.", minimum=0.1, maximum=600)
+
+SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, REPLY_BUDGET)

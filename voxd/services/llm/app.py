@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import time
@@ -32,6 +33,7 @@ DISCONNECT_POLL_SECONDS = 0.25
 
 BACKEND = web.AppKey("llm_backend", object)
 STARTED = web.AppKey("llm_started", int)
+MAX_TOKENS = web.AppKey("llm_max_tokens", int)
 
 
 def backend_of(call: Call) -> Backend:
@@ -56,13 +58,19 @@ def log_done(backend: Backend, started: float, usage: Usage | None, finish: str 
              (time.perf_counter() - started) * 1000, " streamed" if stream else "", tokens, finish)
 
 
+def capped(request: ChatRequest, limit: int) -> ChatRequest:
+    """Every answer has a token cap (VOXD_LLM_MAX_TOKENS): a request may ask for fewer, never more."""
+    return dataclasses.replace(request, max_tokens=min(request.token_limit or limit, limit), max_completion_tokens=None)
+
+
 async def chat_completions(call: Call[ChatRequest]) -> web.StreamResponse:
     check(call.body)
     backend, started = backend_of(call), time.perf_counter()
-    if call.body.stream:
-        return await stream_completion(call, backend, started)
+    request = capped(call.body, call.app[MAX_TOKENS])
+    if request.stream:
+        return await stream_completion(call, backend, request, started)
     try:
-        answer = await while_connected(call.request, backend.complete(call.body))
+        answer = await while_connected(call.request, backend.complete(request))
     except Exception as error:
         raise failure(backend, error, started) from None
     if answer is None:
@@ -90,9 +98,10 @@ def event(data: Any) -> bytes:
     return b"data: " + json.dumps(data, ensure_ascii=False).encode() + b"\n\n"
 
 
-async def stream_completion(call: Call[ChatRequest], backend: Backend, started: float) -> web.StreamResponse:
+async def stream_completion(call: Call[ChatRequest], backend: Backend, request: ChatRequest,
+                            started: float) -> web.StreamResponse:
     """Server-sent events; a failure before the first piece is still a JSON 503."""
-    chunks: AsyncIterator[ChatChunk] = aiter(backend.stream(call.body))
+    chunks: AsyncIterator[ChatChunk] = aiter(backend.stream(request))
     completion, last = completion_id(), ChatChunk()
     try:
         chunk: ChatChunk | None = await anext(chunks, None)
@@ -147,9 +156,9 @@ def create_app(settings: Settings) -> web.Application:
     backend = create_backend(config)
 
     async def lifecycle(app: web.Application) -> AsyncIterator[None]:
-        app[BACKEND], app[STARTED] = backend, int(time.time())
+        app[BACKEND], app[STARTED], app[MAX_TOKENS] = backend, int(time.time()), config.max_tokens
         log.info("llm backend %s, model %s", backend.name, backend.model)
-        warming = asyncio.create_task(backend.warm()) if config.preload else None
+        warming = asyncio.create_task(backend.warm() if config.preload else backend.check())
         yield
         await stop_tasks(warming)
         await backend.close()

@@ -1,5 +1,8 @@
 """The language-model proxy's settings, checked once at start-up (a bad value stops the daemon):
-which backend, where it is, which model, and the limits it runs under."""
+which backend, where it is, which model, and the limits it runs under.
+
+The model is opt-in: with nothing configured the backend is none, even when the packaged GGUF is
+installed (it is a base model, which cannot hold a conversation: docs/llm.md)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ GEMMA_FILE = "gemma-3-270m-q4_k_m.gguf"  # the package's MODEL_NAME
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
 
 BACKEND = Setting("VOXD_LLM_BACKEND", TEXT, None, "Which language model answers.", choices=BACKENDS,
-                  default_text="llamacpp when a GGUF model is found, else none")
+                  default_text="llamacpp when VOXD_LLM_MODEL is a .gguf file, else none")
 URL_SETTING = Setting("VOXD_LLM_URL", URL, None, "Where the ollama or OpenAI-compatible server is.",
                       default_text=f"{DEFAULT_OLLAMA_URL} for ollama")
 MODEL = Setting("VOXD_LLM_MODEL", TEXT, None, "The model name, or for llamacpp the path of a .gguf file.",
@@ -30,8 +33,12 @@ CONTEXT = Setting("VOXD_LLM_CONTEXT", WHOLE, 8192, "The llamacpp context window,
 THREADS = Setting("VOXD_LLM_THREADS", WHOLE, None, "The llamacpp CPU threads.", minimum=1, maximum=256,
                   default_text="the number of CPUs")
 PRELOAD = Setting("VOXD_LLM_PRELOAD", FLAG, False, "Load the model at start-up instead of on first use.")
+MAX_TOKENS = Setting("VOXD_LLM_MAX_TOKENS", WHOLE, 256, "The most tokens one answer may have; a request's "
+                     "max_tokens is capped by it.", minimum=1, maximum=65_536)
+CHAT_FORMAT = Setting("VOXD_LLM_CHAT_FORMAT", TEXT, None, "The llama-cpp-python chat format (e.g. gemma) for a "
+                      "llamacpp model whose GGUF has no chat template; without it such a model is refused.")
 
-SETTINGS = (BACKEND, URL_SETTING, MODEL, API_KEY, TIMEOUT, CONTEXT, THREADS, PRELOAD)
+SETTINGS = (BACKEND, URL_SETTING, MODEL, API_KEY, TIMEOUT, CONTEXT, THREADS, PRELOAD, MAX_TOKENS, CHAT_FORMAT)
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,8 @@ class LlmSettings:
     context: int
     threads: int
     preload: bool
+    max_tokens: int = MAX_TOKENS.default
+    chat_format: str | None = None
 
 
 def packaged_gguf(models_dir: Path) -> Path | None:
@@ -53,19 +62,28 @@ def packaged_gguf(models_dir: Path) -> Path | None:
     return target if target.is_file() or installed(GEMMA_PACKAGE) else None
 
 
-def default_backend(model: str | None, models_dir: Path) -> str:
-    """llamacpp when a GGUF model is found (and llama-cpp-python is installed), else none."""
+def default_backend(model: str | None) -> str:
+    """llamacpp for a VOXD_LLM_MODEL that is a .gguf file, else none: the packaged base model is
+    served only when asked for by name (VOXD_LLM_BACKEND=llamacpp)."""
     if model:
         if model.lower().endswith(".gguf"):
             return "llamacpp"
         raise SettingsError("VOXD_LLM_MODEL is set but VOXD_LLM_BACKEND is not: set it to ollama or openai")
-    return "llamacpp" if installed("llama_cpp") and packaged_gguf(models_dir) else "none"
+    return "none"
+
+
+def model_configured(settings: Settings) -> bool:
+    """Whether any language model is configured, for services that skip the call when none is."""
+    try:
+        return (settings.value(BACKEND) or default_backend(settings.value(MODEL))) != "none"
+    except SettingsError:
+        return True  # the llm service says what is wrong; a call finds out
 
 
 def load_settings(settings: Settings) -> LlmSettings:
     models_dir = settings.home / "models"
     model = settings.value(MODEL)
-    backend = settings.value(BACKEND) or default_backend(model, models_dir)
+    backend = settings.value(BACKEND) or default_backend(model)
     timeout = settings.value(TIMEOUT)
     url = settings.value(URL_SETTING)
     if backend == "ollama":
@@ -81,7 +99,8 @@ def load_settings(settings: Settings) -> LlmSettings:
         model = str(gguf_path(model, models_dir))
     threads = settings.value(THREADS) or os.cpu_count() or 1
     return LlmSettings(backend, url.rstrip("/") if url else None, model, settings.value(API_KEY),
-                       timeout, models_dir, settings.value(CONTEXT), threads, settings.value(PRELOAD))
+                       timeout, models_dir, settings.value(CONTEXT), threads, settings.value(PRELOAD),
+                       settings.value(MAX_TOKENS), settings.value(CHAT_FORMAT))
 
 
 def gguf_path(model: str | None, models_dir: Path) -> Path:

