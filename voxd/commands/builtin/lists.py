@@ -142,6 +142,21 @@ class ShoppingList(HouseholdList):
         "The household shopping list: add items, remove items, read it out, or clear it. "
         "Not for reminders at a time ('remind me to buy milk tomorrow') or playlists."
     )
+    examples = (
+        "we need eggs",
+        "put bread on the list",
+        "we've run out of coffee, add it to the list",
+        "add bin bags to my groceries",
+        "I need to buy flour",
+        "don't let me forget to get cheese",
+        "take the milk off the list, I got it",
+        "what do we need from the shops",
+        "read me the groceries",
+        "empty the shopping list",
+        "we're low on sugar",
+        "get some more rice on the list",
+        "what's on my grocery list",
+    )
     templates = list_templates("(shopping|grocery|groceries) list")
 
 
@@ -151,6 +166,17 @@ class TodoList(HouseholdList):
     description = (
         "The household to-do list of tasks: add tasks, remove finished ones, read it out, or clear it. "
         "Not for reminders at a time; not for the shopping list."
+    )
+    examples = (
+        "add clean the gutters to my tasks",
+        "put paying the council tax on my to do list",
+        "I need to phone the bank, add it to my jobs list",
+        "what tasks do I have",
+        "read out my to do list",
+        "I've finished the ironing, tick it off the to do list",
+        "clear my task list",
+        "add water the plants to the list of things to do",
+        "what do I still have to do",
     )
     templates = list_templates("(to do|todo|task|tasks) list")
 

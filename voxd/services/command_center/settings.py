@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from voxd.kit.setting import URL, WHOLE, Setting
+from voxd.kit.setting import FLAG, NUMBER, URL, WHOLE, Setting
 
 BROKER_URL = Setting("VOXD_BROKER_URL", URL, None, "An external MQTT broker (mqtt:// or mqtts://, "
                      "user:password@ allowed) instead of the embedded one.")
@@ -11,4 +11,14 @@ BROKER_PORT = Setting("VOXD_BROKER_PORT", WHOLE, None, "The embedded broker's po
 BROKER_PUBLIC_URL = Setting("VOXD_BROKER_PUBLIC_URL", URL, None, "The broker address nodes are told "
                             "to use.", default_text="the host the node reached the command center at")
 
-SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL)
+SEMANTIC = Setting("VOXD_SEMANTIC", FLAG, True, "The semantic stage: route utterances no template "
+                   "matched by sentence embeddings (needs the voice extra; skipped without it).")
+# Chosen on the dev split of bench/corpus (bench/semantic_curve.py; the curve is in docs/performance.md).
+SEMANTIC_THRESHOLD = Setting("VOXD_SEMANTIC_THRESHOLD", NUMBER, 0.55, "The least cosine similarity between "
+                             "an utterance and the chosen command's nearest example for the semantic stage "
+                             "to claim it.", minimum=-1, maximum=1)
+SEMANTIC_MARGIN = Setting("VOXD_SEMANTIC_MARGIN", NUMBER, 0.05, "How much nearer the chosen command's "
+                          "example must be than any other command's for the semantic stage to claim.",
+                          minimum=0, maximum=2)
+
+SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, SEMANTIC, SEMANTIC_THRESHOLD, SEMANTIC_MARGIN)
