@@ -17,6 +17,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -28,13 +29,15 @@ from voxd.services.command_center.pipeline import claims
 from voxd.services.command_center.semantic import SemanticRouter, load_embedder
 
 CORPUS = Path(__file__).parent / "corpus" / "utterances.jsonl"
-THRESHOLDS = [0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70]
+THRESHOLDS = [0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="dev", choices=["dev", "test"])
     parser.add_argument("--margins", default="0,0.03,0.05,0.08")
+    parser.add_argument("--measure", default="similarity", choices=["similarity", "support"],
+                        help="what the threshold bars: the winner's nearest example, or its share of the votes")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     args = parser.parse_args()
     rows = [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
@@ -70,6 +73,8 @@ def main() -> None:
             router.threshold, router.margin = threshold, margin
             right = wrong = abstained = claimed = 0
             for row, choice in results:
+                if choice is not None and args.measure == "support":
+                    choice = replace(choice, similarity=choice.support)
                 taken = choice is not None and router.claims(choice) and not sounds_compound(row["text"])
                 if not row["command"]:
                     claimed += taken

@@ -146,6 +146,8 @@ class ShoppingList(HouseholdList):
         "we need eggs",
         "put bread on the list",
         "we've run out of coffee, add it to the list",
+        "the ketchup is finished, stick it on the list",
+        "no cheese left in the fridge, it needs to go on the list",
         "add bin bags to my groceries",
         "I need to buy flour",
         "don't let me forget to get cheese",
@@ -153,7 +155,7 @@ class ShoppingList(HouseholdList):
         "what do we need from the shops",
         "read me the groceries",
         "empty the shopping list",
-        "we're low on sugar",
+        "we're low on sugar and margarine",
         "get some more rice on the list",
         "what's on my grocery list",
     )

@@ -47,6 +47,7 @@ class Choice:
     command: Command
     similarity: float  # of the winner's nearest example
     runner_up: float  # of the best other command's nearest example
+    support: float  # the winner's votes over TOP_K: its share of the nearest examples, by similarity
 
 
 class SemanticRouter:
@@ -75,7 +76,8 @@ class SemanticRouter:
         best = np.full(len(self.commands), -1.0)
         np.maximum.at(best, self.owners, similarities)
         others = np.delete(best, winner)
-        return Choice(self.commands[winner], float(best[winner]), float(others.max()) if others.size else -1.0)
+        return Choice(self.commands[winner], float(best[winner]), float(others.max()) if others.size else -1.0,
+                      float(votes[winner]) / TOP_K)
 
     def choose(self, text: str) -> Command | None:
         """The command `text` means, or None to abstain (also for two requests in one utterance)."""
