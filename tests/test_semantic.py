@@ -18,7 +18,7 @@ import pytest
 from pipeline_fakes import make_pipeline
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, RouteContext
 from voxd.commands.registry import built_in_commands
-from voxd.commands.scanning import scanned_arguments
+from voxd.commands.scanning import refined_arguments, scanned_arguments
 from voxd.language.expansions import expansions
 from voxd.language.scanners import (
     scan_choice,
@@ -188,11 +188,24 @@ def test_a_chosen_commands_arguments_come_from_the_scanners():
     assert scanned_arguments(commands["set_timer"], "could you get a countdown going that lasts ninety seconds",
                              CONTEXT) == {"duration_seconds": 90}
     assert scanned_arguments(commands["shopping_list"], "we're out of butter, put it on the list",
-                             CONTEXT) == {"action": "add", "items": ["butter"]}
+                             CONTEXT) == {"action": "add", "items": "butter"}
+    assert scanned_arguments(commands["shopping_list"], "could you buy eggs and flour", CONTEXT) == {
+        "items": "eggs and flour"}
     assert scanned_arguments(commands["calculate"], "take nineteen away from fifty", CONTEXT) == {
         "num1": 19, "num2": 50}
     # A required free-text argument is never cut out of the sentence: validate asks for it.
     assert scanned_arguments(commands["remember"], "keep in mind that I like tea", CONTEXT) == {}
+
+
+def test_the_scanned_values_go_through_the_commands_refine():
+    commands = {c.name: c for c in built_in_commands()}
+    assert refined_arguments(commands["shopping_list"], "we need milk, bread and cheese", CONTEXT) == {
+        "action": "add", "items": ["milk", "bread", "cheese"]}  # as written: the commas split them
+    assert refined_arguments(commands["shopping_list"], "anything on the grocery list", CONTEXT) == {
+        "action": "read"}
+    # A refine that cannot take what no template would give (remember needs its words) is passed over.
+    assert refined_arguments(commands["remember"], "keep in mind that I like tea", CONTEXT) == {}
+    assert refined_arguments(Countdown(), "a countdown of eggs and flour", CONTEXT) == {}
 
 
 def run(pipeline, text: str, **options) -> Turn:

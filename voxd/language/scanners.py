@@ -84,14 +84,25 @@ def scan_choice(text: str, spoken: Mapping[str, str]) -> str | None:
 def scan_items(text: str) -> list[str] | None:
     """The items of a list: "add milk and eggs to the list" -> ["milk", "eggs"]; "we're out of
     butter, put it on the list" -> ["butter"]. None when only a pointer ("it") names them."""
+    phrase = scan_item_phrase(text)
+    return split_item_phrase(phrase) if phrase else None
+
+
+def scan_item_phrase(text: str) -> str | None:
+    """The words naming the items, as one normalised phrase ("milk and eggs"), as a template's
+    text slot would hold them; None when only a pointer ("it") names them."""
     phrase = normalize_utterance(text)
     for pattern in _ITEM_PHRASES:
         for match in pattern.finditer(phrase):
-            items = [item.strip() for item in _ITEM_SEPARATOR.split(match["items"])]
-            items = [item for item in items if item and item not in _POINTERS]
+            items = split_item_phrase(match["items"])
             if items:
-                return items
+                return " and ".join(items)
     return None
+
+
+def split_item_phrase(phrase: str) -> list[str]:
+    items = (item.strip() for item in _ITEM_SEPARATOR.split(phrase))
+    return [item for item in items if item and item not in _POINTERS]
 
 
 def sounds_compound(text: str) -> bool:

@@ -72,7 +72,8 @@ class HouseholdList(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        refined: dict[str, Any] = {"action": arguments.get("action") or "read"}
+        # No verb: items named alone are to be added ("we need dish soap"), else the list is read.
+        refined: dict[str, Any] = {"action": arguments.get("action") or ("add" if arguments.get("items") else "read")}
         if arguments.get("items"):
             refined["items"] = split_items(as_written(arguments["items"], text))
         return refined

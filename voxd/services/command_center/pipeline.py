@@ -24,7 +24,7 @@ from aiohttp import web
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
-from voxd.commands.scanning import scanned_arguments
+from voxd.commands.scanning import refined_arguments
 from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, spoken_answer
 from voxd.services.command_center.language_model import ModelUnavailable
 from voxd.services.command_center.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
@@ -168,14 +168,14 @@ class Pipeline:
 
     async def route_semantically(self, turn: Turn, router: SemanticRouter) -> None:
         """The command whose examples the utterance is nearest, with the arguments the scanners
-        find; a required one they miss is asked for by validate. Embedding takes milliseconds of
+        find (through its refine); a required one they miss is asked for by validate. Embedding takes milliseconds of
         CPU, so it runs in a worker thread."""
         with turn.timed(Stage.SEMANTIC):
             command = await asyncio.to_thread(router.choose, turn.text)
             if command is None:
                 return
             turn.command, turn.tool, turn.routed_by = command, command.name, RoutedBy.SEMANTIC
-            turn.arguments = scanned_arguments(command, turn.text, self.route_context(turn))
+            turn.arguments = refined_arguments(command, turn.text, self.route_context(turn))
 
     def remember_question(self, turn: Turn) -> None:
         if turn.command is not None and turn.response is not None and turn.response.wait_for_input:
