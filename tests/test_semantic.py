@@ -172,6 +172,8 @@ def test_the_choice_scanner_reads_an_enums_words_and_its_templates_synonyms():
     ("we're out of butter, put it on the list", ["butter"]),
     ("could you buy eggs and flour", ["eggs", "flour"]),
     ("could you take the bananas off my shopping list please", ["bananas"]),
+    ("could you add hoover the stairs to my to-do list please", ["hoover the stairs"]),
+    ("I want to add to the shopping list", None),
     ("put it on the list", None),
 ])
 def test_the_items_scanner(text, items):

@@ -25,10 +25,11 @@ _NUMBER_RE = re.compile(NUMBER_PATTERN)
 
 # Free-text items of a list: what follows a verb of adding or removing, up to "to/on the ... list";
 # or what the household ran out of ("we're out of butter, put it on the list").
-_LIST_END = r"(?: (?:to|on|onto|in|off|from) (?:the |my |our )?(?:\w+ )?list\b.*)?$"
+_LIST_END = r"(?: (?:to|on|onto|in|off|from) (?:the |my |our )?(?:\w+ ){0,2}list\b.*)?$"
+_NOT_AN_ITEM = r"(?!(?:to|on|onto|in|off|from) )"  # "add to the shopping list": no items named
 _ITEM_PHRASES = (
     re.compile(r"\b(?:add|put|buy|get|grab|pick up|need|needs|stick|jot down|write down|remove|take|"
-               r"cross|delete|scratch) (?:some |more |a |an |the )?(?P<items>.+?)" + _LIST_END),
+               r"cross|delete|scratch) (?:some |more |a |an |the )?" + _NOT_AN_ITEM + r"(?P<items>.+?)" + _LIST_END),
     re.compile(r"\b(?:out of|low on) (?:some |the )?(?P<items>.+?)"
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
 )
