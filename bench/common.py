@@ -54,7 +54,7 @@ def daemon(services: list[str], **env: str) -> Iterator[BenchDaemon]:
         process = subprocess.Popen([sys.executable, "-m", "voxd", "serve", "--services", ",".join(services)],
                                    env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 120  # the semantic stage loads a model at start-up
             while True:
                 try:
                     if all(httpx.get(f"http://127.0.0.1:{CATALOG[s].port + offset}{CATALOG[s].health_path}").status_code == 200

@@ -103,7 +103,7 @@ def content_words(text: str) -> set[str]:
 
 
 def datetime_range(phrase: str, now: datetime) -> tuple[datetime, datetime] | None:
-    from voxd.commands.dates import resolve_time_expression
+    from voxd.language.dates import resolve_time_expression
 
     try:
         moment = datetime.fromisoformat(phrase)

@@ -68,6 +68,7 @@ class Daemon:
             VOXD_PORT_OFFSET=str(self.offset),
             VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="100000",
             VOXD_LLM_BACKEND="none",  # tests that want a model say which
+            VOXD_SEMANTIC="false",  # likewise the semantic stage (it loads a sentence model)
         )
         env.update(self.extra_env)
         return env

@@ -17,7 +17,8 @@ from datetime import datetime
 from typing import Any, ClassVar, Literal, Protocol
 from zoneinfo import ZoneInfo
 
-from voxd.language.templates import Template
+from voxd.language.expansions import expansions
+from voxd.language.templates import Template, normalize_utterance
 
 ParameterType = Literal["string", "integer", "number", "boolean", "enum", "date", "datetime", "duration"]
 PARAMETER_TYPES: tuple[str, ...] = ParameterType.__args__  # type: ignore[attr-defined]
@@ -132,6 +133,9 @@ class Command:
     required_secrets: ClassVar[tuple[RequiredSecret, ...]] = ()
     # Sentence templates (voxd.language.templates syntax) whose slots are named like parameters.
     templates: ClassVar[tuple[str, ...]] = ()
+    # Sentences that mean this command, said in different ways: the semantic stage compares an
+    # utterance no template matched with them (and with the templates' own expansions).
+    examples: ClassVar[tuple[str, ...]] = ()
     # Commands that share documents (set_timer, check_timers, cancel_timer) name one scope.
     storage_scope: ClassVar[str | None] = None
 
@@ -147,6 +151,20 @@ class Command:
                 refined = self.refine(slots, text)
                 return None if refined is None else PreRouteResult(arguments=refined)
         return None
+
+    def semantic_examples(self) -> tuple[str, ...]:
+        """`examples`, then a typical sentence or two of each template (voxd.language.expansions)."""
+        expanded = (sentence for pattern in self.templates for sentence in expansions(pattern))
+        return tuple(dict.fromkeys([*self.examples, *expanded]))
+
+    def spoken_choices(self, parameter: Parameter) -> dict[str, str]:
+        """An enum's spoken forms -> choices: each choice itself, and the synonyms the templates'
+        choice slots of the same name give ("put" means "add")."""
+        spoken = {normalize_utterance(choice): choice for choice in parameter.choices}
+        for template in self._templates:
+            spoken.update({form: value for form, value in template.choices(parameter.name).items()
+                           if value in parameter.choices})
+        return spoken
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """The matched template slots as `execute`'s arguments, given the utterance as written.

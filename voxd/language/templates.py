@@ -100,6 +100,15 @@ class Template:
     def __repr__(self) -> str:
         return f"Template({self.pattern!r})"
 
+    def choices(self, name: str) -> dict[str, str]:
+        """A choice slot's spoken forms -> values ({} when `name` is not a choice slot): the slot
+        scanners read an enum's synonyms from here (voxd.language.scanners)."""
+        for slot in self._slots:
+            table = getattr(slot.convert, "__self__", None)
+            if slot.name == name and isinstance(table, dict):
+                return dict(table)
+        return {}
+
     def match(self, text: str) -> dict[str, Any] | None:
         return self.match_normalized(normalize_utterance(text))
 

@@ -17,6 +17,16 @@ class GetCurrentTime(Command):
         "Tell the current time, here or in another city or time zone. "
         "Use for 'what time is it' and 'what time is it in Tokyo'; not for dates of events."
     )
+    examples = (
+        "what's the time now",
+        "do you have the time",
+        "tell me the time",
+        "what hour is it",
+        "is it late already, what time is it",
+        "what time is it in new york",
+        "current time in sydney please",
+        "could you tell me what time it is",
+    )
     parameters = (
         Parameter("location", "string", "city or time zone, only when the user names one"),
     )

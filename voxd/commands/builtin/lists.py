@@ -82,7 +82,8 @@ class HouseholdList(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        refined: dict[str, Any] = {"action": arguments.get("action") or "read"}
+        # No verb: items named alone are to be added ("we need dish soap"), else the list is read.
+        refined: dict[str, Any] = {"action": arguments.get("action") or ("add" if arguments.get("items") else "read")}
         if arguments.get("items"):
             items = split_items(as_written(arguments["items"], text))
             refined["items"] = [item for item in items if item.lower() not in PLACEHOLDERS]
@@ -167,6 +168,23 @@ class ShoppingList(HouseholdList):
         "The household shopping list: add items, remove items, read it out, or clear it. "
         "Not for reminders at a time ('remind me to buy milk tomorrow') or playlists."
     )
+    examples = (
+        "we need eggs",
+        "put bread on the list",
+        "we've run out of coffee, add it to the list",
+        "the ketchup is finished, stick it on the list",
+        "no cheese left in the fridge, it needs to go on the list",
+        "add bin bags to my groceries",
+        "I need to buy flour",
+        "don't let me forget to get cheese",
+        "take the milk off the list, I got it",
+        "what do we need from the shops",
+        "read me the groceries",
+        "empty the shopping list",
+        "we're low on sugar and margarine",
+        "get some more rice on the list",
+        "what's on my grocery list",
+    )
     templates = list_templates("(shopping|grocery|groceries) list")
 
 
@@ -176,6 +194,17 @@ class TodoList(HouseholdList):
     description = (
         "The household to-do list of tasks: add tasks, remove finished ones, read it out, or clear it. "
         "Not for reminders at a time; not for the shopping list."
+    )
+    examples = (
+        "add clean the gutters to my tasks",
+        "put paying the council tax on my to do list",
+        "I need to phone the bank, add it to my jobs list",
+        "what tasks do I have",
+        "read out my to do list",
+        "I've finished the ironing, tick it off the to do list",
+        "clear my task list",
+        "add water the plants to the list of things to do",
+        "what do I still have to do",
     )
     templates = list_templates("(to do|todo|task|tasks) list")
 

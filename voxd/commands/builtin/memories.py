@@ -36,6 +36,14 @@ class MemoryCommand(Command):
 class Remember(MemoryCommand):
     name = "remember"
     description = "Remember a fact about the speaker for later conversations."
+    examples = (
+        "don't forget that my sister is called anna",
+        "keep in mind that I'm allergic to nuts",
+        "note that I take my coffee black",
+        "make a note that my birthday is in june",
+        "remember I prefer tea",
+        "just so you know, I don't eat meat",
+    )
     slot = "content"
     parameters = (Parameter(slot, "string", "fact to remember, as a short sentence", required=True),)
     templates = ("remember that {content}",)
@@ -48,6 +56,17 @@ class Remember(MemoryCommand):
 class Forget(MemoryCommand):
     name = "forget"
     description = "Forget what was remembered about the speaker that matches some words."
+    examples = (
+        "forget what I said about my job",
+        "delete the memory about my birthday",
+        "stop remembering that I like tea",
+        "you don't need to remember my allergy anymore",
+        "erase what you know about my car",
+        "drop the note about my diet",
+        "you can forget that I have a dog now",
+        "please forget what I said about my brother",
+        "no need to remember that I work nights any more",
+    )
     slot = "content_match"
     parameters = (Parameter(slot, "string", "words of the memory to forget", required=True),)
     # "forget it" and "forget about it" are `stop`'s; "forget that" needs words after it.

@@ -14,6 +14,8 @@ class AnswerQuestion(Command):
         "Answer a general-knowledge or everyday question that no other command covers, "
         "such as 'how far is the moon' or 'who wrote Hamlet'. Pass the question in the user's own words."
     )
+    # No examples: the semantic stage could not tell a question this command may take from one it
+    # must leave alone ("what's the news today"), and without a model both get the same answer.
     parameters = (Parameter("query", "string", "question to answer", required=True),)
 
     async def execute(self, request: CommandRequest, query: str) -> CommandResponse:

@@ -13,6 +13,18 @@ class Stop(Command):
         "Stop talking or end the conversation when the user says stop, cancel, never mind, "
         "be quiet or that's all. Not for stopping a timer, music or a device."
     )
+    examples = (
+        "shut up",
+        "quiet now please",
+        "that will do, thanks",
+        "okay you can stop now",
+        "enough thanks",
+        "nothing else, thank you",
+        "don't worry about it",
+        "hush",
+        "I'm done, thanks",
+        "stop it please",
+    )
     # Bare words only: "stop the timer" or "cancel my order" carry an object and belong elsewhere.
     templates = (
         "[please|okay|ok|oh] (stop|stop it|cancel|pause|nevermind|never mind|be quiet|quiet|shush"

@@ -52,6 +52,17 @@ class GetWeather(Command):
         "Current weather or the forecast up to five days ahead for a city "
         "(the household's city when none is named): temperature and conditions."
     )
+    examples = (
+        "is it going to rain today",
+        "do I need an umbrella tomorrow",
+        "how cold is it out",
+        "what's it like outside",
+        "weather forecast for paris",
+        "will it be warm this afternoon",
+        "how's the weather looking for sunday",
+        "is it windy in edinburgh",
+        "what's the temperature today",
+    )
     parameters = (
         Parameter("city", "string", "city, only when the user names one"),
         Parameter("resolved_datetimes", "datetime", "day or time asked about, such as tomorrow or Saturday afternoon",

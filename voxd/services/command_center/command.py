@@ -4,6 +4,7 @@ is the Pipeline's (pipeline.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import logging
 from dataclasses import dataclass
@@ -20,14 +21,15 @@ from voxd.kit.audio import AUDIO_TYPES, WAV_TYPES, read_audio
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError
 from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.settings import Settings
 from voxd.services.command_center.households import HouseholdZones
 from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable, NoModel
 from voxd.services.command_center.no_model import help_reply
 from voxd.services.command_center.pipeline import PIPELINE, Pipeline
 from voxd.services.command_center.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
+from voxd.services.command_center.settings import REPLY_BUDGET, SEMANTIC, SEMANTIC_MARGIN, SEMANTIC_THRESHOLD
 from voxd.services.command_center.store import CC_STORE
 from voxd.services.command_center.turn import RoutedBy, Turn
-from voxd.services.command_center.settings import REPLY_BUDGET
 from voxd.services.llm.settings import TIMEOUT as LLM_TIMEOUT  # the model call is given the proxy's own limit
 from voxd.services.llm.settings import model_configured
 
@@ -141,9 +143,34 @@ async def pipeline_context(app: web.Application):
     # The proxy gives up after VOXD_LLM_TIMEOUT; waiting a little longer lets its 503 arrive.
     timeout = aiohttp.ClientTimeout(total=app[SETTINGS].value(LLM_TIMEOUT) + 5)
     model = LanguageModel(app[CLIENT], timeout, configured=model_configured(app[SETTINGS]))
-    app[PIPELINE] = Pipeline(load_commands(), app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
-                             reply_budget=app[SETTINGS].value(REPLY_BUDGET))
+    commands = load_commands()
+    semantic = await asyncio.to_thread(semantic_router, commands, app[SETTINGS])
+    app[PIPELINE] = Pipeline(commands, app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
+                             reply_budget=app[SETTINGS].value(REPLY_BUDGET), semantic=semantic)
     yield
+
+
+def semantic_router(commands: list, settings: Settings):
+    """The semantic stage's router, built once at start-up (loading the model and embedding the
+    examples, or reading their cached vectors); None, with one log line, when it is turned off or
+    the voice extra is not installed."""
+    if not settings.value(SEMANTIC):
+        log.info("semantic stage off (VOXD_SEMANTIC=false)")
+        return None
+    try:
+        from voxd.services.command_center.semantic import SemanticRouter, load_embedder
+    except ImportError as error:
+        log.info("semantic stage skipped: %s is not installed (pip install 'voxd[voice]')", error.name)
+        return None
+    models = settings.home / "models" / "semantic"
+    embedder = load_embedder(models)
+    if embedder is None:
+        return None
+    router = SemanticRouter(commands, embedder, settings.value(SEMANTIC_THRESHOLD),
+                            settings.value(SEMANTIC_MARGIN), cache_dir=models)
+    log.info("semantic stage ready: %d example sentences of %d commands", len(router.sentences),
+             len(router.commands))
+    return router
 
 
 ROUTES = [

@@ -2,7 +2,8 @@
 utterance from audio in to reply audio out, one method per stage, in this order:
 
 transcribe -> speaker -> context (household clock, memories) -> pre_route -> follow_up (a node's
-answer to the question its last command asked) -> model route -> validate (secrets, arguments)
+answer to the question its last command asked) -> semantic (sentence embeddings against the
+commands' examples; arguments from typed scanners) -> model route -> validate (secrets, arguments)
 -> execute -> model reply (skipped when the command gave a spoken reply) -> synthesize.
 
 Each stage is named by `Stage` and timed by `Turn.timed`; `Turn.routed_by` says which stage chose
@@ -16,7 +17,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
@@ -24,6 +25,7 @@ from aiohttp import web
 from voxd.commands.api import Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.language.fillers import drop_fillers
+from voxd.commands.scanning import refined_arguments
 from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, spoken_answer
 from voxd.services.command_center.language_model import ModelUnavailable
 from voxd.services.command_center.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
@@ -33,6 +35,9 @@ from voxd.services.command_center.store import DocumentStorage
 from voxd.services.command_center.tool_calls import ChosenTool, from_message
 from voxd.services.command_center.turn import EngineTime, RoutedBy, Stage, Turn
 from voxd.wire.openai_chat import FunctionCall, Message, ToolCall, tools_of
+
+if TYPE_CHECKING:  # the semantic module needs numpy, which only the voice extra brings
+    from voxd.services.command_center.semantic import SemanticRouter
 
 log = logging.getLogger("voxd.command-center.pipeline")
 
@@ -66,6 +71,7 @@ class Pipeline:
         http: Any = None,
         clock: Callable[[ZoneInfo], datetime] = datetime.now,
         reply_budget: float = 3.0,
+        semantic: SemanticRouter | None = None,
     ) -> None:
         self.commands = commands
         self.by_name = {command.name: command for command in commands}
@@ -77,6 +83,7 @@ class Pipeline:
         self.http = http
         self.clock = clock
         self.reply_budget = reply_budget  # seconds the model may take to word a reply (VOXD_REPLY_BUDGET)
+        self.semantic = semantic  # None: the stage is skipped (no embeddings package, or turned off)
         self.follow_ups = FollowUps()
 
     async def run(self, turn: Turn) -> Turn:
@@ -105,6 +112,8 @@ class Pipeline:
         self.pre_route(turn)
         if turn.routed_by is RoutedBy.NONE and turn.follow_up and question is not None:
             self.resume(turn, question)
+        if turn.routed_by is RoutedBy.NONE and self.semantic is not None:
+            await self.route_semantically(turn, self.semantic)
         if turn.routed_by is RoutedBy.NONE:
             await self.route_with_model(turn)  # raises ModelUnavailable when no model answers
         if turn.command is not None:
@@ -161,6 +170,17 @@ class Pipeline:
             else:
                 return
             turn.command, turn.tool, turn.routed_by = command, command.name, RoutedBy.FOLLOW_UP
+
+    async def route_semantically(self, turn: Turn, router: SemanticRouter) -> None:
+        """The command whose examples the utterance is nearest, with the arguments the scanners
+        find (through its refine); a required one they miss is asked for by validate. Embedding takes milliseconds of
+        CPU, so it runs in a worker thread."""
+        with turn.timed(Stage.SEMANTIC):
+            command = await asyncio.to_thread(router.choose, turn.text)
+            if command is None:
+                return
+            turn.command, turn.tool, turn.routed_by = command, command.name, RoutedBy.SEMANTIC
+            turn.arguments = refined_arguments(command, turn.text, self.route_context(turn))
 
     def remember_question(self, turn: Turn) -> None:
         if turn.command is not None and turn.response is not None and turn.response.wait_for_input:

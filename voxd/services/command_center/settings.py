@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from voxd.kit.setting import DURATION, URL, WHOLE, Setting
+from voxd.kit.setting import DURATION, FLAG, NUMBER, URL, WHOLE, Setting
 
 BROKER_URL = Setting("VOXD_BROKER_URL", URL, None, "An external MQTT broker (mqtt:// or mqtts://, "
                      "user:password@ allowed) instead of the embedded one.")
@@ -13,5 +13,15 @@ BROKER_PUBLIC_URL = Setting("VOXD_BROKER_PUBLIC_URL", URL, None, "The broker add
 
 REPLY_BUDGET = Setting("VOXD_REPLY_BUDGET", DURATION, 3.0, "How long the language model may take to word a "
                        "command's reply; past it the command's own answer is said.", minimum=0.1, maximum=600)
+SEMANTIC = Setting("VOXD_SEMANTIC", FLAG, True, "The semantic stage: route utterances no template "
+                   "matched by sentence embeddings (needs the voice extra; skipped without it).")
+# Chosen on the dev split of bench/corpus (bench/semantic_curve.py; the curve is in docs/performance.md).
+SEMANTIC_THRESHOLD = Setting("VOXD_SEMANTIC_THRESHOLD", NUMBER, 0.55, "The least cosine similarity between "
+                             "an utterance and the chosen command's nearest example for the semantic stage "
+                             "to claim it.", minimum=-1, maximum=1)
+SEMANTIC_MARGIN = Setting("VOXD_SEMANTIC_MARGIN", NUMBER, 0.05, "How much nearer the chosen command's "
+                          "example must be than any other command's for the semantic stage to claim.",
+                          minimum=0, maximum=2)
 
-SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, REPLY_BUDGET)
+SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, REPLY_BUDGET, SEMANTIC, SEMANTIC_THRESHOLD,
+            SEMANTIC_MARGIN)

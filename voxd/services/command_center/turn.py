@@ -26,6 +26,7 @@ class Stage(StrEnum):
     CONTEXT = "context"
     PRE_ROUTE = "pre_route"
     FOLLOW_UP = "follow_up"
+    SEMANTIC = "semantic"
     MODEL_ROUTE = "llm_route"
     VALIDATE = "validate"
     EXECUTE = "execute"
@@ -46,6 +47,7 @@ class RoutedBy(StrEnum):
     NONE = "none"  # no command: the model answered in words, or nothing was heard
     PRE_ROUTE = "pre_route"  # a command's template claimed the utterance
     FOLLOW_UP = "follow_up"  # the answer to the question the node's last command asked
+    SEMANTIC = "semantic"  # sentence embeddings matched a command's examples
     MODEL = "llm"  # the language model chose the tool
 
 

@@ -1,0 +1,91 @@
+"""The semantic stage's threshold curve, in-process (no daemon): for each utterance of a corpus split
+that no template claims, the command the examples vote for and how similar its nearest example is;
+then, per threshold and margin, how many in-domain utterances the stage would route right or wrong or
+leave to the model, and how many must-not-claim utterances it would claim. The settings
+VOXD_SEMANTIC_THRESHOLD and VOXD_SEMANTIC_MARGIN were chosen from this on the dev split only.
+
+    .venv/bin/python bench/semantic_curve.py [--split dev] [--margins 0,0.03,0.05,0.08]
+
+Also prints the stage's own time per utterance (embedding one sentence and voting), p50 and p90.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from voxd.commands.api import RouteContext
+from voxd.commands.registry import built_in_commands
+from voxd.language.scanners import sounds_compound
+from voxd.services.command_center.pipeline import claims
+from voxd.services.command_center.semantic import SemanticRouter, load_embedder
+
+CORPUS = Path(__file__).parent / "corpus" / "utterances.jsonl"
+THRESHOLDS = [0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", default="dev", choices=["dev", "test"])
+    parser.add_argument("--margins", default="0,0.03,0.05,0.08")
+    parser.add_argument("--measure", default="similarity", choices=["similarity", "support"],
+                        help="what the threshold bars: the winner's nearest example, or its share of the votes")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
+    rows = [row for row in rows if row["split"] == args.split]
+    commands = built_in_commands()
+    context = RouteContext(now=datetime.now(ZoneInfo("Europe/London")), timezone=ZoneInfo("Europe/London"))
+    left = [row for row in rows if next(claims(commands, row["text"], context), None) is None]
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
+    with tempfile.TemporaryDirectory() as home:
+        embedder = load_embedder(Path(home))
+        if embedder is None:
+            sys.exit("sentence-transformers is not installed")
+        router = SemanticRouter(commands, embedder, 0, 0)
+        timings, results = [], []
+        router.nearest("warm up")
+        for row in left:
+            started = time.perf_counter()
+            choice = router.nearest(row["text"])
+            timings.append((time.perf_counter() - started) * 1000)
+            results.append((row, choice))
+    in_domain = sum(1 for row in left if row["command"])
+    print(f"{args.split} split: {len(rows)} utterances, {len(left)} left by the templates "
+          f"({in_domain} in-domain, {len(left) - in_domain} must-not-claim)")
+    print(f"stage time per utterance: p50 {statistics.median(timings):.1f} ms, "
+          f"p90 {sorted(timings)[int(0.9 * len(timings))]:.1f} ms")
+    print("| margin | threshold | right | wrong | abstained | must-not-claim claimed |")
+    print("|---|---|---|---|---|---|")
+    for margin in (float(m) for m in args.margins.split(",")):
+        for threshold in THRESHOLDS:
+            router.threshold, router.margin = threshold, margin
+            right = wrong = abstained = claimed = 0
+            for row, choice in results:
+                if choice is not None and args.measure == "support":
+                    choice = replace(choice, similarity=choice.support)
+                taken = choice is not None and router.claims(choice) and not sounds_compound(row["text"])
+                if not row["command"]:
+                    claimed += taken
+                elif not taken:
+                    abstained += 1
+                elif choice.command.name == row["command"]:
+                    right += 1
+                else:
+                    wrong += 1
+            print(f"| {margin:.2f} | {threshold:.2f} | {right} | {wrong} | {abstained} | {claimed} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+"""The semantic stage without the real model: voting and abstaining with a tiny bag-of-words
+embedder, the example-vector cache, the typed scanners (voxd/language/scanners.py) that fill a chosen
+command's arguments, templates' expansions as examples, and the stage inside the pipeline with a
+follow-up question for what the scanners did not find."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import stat
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pytest
+
+from pipeline_fakes import make_pipeline
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, RouteContext
+from voxd.commands.registry import built_in_commands
+from voxd.commands.scanning import refined_arguments, scanned_arguments
+from voxd.language.expansions import expansions
+from voxd.language.scanners import (
+    scan_choice,
+    scan_date,
+    scan_datetime,
+    scan_duration,
+    scan_items,
+    scan_numbers,
+    scan_topic,
+    sounds_compound,
+)
+from voxd.services.command_center.language_model import ModelUnavailable
+from voxd.services.command_center.semantic import SemanticRouter
+from voxd.services.command_center.turn import RoutedBy, Stage, Turn
+
+LONDON = ZoneInfo("Europe/London")
+NOW = datetime(2026, 11, 22, 15, 0, tzinfo=LONDON)  # a Sunday afternoon
+CONTEXT = RouteContext(now=NOW, timezone=LONDON)
+
+
+class WordsEmbedder:
+    """Bag of words over a fixed vocabulary: similar sentences share words. Counts its calls."""
+
+    name = "test-words"
+    VOCABULARY = ("timer", "countdown", "minutes", "seconds", "list", "shopping", "add", "put", "buy", "out",
+                  "weather", "rain", "sunny", "joke", "funny", "laugh")
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def embed(self, sentences: list[str]) -> np.ndarray:
+        self.calls += 1
+        rows = []
+        for sentence in sentences:
+            words = re.findall(r"[a-z]+", sentence.lower())
+            row = np.array([float(words.count(word)) for word in self.VOCABULARY] + [0.01])
+            rows.append(row / np.linalg.norm(row))
+        return np.array(rows)
+
+
+class Example(Command):
+    description = "test"
+
+    def __init__(self, name: str, examples: tuple[str, ...]) -> None:
+        self.name, self.examples = name, examples
+        super().__init__()
+
+
+TIMER = Example("timer", ("start a countdown timer", "timer for ten minutes", "a countdown of seconds"))
+SHOPPING = Example("shopping", ("add it to the shopping list", "put it on the list", "we need to buy it"))
+WEATHER = Example("weather", ("will it rain", "is it sunny", "weather today"))
+
+
+def router(threshold: float = 0.5, margin: float = 0.1, cache_dir: Path | None = None,
+           embedder: WordsEmbedder | None = None) -> SemanticRouter:
+    return SemanticRouter([TIMER, SHOPPING, WEATHER], embedder or WordsEmbedder(), threshold, margin, cache_dir)
+
+
+def test_the_nearest_examples_vote_for_a_command():
+    routing = router()
+    assert routing.choose("get a countdown going for ninety seconds").name == "timer"
+    assert routing.choose("we are out of butter, put it on the list").name == "shopping"
+    assert routing.choose("is rain likely").name == "weather"
+
+
+def test_it_abstains_below_the_threshold():
+    assert router().choose("what is the capital of france") is None  # no word in common with any example
+    choice = router().nearest("rain timer")
+    assert choice is not None and 0.5 <= choice.similarity
+    assert router(threshold=choice.similarity + 0.01).choose("rain timer") is None
+
+
+def test_it_abstains_when_two_commands_are_too_close():
+    choice = router().nearest("sunny weather timer countdown")  # two words of each
+    assert choice is not None and 0 < choice.similarity - choice.runner_up < 0.3
+    assert router(threshold=0.5, margin=0.3).choose("sunny weather timer countdown") is None
+    assert router(threshold=0.5, margin=0.1).choose("sunny weather timer countdown").name == "timer"
+    # The vote may go to a command whose own nearest example is not the nearest of all: never claimed.
+    outvoted = router().nearest("rain timer")
+    assert outvoted.similarity < outvoted.runner_up and router(margin=0.0).choose("rain timer") is None
+
+
+def test_it_abstains_on_two_requests_in_one_utterance():
+    assert sounds_compound("cancel the pasta timer and start one for the rice")
+    assert not sounds_compound("add milk and eggs to the shopping list")
+    assert router().choose("start a countdown timer and add milk to the list") is None
+
+
+def test_example_vectors_are_cached_by_the_examples_and_the_model(tmp_path: Path):
+    first = WordsEmbedder()
+    router(cache_dir=tmp_path, embedder=first)
+    [cached] = tmp_path.glob("examples-*.npy")
+    assert stat.S_IMODE(cached.stat().st_mode) == 0o600 and first.calls == 1
+    again = WordsEmbedder()
+    router(cache_dir=tmp_path, embedder=again)
+    assert again.calls == 0  # read from the cache
+    SemanticRouter([TIMER, WEATHER], again, 0.5, 0.1, tmp_path)
+    assert again.calls == 1 and len(list(tmp_path.glob("examples-*.npy"))) == 2  # other examples, other file
+
+
+def test_templates_contribute_their_expansions():
+    assert expansions("[please] (set|start) [me] [a|an] timer for {duration_seconds:duration} [please]") == (
+        "set timer for five minutes", "please set me a timer for five minutes please")
+    assert expansions("what is (on|in) [my|the] {list:choice(shopping|todo=to do)} list") == (
+        "what is on shopping list", "what is on my shopping list")
+    set_timer = next(c for c in built_in_commands() if c.name == "set_timer")
+    assert "put a timer on for ten minutes" in set_timer.semantic_examples()
+    assert "timer for five minutes" in set_timer.semantic_examples()
+
+
+def test_every_built_in_command_but_the_model_fallback_has_examples():
+    for command in built_in_commands():
+        if command.name == "answer_question":
+            assert command.examples == ()  # see its comment: questions go on to the model
+        else:
+            assert 5 <= len(command.examples) <= 15, command.name
+
+
+@pytest.mark.parametrize("text, seconds", [
+    ("could you get a countdown going that lasts ninety seconds", 90),
+    ("give me two and a half minutes on the clock", 150),
+    ("an hour and a half of countdown, please", 5400),
+    ("put the timer on", None),
+])
+def test_the_duration_scanner(text, seconds):
+    assert scan_duration(text) == seconds
+
+
+def test_the_number_scanner_leaves_lengths_of_time_out():
+    assert scan_numbers("what do you get if you divide ninety by three") == [90, 3]
+    assert scan_numbers("two timers of five minutes") == [2]
+
+
+def test_the_time_scanners_resolve_against_the_household_clock():
+    assert scan_datetime("will it be warm tomorrow afternoon", NOW).startswith("2026-11-23T")
+    assert scan_date("is it going to be chilly on wednesday", NOW) == "2026-11-25"
+    assert scan_datetime("is it going to be chilly", NOW) is None
+
+
+def test_the_choice_scanner_reads_an_enums_words_and_its_templates_synonyms():
+    shopping = next(c for c in built_in_commands() if c.name == "shopping_list")
+    action = shopping.parameters[0]
+    spoken = shopping.spoken_choices(action)
+    assert spoken["put"] == "add" and spoken["add"] == "add"
+    assert scan_choice("we're out of butter, put it on the list", spoken) == "add"
+    assert scan_choice("could you take the bananas off my list", spoken) == "remove"
+    assert scan_choice("we are out of butter", spoken) is None
+
+
+@pytest.mark.parametrize("text, items", [
+    ("we're out of butter, put it on the list", ["butter"]),
+    ("could you buy eggs and flour", ["eggs", "flour"]),
+    ("could you take the bananas off my shopping list please", ["bananas"]),
+    ("could you add hoover the stairs to my to-do list please", ["hoover the stairs"]),
+    ("I want to add to the shopping list", None),
+    ("put it on the list", None),
+])
+def test_the_items_scanner(text, items):
+    assert scan_items(text) == items
+
+
+def test_the_topic_scanner():
+    assert scan_topic("got anything funny about penguins") == "penguins"
+    assert scan_topic("make me laugh") is None
+
+
+def test_a_chosen_commands_arguments_come_from_the_scanners():
+    commands = {c.name: c for c in built_in_commands()}
+    assert scanned_arguments(commands["set_timer"], "could you get a countdown going that lasts ninety seconds",
+                             CONTEXT) == {"duration_seconds": 90}
+    assert scanned_arguments(commands["shopping_list"], "we're out of butter, put it on the list",
+                             CONTEXT) == {"action": "add", "items": "butter"}
+    assert scanned_arguments(commands["shopping_list"], "could you buy eggs and flour", CONTEXT) == {
+        "items": "eggs and flour"}
+    assert scanned_arguments(commands["calculate"], "take nineteen away from fifty", CONTEXT) == {
+        "num1": 19, "num2": 50}
+    # A required free-text argument is never cut out of the sentence: validate asks for it.
+    assert scanned_arguments(commands["remember"], "keep in mind that I like tea", CONTEXT) == {}
+
+
+def test_the_scanned_values_go_through_the_commands_refine():
+    commands = {c.name: c for c in built_in_commands()}
+    assert refined_arguments(commands["shopping_list"], "we need milk, bread and cheese", CONTEXT) == {
+        "action": "add", "items": ["milk", "bread", "cheese"]}  # as written: the commas split them
+    assert refined_arguments(commands["shopping_list"], "anything on the grocery list", CONTEXT) == {
+        "action": "read"}
+    # A refine that cannot take what no template would give (remember needs its words) is passed over.
+    assert refined_arguments(commands["remember"], "keep in mind that I like tea", CONTEXT) == {}
+    assert refined_arguments(Countdown(), "a countdown of eggs and flour", CONTEXT) == {}
+
+
+def run(pipeline, text: str, **options) -> Turn:
+    return asyncio.run(pipeline.run(Turn("kitchen", "home", text=text, **options)))
+
+
+class Countdown(Command):
+    name = "countdown"
+    description = "A countdown."
+    parameters = (Parameter("seconds", "duration", "length of the countdown", required=True),)
+    examples = ("start a countdown", "a countdown of ten minutes")
+
+    async def execute(self, request: CommandRequest, seconds: int) -> CommandResponse:
+        return CommandResponse(f"Counting down {seconds} seconds.")
+
+
+def test_the_stage_routes_what_the_templates_left_and_asks_for_what_is_missing():
+    pipeline = make_pipeline(commands=[Countdown(), *built_in_commands()])
+    pipeline.semantic = SemanticRouter(pipeline.commands[:1], WordsEmbedder(), 0.5, 0.1)
+    turn = run(pipeline, "get a countdown going for ninety seconds")
+    assert (turn.tool, turn.routed_by, turn.reply) == ("countdown", RoutedBy.SEMANTIC, "Counting down 90 seconds.")
+    assert Stage.SEMANTIC in turn.timings
+    asked = run(pipeline, "get a countdown going")
+    assert asked.routed_by is RoutedBy.SEMANTIC and asked.response.wait_for_input
+    assert asked.reply == "I need to know the length of the countdown."
+    answered = run(pipeline, "two minutes", follow_up=True)
+    assert (answered.tool, answered.routed_by, answered.reply) == (
+        "countdown", RoutedBy.FOLLOW_UP, "Counting down 120 seconds.")
+
+
+def test_the_stage_does_not_run_when_a_template_claimed_or_abstains_to_the_model():
+    pipeline = make_pipeline(commands=[Countdown(), *built_in_commands()])
+    pipeline.semantic = SemanticRouter(pipeline.commands[:1], WordsEmbedder(), 0.5, 0.1)
+    claimed = run(pipeline, "set a timer for five minutes")
+    assert claimed.routed_by is RoutedBy.PRE_ROUTE and Stage.SEMANTIC not in claimed.timings
+    with pytest.raises(ModelUnavailable):
+        run(pipeline, "why is the sky blue")

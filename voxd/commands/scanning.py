@@ -1,0 +1,75 @@
+"""Arguments for a command the semantic stage chose: each parameter filled by the scanner of its
+type (voxd.language.scanners), or left out so validation asks for it (a required one) or uses
+its default. Never a guess: a scanner that finds nothing leaves the parameter unset.
+
+The values then go through the command's `refine`, as a template's slots do (a parameter nothing
+filled is None, like a slot in a left-out optional part), so a command tidies them one way
+whichever stage found them: the lists split "milk, eggs and bread" as written, and add when items
+were named without a verb ("we need dish soap")."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from voxd.commands.api import Command, Parameter, RouteContext
+from voxd.language.scanners import (
+    scan_choice,
+    scan_date,
+    scan_datetime,
+    scan_duration,
+    scan_item_phrase,
+    scan_numbers,
+    scan_topic,
+    split_item_phrase,
+)
+
+log = logging.getLogger("voxd.command-center.scanning")
+
+
+def refined_arguments(command: Command, text: str, context: RouteContext) -> dict[str, Any]:
+    """The scanned values through `refine`. A refine that gives up (None) or fails on values no
+    template would give keeps the scanned values: the semantic stage already chose the command."""
+    scanned = scanned_arguments(command, text, context)
+    try:
+        refined = command.refine({p.name: scanned.get(p.name) for p in command.parameters}, text)
+    except Exception:
+        log.debug("refine of %s cannot take the scanned values %r", command.name, scanned, exc_info=True)
+        refined = None
+    chosen = scanned if refined is None else {name: value for name, value in refined.items() if value is not None}
+    for parameter in command.parameters:  # a many-string phrase no refine split: its items
+        if parameter.many and isinstance(chosen.get(parameter.name), str):
+            chosen[parameter.name] = split_item_phrase(chosen[parameter.name])
+    return chosen
+
+
+def scanned_arguments(command: Command, text: str, context: RouteContext) -> dict[str, Any]:
+    """The values found in `text` by parameter name. Numbers are handed out in the order they
+    were said ("divide ten by two": num1=10, num2=2); list items are one phrase, as a template's
+    text slot holds them ("milk and eggs")."""
+    numbers = iter(scan_numbers(text))
+    found: dict[str, Any] = {}
+    for parameter in command.parameters:
+        value = _scan(command, parameter, text, context, numbers)
+        if value is not None:
+            found[parameter.name] = value
+    return found
+
+
+def _scan(command: Command, parameter: Parameter, text: str, context: RouteContext, numbers) -> Any:
+    kind = parameter.type
+    if kind == "duration":
+        return scan_duration(text)
+    if kind in ("number", "integer"):
+        return next(numbers, None)
+    if kind == "datetime":
+        return scan_datetime(text, context.now)
+    if kind == "date":
+        return scan_date(text, context.now)
+    if kind == "enum":
+        return scan_choice(text, command.spoken_choices(parameter))
+    if kind == "string" and parameter.many:
+        return scan_item_phrase(text)
+    if kind == "string" and not parameter.required:
+        return scan_topic(text)
+    return None  # a required free-text argument is asked for, not cut out of the sentence
