@@ -22,6 +22,7 @@ from aiohttp import web
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
+from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, spoken_answer
 from voxd.services.command_center.language_model import ModelUnavailable
 from voxd.services.command_center.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
@@ -63,6 +64,7 @@ class Pipeline:
         household_zone: Callable[[str], Awaitable[ZoneInfo]],
         http: Any = None,
         clock: Callable[[ZoneInfo], datetime] = datetime.now,
+        repair: Callable[[str], str] = repair_slips,
     ) -> None:
         self.commands = commands
         self.by_name = {command.name: command for command in commands}
@@ -73,6 +75,7 @@ class Pipeline:
         self.household_zone = household_zone
         self.http = http
         self.clock = clock
+        self.repair = repair  # known slips of small speech models, where safe (voxd/language/slips.py)
         self.follow_ups = FollowUps()
 
     async def run(self, turn: Turn) -> Turn:
@@ -111,7 +114,8 @@ class Pipeline:
         with turn.timed(Stage.TRANSCRIBE):
             heard = await self.speech.transcribe(turn.audio, turn.household_id)
         turn.timings[EngineTime.TRANSCRIBE] = round(heard.timings.total, 2)
-        turn.text = turn.transcript = heard.text
+        turn.transcript = heard.text
+        turn.text = self.repair(heard.text)
         turn.voice = heard.speaker
 
     async def name_speaker(self, turn: Turn) -> None:
