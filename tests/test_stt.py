@@ -233,7 +233,7 @@ def test_a_prompt_biases_the_words_heard(stt_daemon):
     clip = espeak("add milk to the shopping list")
     plain = transcribe(stt_daemon, clip)
     assert plain.status_code == 200 and words(plain.json()["text"])[0] == "and", plain.text
-    prompt = "Set me a timer for five minutes. Add milk to my shopping list. What is on my shopping list?"
+    prompt = "Set me a timer for five minutes. Add milk to the shopping list. Cancel the timer."
     biased = transcribe(stt_daemon, clip, prompt=prompt)
     assert biased.status_code == 200, biased.text
     assert words(biased.json()["text"]) == words("add milk to the shopping list"), biased.text

@@ -18,8 +18,8 @@ from voxd.services.stt.app import MAX_PROMPT_CHARS as STT_LIMIT
 
 @pytest.mark.parametrize(("pattern", "sentence"), [
     ("[please] [can you] {action:choice(add=add|put)} {items} (to|on|onto) [my|the|our] (shopping|grocery) list",
-     "add milk to my shopping list"),
-    ("what is (on|in) [my|the|our] (shopping|grocery|groceries) list", "what is on my shopping list"),
+     "add milk to the shopping list"),
+    ("what is (on|in) [my|the|our] (shopping|grocery|groceries) list", "what is on the shopping list"),
     ("[please] [set|start] [me] [a|an] timer for {duration_seconds:duration} [please]",
      "set me a timer for five minutes"),
     ("[please] convert [a|an|one] [{value:number}] {from_unit} (to|into|in) {to_unit} [please]",
@@ -37,7 +37,7 @@ def test_every_builtin_command_with_templates_says_something():
     commands = built_in_commands()
     sentences = command_sentences(commands)
     assert len(sentences) == sum(1 for command in commands if command.templates)
-    assert "add milk to my shopping list" in sentences and "set me a timer for five minutes" in sentences
+    assert "add milk to the shopping list" in sentences and "set me a timer for five minutes" in sentences
     assert all("{" not in s and "[" not in s and "(" not in s for s in sentences)
 
 
@@ -53,10 +53,9 @@ def test_a_commands_examples_are_preferred_to_its_templates():
 
 
 def test_the_prompt_holds_sentences_items_and_names_in_the_limit():
-    prompt = build_prompt(["add milk to my shopping list", "what time is it"], ["oat milk", "eggs", "eggs"],
+    prompt = build_prompt(["add milk to the shopping list", "what time is it"], ["oat milk", "eggs", "eggs"],
                           ["Kim", "Ana"])
-    assert prompt == "Add milk to my shopping list. What time is it? On the list: oat milk, eggs. Kim, Ana." \
-        or prompt == "Add milk to my shopping list. What time is it. On the list: oat milk, eggs. Kim, Ana."
+    assert prompt == "Add milk to the shopping list. What time is it. On the list: oat milk, eggs. Kim, Ana."
     long = build_prompt([f"sentence number {n}" for n in range(200)], ["milk"], ["Kim"], limit=120)
     assert len(long) <= 120 and long.endswith("On the list: milk. Kim.") and "Sentence number 199." in long
     assert build_prompt([], [], []) == ""
@@ -85,7 +84,7 @@ def test_the_prompt_is_built_per_household_and_cached():
 
     async def scenario() -> None:
         home = await vocabulary.prompt("home")
-        assert "Add milk to my shopping list." in home
+        assert "Add milk to the shopping list." in home
         assert home.endswith("On the list: oat milk, rye bread, call the plumber. Kim.")
         assert "not a list command" not in home
         away = await vocabulary.prompt("away")

@@ -31,8 +31,9 @@ SLOT_WORDS = {"number": "five", "integer": "five", "duration": "five minutes", "
 SLOT_NAMES = {"from_unit": "miles", "to_unit": "kilometers", "location": "London", "city": "London",
               "label": "pasta", "topic": "cats", "content": "the door code", "content_match": "the door code"}
 # Optional parts kept in an example, by their first alternative: they make it read like speech
-# ("set me a timer", "add milk to my shopping list"); the rest ("please", "right now") are left out.
-KEPT_OPTIONAL = {"a", "an", "the", "my", "me", "set", "what is", SLOT_WORDS["number"]}
+# ("set me a timer"); the rest ("please", "right now") are left out. "the" is preferred wherever a
+# part allows it: with "my" in the prompt whisper heard "add milk to the shopping list" as "... my ...".
+KEPT_OPTIONAL = {"a", "an", "the", "me", "set", "what is", SLOT_WORDS["number"]}
 
 
 def example_sentence(pattern: str, item: str = "milk") -> str:
@@ -50,8 +51,8 @@ def _expand(pattern: str, index: int, item: str, closers: str) -> tuple[str, int
         if char in closers or (closers and char == "|"):
             return "".join(out), index
         if char in "([":
-            first, index = _alternatives(pattern, index + 1, item, ")" if char == "(" else "]")
-            out.append(f" {first} " if char == "(" or " ".join(first.split()) in KEPT_OPTIONAL else " ")
+            found, index = _alternatives(pattern, index + 1, item, ")" if char == "(" else "]")
+            out.append(f" {found[0] if char == '(' else _optional(found)} ")
         elif char == "{":
             end = pattern.index("}", index)
             out.append(f" {_slot(pattern[index + 1:end], item)} ")
@@ -62,20 +63,22 @@ def _expand(pattern: str, index: int, item: str, closers: str) -> tuple[str, int
     return "".join(out), index
 
 
-def _alternatives(pattern: str, index: int, item: str, closer: str) -> tuple[str, int]:
-    """The first alternative of a group opened just before `index`, and the index after its closer."""
-    first, index = _expand(pattern, index, item, closer)
-    depth = 0
-    while index < len(pattern):  # skip the other alternatives, nested groups included
-        char = pattern[index]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                return first, index + 1
-            depth -= 1
-        index += 1
-    return first, index
+def _optional(alternatives: list[str]) -> str:
+    """What an optional part says in an example: "the" when it may, else its first alternative when
+    that is one of KEPT_OPTIONAL, else nothing."""
+    if "the" in alternatives:
+        return "the"
+    return alternatives[0] if alternatives[0] in KEPT_OPTIONAL else ""
+
+
+def _alternatives(pattern: str, index: int, item: str, closer: str) -> tuple[list[str], int]:
+    """Every alternative of a group opened just before `index`, and the index after its closer."""
+    alternative, index = _expand(pattern, index, item, closer)
+    found = [" ".join(alternative.split())]
+    while index < len(pattern) and pattern[index] == "|":
+        alternative, index = _expand(pattern, index + 1, item, closer)
+        found.append(" ".join(alternative.split()))
+    return found, index + 1
 
 
 def _slot(body: str, item: str) -> str:
