@@ -2,7 +2,7 @@
 hand; docs/speech.md, docs/performance.md). Each sentence is spoken by several voices (piper's joe
 and espeak-ng voices), posted as WAV to POST /api/v0/command of a real `voxd serve`, once with
 VOXD_SPEECH_BIAS=false (whisper as it is, no slip repair) and once with it on (the prompt and the
-repair table). Reported per setting: the word error rate of the transcripts, how many commands were
+repair table), to two daemons side by side, in turn. Reported per setting: the word error rate of the transcripts, how many commands were
 understood right (command and arguments, judged as bench/routing.py does) and whisper's time.
 
     .venv/bin/python bench/voice_bias.py [--voices joe,en-us+m1,en-gb+f3,en-us+m3] [--bias both]
@@ -20,6 +20,7 @@ import json
 import sys
 import time
 from collections import Counter
+from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -57,32 +58,54 @@ def cases(split: str, every: int) -> list[dict]:
     return HOUSEHOLD + chosen
 
 
-def run(bias: bool, clips: dict[tuple[str, str], bytes], sentences: list[dict], verbose: bool) -> dict:
+class Tally:
+    """One setting's results, per group of sentences ("household": the ten commands; "corpus")."""
+
+    def __init__(self) -> None:
+        self.errors: Counter[str] = Counter()
+        self.reference: Counter[str] = Counter()
+        self.right: Counter[str] = Counter()
+        self.said: Counter[str] = Counter()
+        self.engine: list[float] = []
+
+    def add(self, group: str, text: str, heard: str, outcome: str, timings: dict) -> None:
+        for key in (group, "all"):
+            self.errors[key] += word_errors(text, heard)
+            self.reference[key] += len(words(text))
+            self.right[key] += outcome == "right"
+            self.said[key] += 1
+        if "stt_engine" in timings:
+            self.engine.append(timings["stt_engine"])
+
+
+def run(clips: dict[tuple[str, str], bytes], sentences: list[dict], settings: list[bool],
+        verbose: bool) -> dict[bool, Tally]:
+    """One daemon per setting, all running at once; every clip goes to each in turn, so a busy
+    moment of the machine slows both alike and the times compare."""
     kinds, zone = parameter_kinds(), ZoneInfo(HOUSEHOLD_ZONE)
-    errors = reference = 0
-    outcomes: Counter[str] = Counter()
-    engine: list[float] = []
-    with daemon(SERVICES, VOXD_LLM_BACKEND="none", VOXD_SPEECH_BIAS=str(bias).lower()) as voxd:
-        headers = {**register_node(voxd), "Content-Type": "audio/wav"}
-        url = voxd.url("command-center") + "/api/v0/command"
-        with httpx.Client(timeout=120) as client:
-            client.post(url, content=next(iter(clips.values())), headers=headers)  # load the models
-            for (voice, text), clip in clips.items():
-                case = next(case for case in sentences if case["text"] == text)
+    tallies = {bias: Tally() for bias in settings}
+    household = {case["text"] for case in HOUSEHOLD}
+    with ExitStack() as stack, httpx.Client(timeout=120) as client:
+        targets = {}
+        for bias in settings:
+            voxd = stack.enter_context(daemon(SERVICES, VOXD_LLM_BACKEND="none", VOXD_SPEECH_BIAS=str(bias).lower()))
+            headers = {**register_node(voxd), "Content-Type": "audio/wav"}
+            targets[bias] = (voxd.url("command-center") + "/api/v0/command", headers)
+            client.post(targets[bias][0], content=next(iter(clips.values())), headers=headers)  # load the models
+        for (voice, text), clip in clips.items():
+            case = next(case for case in sentences if case["text"] == text)
+            for bias, (url, headers) in targets.items():
                 answer = client.post(url, content=clip, headers=headers)
                 body = answer.json()
                 heard = body.get("transcript") or ""
-                errors += word_errors(text, heard)
-                reference += len(words(text))
                 _, outcome = judge(case, answer.status_code, body, kinds, datetime.now(zone))
-                outcomes[outcome] += 1
-                if "stt_engine" in (body.get("timings") or {}):
-                    engine.append(body["timings"]["stt_engine"])
+                tallies[bias].add("household" if text in household else "corpus", text, heard, outcome,
+                                  body.get("timings") or {})
                 if verbose or outcome != "right":
                     mark = "ok " if outcome == "right" else "BAD"
-                    print(f"  {mark} {voice:9} {text!r} -> {heard!r} -> {body.get('command')} "
-                          f"{json.dumps(body.get('arguments'))}")
-    return {"errors": errors, "reference": reference, "outcomes": outcomes, "engine": engine}
+                    print(f"  {mark} bias {'on ' if bias else 'off'} {voice:9} {text!r} -> {heard!r} -> "
+                          f"{body.get('command')} {json.dumps(body.get('arguments'))}")
+    return tallies
 
 
 def main() -> None:
@@ -102,19 +125,17 @@ def main() -> None:
           f"{len(voices)} voices ({', '.join(voices)}) = {len(clips)} clips, made in "
           f"{time.perf_counter() - started:.0f} s")
     settings = {"off": [False], "on": [True], "both": [False, True]}[args.bias]
-    results = {}
-    for bias in settings:
-        print(f"\nVOXD_SPEECH_BIAS={str(bias).lower()}")
-        results[bias] = run(bias, clips, sentences, args.verbose)
-    print(f"\n{'bias':5} {'WER':>16} {'understood':>16} {'stt_engine p50':>15} {'p95':>8}")
-    for bias, result in results.items():
-        wer = f"{result['errors']}/{result['reference']} {100 * result['errors'] / result['reference']:.1f}%"
-        right = result["outcomes"]["right"]
-        total = sum(result["outcomes"].values())
-        understood = f"{right}/{total} {100 * right / total:.1f}%"
-        engine = result["engine"] or [0.0]
-        print(f"{'on' if bias else 'off':5} {wer:>16} {understood:>16} {percentile(engine, .5):15.0f} "
-              f"{percentile(engine, .95):8.0f}")
+    tallies = run(clips, sentences, settings, args.verbose)
+    print(f"\n{'bias':5} {'sentences':10} {'WER':>17} {'understood':>16} {'stt_engine p50':>15} {'p95':>6}")
+    for bias, tally in tallies.items():
+        engine = tally.engine or [0.0]
+        for group in ("household", "corpus", "all"):
+            if not tally.said[group]:
+                continue
+            wer = f"{tally.errors[group]}/{tally.reference[group]} {100 * tally.errors[group] / tally.reference[group]:.1f}%"
+            understood = f"{tally.right[group]}/{tally.said[group]} {100 * tally.right[group] / tally.said[group]:.1f}%"
+            times = f"{percentile(engine, .5):15.0f} {percentile(engine, .95):6.0f}" if group == "all" else ""
+            print(f"{'on' if bias else 'off':5} {group:10} {wer:>17} {understood:>16} {times}")
 
 
 if __name__ == "__main__":
