@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from conftest import Daemon, app_headers, free_port_offset
 from spoken import espeak, word_errors, words
 from voxd.cli import main as cli_main
+from voxd.services.stt.app import MAX_PROMPT_CHARS
 from voxd.services.stt.audio import AudioError, decode
 
 SERVICES = ["config", "auth", "stt"]
@@ -127,8 +128,10 @@ def stt_daemon(tmp_path_factory):
 
 
 def transcribe(daemon: Daemon, clip: bytes, household_id: str | None = None, content_type: str = "audio/wav",
-               headers: dict | None = None) -> httpx.Response:
-    params = {"household_id": household_id} if household_id else None
+               headers: dict | None = None, prompt: str | None = None) -> httpx.Response:
+    params = {"household_id": household_id} if household_id else {}
+    if prompt is not None:
+        params["prompt"] = prompt
     return httpx.post(daemon.url("stt") + "/transcribe", content=clip, params=params, timeout=120,
                       headers={**(headers or app_headers(daemon, "command-center")), "Content-Type": content_type})
 
@@ -157,6 +160,13 @@ def test_bad_input_is_refused_before_any_model_runs(stt_daemon):
     wrong_part = httpx.post(stt_daemon.url("stt") + "/transcribe", headers=app_headers(stt_daemon, "command-center"),
                             files={"recording": ("a.wav", wav_bytes(tone(1, 16000), 16000), "audio/wav")})
     assert wrong_part.status_code == 400 and error_code(wrong_part) == "audio_missing"
+
+
+@pytest.mark.parametrize("prompt", ["", "   ", "x" * (MAX_PROMPT_CHARS + 1), "two\nlines", "a\x00b", "tab\there"])
+def test_a_bad_prompt_is_refused_before_any_model_runs(stt_daemon, prompt):
+    answer = transcribe(stt_daemon, wav_bytes(tone(1, 16000), 16000), prompt=prompt)
+    assert answer.status_code == 400 and error_code(answer) in ("invalid_query", "invalid_prompt"), answer.text
+    assert "prompt" in answer.text
 
 
 def test_profiles_need_a_known_user(stt_daemon):
@@ -214,6 +224,21 @@ def test_household_commands_are_transcribed(stt_daemon):
         assert body["language"] == "en" and body["speaker"] is None
         assert 500 < body["duration_ms"] < 5000
         assert set(body["timings"]) == {"decode", "transcribe", "speaker"}
+
+
+@pytest.mark.slow
+def test_a_prompt_biases_the_words_heard(stt_daemon):
+    """tiny.en hears espeak-ng's "add milk to the shopping list" as "and milk ..."; with the household's
+    sentences as the prompt it hears "add" (docs/speech.md, Biasing)."""
+    clip = espeak("add milk to the shopping list")
+    plain = transcribe(stt_daemon, clip)
+    assert plain.status_code == 200 and words(plain.json()["text"])[0] == "and", plain.text
+    prompt = "Set me a timer for five minutes. Add milk to the shopping list. Cancel the timer."
+    biased = transcribe(stt_daemon, clip, prompt=prompt)
+    assert biased.status_code == 200, biased.text
+    assert words(biased.json()["text"]) == words("add milk to the shopping list"), biased.text
+    longest = transcribe(stt_daemon, clip, prompt="milk " * (MAX_PROMPT_CHARS // 5))
+    assert longest.status_code == 200, longest.text
 
 
 @pytest.mark.slow

@@ -22,14 +22,18 @@ from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
+from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.households import HouseholdZones
 from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable, NoModel
 from voxd.services.command_center.no_model import help_reply
 from voxd.services.command_center.pipeline import PIPELINE, Pipeline
 from voxd.services.command_center.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
-from voxd.services.command_center.settings import REPLY_BUDGET, SEMANTIC, SEMANTIC_MARGIN, SEMANTIC_THRESHOLD
+from voxd.services.command_center.settings import (
+    REPLY_BUDGET, SEMANTIC, SEMANTIC_MARGIN, SEMANTIC_THRESHOLD, SPEECH_BIAS,
+)
 from voxd.services.command_center.store import CC_STORE
 from voxd.services.command_center.turn import RoutedBy, Turn
+from voxd.services.command_center.vocabulary import Vocabulary
 from voxd.services.llm.settings import TIMEOUT as LLM_TIMEOUT  # the model call is given the proxy's own limit
 from voxd.services.llm.settings import model_configured
 
@@ -138,15 +142,18 @@ async def run_command(call: Call[CommandInput | None]) -> web.Response:
 
 
 async def pipeline_context(app: web.Application):
-    app[SPEECH] = Speech(app[CLIENT])
+    commands = load_commands()
+    bias = app[SETTINGS].value(SPEECH_BIAS)
+    vocabulary = Vocabulary(commands, app[CC_STORE].get_document) if bias else None
+    app[SPEECH] = Speech(app[CLIENT], vocabulary=vocabulary)
     zones = HouseholdZones(app[CLIENT])
     # The proxy gives up after VOXD_LLM_TIMEOUT; waiting a little longer lets its 503 arrive.
     timeout = aiohttp.ClientTimeout(total=app[SETTINGS].value(LLM_TIMEOUT) + 5)
     model = LanguageModel(app[CLIENT], timeout, configured=model_configured(app[SETTINGS]))
-    commands = load_commands()
     semantic = await asyncio.to_thread(semantic_router, commands, app[SETTINGS])
     app[PIPELINE] = Pipeline(commands, app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
-                             reply_budget=app[SETTINGS].value(REPLY_BUDGET), semantic=semantic)
+                             reply_budget=app[SETTINGS].value(REPLY_BUDGET), semantic=semantic,
+                             repair=repair_slips if bias else str)
     yield
 
 

@@ -26,6 +26,7 @@ from voxd.commands.api import Command, CommandRequest, CommandResponse, PreRoute
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.language.fillers import drop_fillers
 from voxd.commands.scanning import refined_arguments
+from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, spoken_answer
 from voxd.services.command_center.language_model import ModelUnavailable
 from voxd.services.command_center.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
@@ -72,6 +73,7 @@ class Pipeline:
         clock: Callable[[ZoneInfo], datetime] = datetime.now,
         reply_budget: float = 3.0,
         semantic: SemanticRouter | None = None,
+        repair: Callable[[str], str] = repair_slips,
     ) -> None:
         self.commands = commands
         self.by_name = {command.name: command for command in commands}
@@ -84,6 +86,7 @@ class Pipeline:
         self.clock = clock
         self.reply_budget = reply_budget  # seconds the model may take to word a reply (VOXD_REPLY_BUDGET)
         self.semantic = semantic  # None: the stage is skipped (no embeddings package, or turned off)
+        self.repair = repair  # known slips of small speech models, where safe (voxd/language/slips.py)
         self.follow_ups = FollowUps()
 
     async def run(self, turn: Turn) -> Turn:
@@ -126,7 +129,8 @@ class Pipeline:
         with turn.timed(Stage.TRANSCRIBE):
             heard = await self.speech.transcribe(turn.audio, turn.household_id)
         turn.timings[EngineTime.TRANSCRIBE] = round(heard.timings.total, 2)
-        turn.text = turn.transcript = heard.text
+        turn.transcript = heard.text
+        turn.text = self.repair(heard.text)
         turn.voice = heard.speaker
 
     async def name_speaker(self, turn: Turn) -> None:

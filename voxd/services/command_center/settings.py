@@ -10,6 +10,8 @@ BROKER_PORT = Setting("VOXD_BROKER_PORT", WHOLE, None, "The embedded broker's po
                       maximum=65_535, default_text="7883 + VOXD_PORT_OFFSET")
 BROKER_PUBLIC_URL = Setting("VOXD_BROKER_PUBLIC_URL", URL, None, "The broker address nodes are told "
                             "to use.", default_text="the host the node reached the command center at")
+SPEECH_BIAS = Setting("VOXD_SPEECH_BIAS", FLAG, True, "Bias speech-to-text toward the household's words "
+                      "and repair known slips of small models (docs/speech.md).")
 
 REPLY_BUDGET = Setting("VOXD_REPLY_BUDGET", DURATION, 3.0, "How long the language model may take to word a "
                        "command's reply; past it the command's own answer is said.", minimum=0.1, maximum=600)
@@ -23,5 +25,5 @@ SEMANTIC_MARGIN = Setting("VOXD_SEMANTIC_MARGIN", NUMBER, 0.05, "How much nearer
                           "example must be than any other command's for the semantic stage to claim.",
                           minimum=0, maximum=2)
 
-SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, REPLY_BUDGET, SEMANTIC, SEMANTIC_THRESHOLD,
-            SEMANTIC_MARGIN)
+SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, SPEECH_BIAS, REPLY_BUDGET, SEMANTIC,
+            SEMANTIC_THRESHOLD, SEMANTIC_MARGIN)

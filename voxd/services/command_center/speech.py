@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from voxd.commands.api import Speaker
 from voxd.kit.errors import UpstreamError
 from voxd.kit.service_client import ServiceClient
+from voxd.services.command_center.vocabulary import Vocabulary
 from voxd.wire.speech import TRANSCRIPTION, SpeakerMatch, Transcription
 
 MAX_AUDIO_BYTES = 16 * 1024 * 1024
@@ -32,19 +33,27 @@ class SpeechUnavailable(Exception):
 
 
 class Speech:
-    """`clock` is injectable so the name cache's lifetime can be tested without waiting for it."""
+    """`clock` is injectable so the name cache's lifetime can be tested without waiting for it.
+    With a `vocabulary`, each transcription is biased toward the household's words (its `prompt`),
+    and the names of the speakers recognised in a household join its vocabulary."""
 
-    def __init__(self, client: ServiceClient, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, client: ServiceClient, clock: Callable[[], float] = time.monotonic,
+                 vocabulary: Vocabulary | None = None) -> None:
         self._client = client
         self._names: TTLCache[str, str] = TTLCache(MAX_CACHED_NAMES, NAME_CACHE_SECONDS, timer=clock)
+        self._vocabulary = vocabulary
+        self._households: TTLCache[str, str] = TTLCache(MAX_CACHED_NAMES, NAME_CACHE_SECONDS, timer=clock)
 
     async def transcribe(self, audio: bytes, household_id: str) -> Transcription:
         """What was said; audio the service refused is passed on as its 4xx (the middleware does
         that), any other failure is SpeechUnavailable, which the command answers in words."""
+        params = {"household_id": household_id}
+        if self._vocabulary is not None and (prompt := await self._vocabulary.prompt(household_id)):
+            params["prompt"] = prompt
         try:
             answer = await self._client.call(
                 "stt", "POST", "/transcribe", data=audio, content_type="audio/wav",
-                params={"household_id": household_id}, timeout=SPEECH_TIMEOUT,
+                params=params, timeout=SPEECH_TIMEOUT,
             )
         except UpstreamError as error:
             if error.refused:
@@ -54,6 +63,8 @@ class Speech:
             heard = TRANSCRIPTION.validate_python(answer)
         except ValidationError:
             raise SpeechUnavailable("stt", "the speech-to-text service answered something that is not a transcription") from None
+        if heard.speaker is not None:
+            self._households[heard.speaker.user_id] = household_id
         return dataclasses.replace(heard, text=heard.text.strip())
 
     async def speaker(self, match: SpeakerMatch | None) -> Speaker | None:
@@ -70,6 +81,9 @@ class Speech:
             return None
         name = answer.get("display_name") or "there"
         self._names[user_id] = name
+        household_id = self._households.get(user_id)
+        if self._vocabulary is not None and household_id is not None and answer.get("display_name"):
+            self._vocabulary.heard_speaker(household_id, name)
         return Speaker(user_id, name)
 
     async def synthesize(self, text: str) -> tuple[bytes, float | None]:

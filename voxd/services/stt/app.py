@@ -8,9 +8,11 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Annotated
 from urllib.parse import quote
 
 from aiohttp import web
+from pydantic import Field
 
 from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import create_service_app, database
@@ -41,9 +43,16 @@ STORE = web.AppKey("stt_store", VoiceStore)
 BODY_LIMIT = web.AppKey("stt_body_limit", int)
 
 
+# The words the household is likely to say (docs/speech.md, Biasing): whisper reads at most 223 prompt
+# tokens, about 900 characters of English; one line of printable text (no control characters).
+MAX_PROMPT_CHARS = 900
+Prompt = Annotated[str, Field(min_length=1, max_length=MAX_PROMPT_CHARS)]
+
+
 @dataclass(frozen=True)
 class TranscribeQuery:
     household_id: str | None = None  # compare the speaker with this household's profiles only
+    prompt: Prompt | None = None  # text that biases whisper toward these words
 
 
 @dataclass(frozen=True)
@@ -98,15 +107,25 @@ async def timed(work, took: list[float]):
         took.append(ms(started))
 
 
+def prompt_of(query: TranscribeQuery | None) -> str | None:
+    """The `prompt` query parameter: one line of printable text with a word in it, or a 400."""
+    prompt = query.prompt if query else None
+    if prompt is not None and (not prompt.isprintable() or not prompt.strip()):
+        raise bad_request("prompt must be one line of printable text (the words the household is likely to "
+                          f"say), at most {MAX_PROMPT_CHARS} characters", "invalid_prompt")
+    return prompt
+
+
 async def transcribe(call: Call[None]) -> web.Response:
     started = time.perf_counter()
     audio = await read_wav(call)
     decode_ms = ms(started)
     household_id = call.query.household_id if call.query else None
+    prompt = prompt_of(call.query)
     took_text: list[float] = []
     took_speaker: list[float] = []
     transcript, speaker = await asyncio.gather(
-        timed(call.app[TRANSCRIBER].transcribe(audio.samples), took_text),
+        timed(call.app[TRANSCRIBER].transcribe(audio.samples, prompt), took_text),
         timed(identify(call, audio, household_id), took_speaker),
     )
     log.info("transcribed %.1f s of audio in %.0f ms: %d characters", audio.seconds, took_text[0],
@@ -161,7 +180,7 @@ def routes(max_body: int) -> list[Route]:
         Route("POST", "/transcribe", transcribe, who, query=TranscribeQuery, response=Transcription,
               raw_types=AUDIO_TYPES, max_body=max_body,
               summary="a WAV (body, or multipart `file` part) to text, with the speaker among the household's "
-                      "enrolled voices"),
+                      "enrolled voices; `prompt` biases the words toward the household's vocabulary"),
         Route("POST", "/voices/{user_id}/samples", add_sample, who, response=VoiceProfile, status=201,
               raw_types=AUDIO_TYPES, max_body=max_body,
               summary="enroll one voice sample (WAV body or multipart `file`) for a user the auth service knows"),

@@ -117,20 +117,23 @@ class Transcriber:
                      self.config.beam_size)
             return self._model
 
-    def _transcribe(self, samples: np.ndarray) -> Transcript:  # in the worker thread
+    def _transcribe(self, samples: np.ndarray, prompt: str | None = None) -> Transcript:  # in the worker thread
         model = self._load()
         if float(np.mean(np.square(samples, dtype=np.float64))) < SILENCE_POWER:
             return Transcript("", self.config.language)  # whisper invents words ("you") for long silences
         try:
             segments, info = model.transcribe(samples, beam_size=self.config.beam_size, language=self.config.language,
-                                              condition_on_previous_text=False, without_timestamps=True)
+                                              condition_on_previous_text=False, without_timestamps=True,
+                                              initial_prompt=prompt)
             text = " ".join(segment.text.strip() for segment in segments).strip()
         except ValueError as error:  # e.g. a language code the model does not know
             raise stt_unavailable(f"the speech-to-text model refused the settings: {error}") from None
         return Transcript(text, info.language)
 
-    async def transcribe(self, samples: np.ndarray) -> Transcript:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, self._transcribe, samples)
+    async def transcribe(self, samples: np.ndarray, prompt: str | None = None) -> Transcript:
+        """The words in `samples`; `prompt` (the household's vocabulary, docs/speech.md) is given to
+        whisper as the text said before, which makes it likelier to hear those words."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._transcribe, samples, prompt)
 
     async def warm(self) -> None:
         """Load now and run half a second of quiet noise through, so the first request is as fast as the rest."""
