@@ -290,7 +290,9 @@ LLAMA_READY = importlib.util.find_spec("llama_cpp") and importlib.util.find_spec
                                             "(pip install 'voxd[llm]', see docs/llm.md)")
 def test_embedded_llamacpp_on_the_packaged_gemma(make_daemon):
     # a base model (no chat template): served only when asked for, with a chat format named
-    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_THREADS="2")
+    # long answers allowed and repeats not stopped, so a caller can still hang up mid-generation below
+    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_THREADS="2",
+                         VOXD_LLM_MAX_TOKENS="4000", VOXD_LLM_STOP_REPEATS="false")
     started = time.perf_counter()
     answer = chat(daemon, {"messages": [{"role": "system", "content": "You are a helpful assistant."},
                                         {"role": "user", "content": "What is the capital of France?"}],
@@ -346,7 +348,7 @@ def test_embedded_llamacpp_on_the_packaged_gemma(make_daemon):
                                             "(pip install 'voxd[llm]', see docs/llm.md)")
 def test_embedded_llamacpp_stops_at_the_timeout_and_frees_the_model(make_daemon):
     daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_TIMEOUT="2",
-                         VOXD_LLM_THREADS="2", VOXD_LLM_MAX_TOKENS="4000")
+                         VOXD_LLM_THREADS="2", VOXD_LLM_MAX_TOKENS="4000", VOXD_LLM_STOP_REPEATS="false")
     long = {"messages": [{"role": "system", "content": "You are a helpful assistant."},
                          {"role": "user", "content": "What is the capital of France?"}],
             "max_tokens": 4000, "temperature": 0}  # ~30 tokens/s: far more than 2 s

@@ -38,7 +38,11 @@ MAX_TOKENS = Setting("VOXD_LLM_MAX_TOKENS", WHOLE, 256, "The most tokens one ans
 CHAT_FORMAT = Setting("VOXD_LLM_CHAT_FORMAT", TEXT, None, "The llama-cpp-python chat format (e.g. gemma) for a "
                       "llamacpp model whose GGUF has no chat template; without it such a model is refused.")
 
-SETTINGS = (BACKEND, URL_SETTING, MODEL, API_KEY, TIMEOUT, CONTEXT, THREADS, PRELOAD, MAX_TOKENS, CHAT_FORMAT)
+STOP_REPEATS = Setting("VOXD_LLM_STOP_REPEATS", FLAG, True, "Stop an embedded model's text answer once it "
+                       "repeats a run of six words (small models loop).")
+
+SETTINGS = (BACKEND, URL_SETTING, MODEL, API_KEY, TIMEOUT, CONTEXT, THREADS, PRELOAD, MAX_TOKENS, CHAT_FORMAT,
+            STOP_REPEATS)
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class LlmSettings:
     preload: bool
     max_tokens: int = MAX_TOKENS.default
     chat_format: str | None = None
+    stop_repeats: bool = STOP_REPEATS.default
 
 
 def packaged_gguf(models_dir: Path) -> Path | None:
@@ -100,7 +105,7 @@ def load_settings(settings: Settings) -> LlmSettings:
     threads = settings.value(THREADS) or os.cpu_count() or 1
     return LlmSettings(backend, url.rstrip("/") if url else None, model, settings.value(API_KEY),
                        timeout, models_dir, settings.value(CONTEXT), threads, settings.value(PRELOAD),
-                       settings.value(MAX_TOKENS), settings.value(CHAT_FORMAT))
+                       settings.value(MAX_TOKENS), settings.value(CHAT_FORMAT), settings.value(STOP_REPEATS))
 
 
 def gguf_path(model: str | None, models_dir: Path) -> Path:

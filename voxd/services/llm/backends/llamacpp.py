@@ -150,7 +150,8 @@ class LlamaCppBackend(BaseBackend):
 
         llama, late, repetition = self._load(), [], Repetition()
         read = []  # how many tokens the repetition check has seen (the first call: the prompt)
-        words = "tools" not in kwargs  # a tool call's JSON is left to its grammar: cut, it would not parse
+        # A tool call's JSON is left to its grammar (cut, it would not parse); VOXD_LLM_STOP_REPEATS.
+        words = "tools" not in kwargs and self.config.stop_repeats
 
         def halt(tokens: Any, logits: Any) -> bool:
             if time.monotonic() > deadline:
