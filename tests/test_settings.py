@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_voxd
+from conftest import run_voxd
 from voxd.catalog import CATALOG
 from voxd.kit.settings import DISCOVERY_TTL, Settings, SettingsError, check_settings, declared
 from voxd.kit.settings_docs import settings_markdown
