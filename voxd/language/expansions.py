@@ -11,26 +11,34 @@ expansions are only made for templates that compiled.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 TYPICAL = {"number": "two", "integer": "two", "duration": "five minutes", "time": "tomorrow at nine"}
 
 
 def expansions(pattern: str) -> tuple[str, ...]:
     """The shortest and the fullest sentence of `pattern` (one when they are the same)."""
-    sentences = (_Expander(pattern, optional=False).sentence(), _Expander(pattern, optional=True).sentence())
+    sentences = (sentence(pattern, lambda optional: "", _typical),
+                 sentence(pattern, lambda optional: optional[0], _typical))
     return tuple(dict.fromkeys(s for s in sentences if s))
 
 
-class _Expander:
-    def __init__(self, pattern: str, optional: bool) -> None:
-        self.source, self.position, self.optional = pattern, 0, optional
+def sentence(pattern: str, optional: Callable[[list[str]], str], slot: Callable[[str], str]) -> str:
+    """One sentence of `pattern`: the first alternative of every group, what `optional` picks from
+    the alternatives of each optional part, and what `slot` says for each slot (given its
+    "name:type" body). The one walk over the template syntax for every caller (the semantic
+    stage's examples here, the speech prompt's sentences in command_center/vocabulary.py)."""
+    return " ".join(_Walk(pattern, optional, slot).alternatives(closer="")[0].split())
 
-    def sentence(self) -> str:
-        return " ".join(self._group(closer="").split())
 
-    def _group(self, closer: str) -> str:
-        """The first alternative of the group that ends at `closer`; the rest is read and dropped.
-        Literal characters are kept one by one; groups and slots are padded so words stay apart."""
-        chosen: str | None = None
+class _Walk:
+    def __init__(self, pattern: str, optional: Callable[[list[str]], str], slot: Callable[[str], str]) -> None:
+        self.source, self.position, self.optional, self.slot = pattern, 0, optional, slot
+
+    def alternatives(self, closer: str) -> list[str]:
+        """Every alternative of the group that ends at `closer`, each with single spaces. Literal
+        characters are kept one by one; groups and slots are padded so words stay apart."""
+        found: list[str] = []
         words: list[str] = []
         while self.position < len(self.source):
             char = self.source[self.position]
@@ -38,20 +46,20 @@ class _Expander:
             if char == closer:
                 break
             if char == "|":
-                chosen = "".join(words) if chosen is None else chosen
+                found.append("".join(words))
                 words = []
             elif char == "(":
-                words.append(f" {self._group(')')} ")
+                words.append(f" {self.alternatives(')')[0]} ")
             elif char == "[":
-                inner = self._group("]")
-                words.append(f" {inner} " if self.optional else " ")
+                words.append(f" {self.optional(self.alternatives(']'))} ")
             elif char == "{":
                 end = self.source.index("}", self.position)
-                words.append(_typical(self.source[self.position:end]))
+                words.append(f" {self.slot(self.source[self.position:end])} ")
                 self.position = end + 1
             else:
                 words.append(char)
-        return "".join(words) if chosen is None else chosen
+        found.append("".join(words))
+        return [" ".join(alternative.split()) for alternative in found]
 
 
 def _typical(slot: str) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from cachetools import TTLCache
 
 from voxd.commands.api import Command
+from voxd.language.expansions import sentence
 
 MAX_PROMPT_CHARS = 900  # the stt service's limit (whisper reads at most 223 prompt tokens)
 CACHE_SECONDS = 60.0  # an item added to a list is in the prompt at most this much later
@@ -38,29 +39,10 @@ KEPT_OPTIONAL = {"a", "an", "the", "me", "set", "what is", SLOT_WORDS["number"]}
 
 def example_sentence(pattern: str, item: str = "milk") -> str:
     """One sentence a template claims: the first alternative of every group, optional parts left
-    out, slots filled with a plain value ("{items}" with `item`)."""
-    words, _ = _expand(pattern, 0, item, "")
-    return re.sub(r"\b(a|an) (?=five\b)", "", " ".join(words.split()))
-
-
-def _expand(pattern: str, index: int, item: str, closers: str) -> tuple[str, int]:
-    """The text from `index` up to one of `closers` (or `|` when closers is non-empty)."""
-    out: list[str] = []
-    while index < len(pattern):
-        char = pattern[index]
-        if char in closers or (closers and char == "|"):
-            return "".join(out), index
-        if char in "([":
-            found, index = _alternatives(pattern, index + 1, item, ")" if char == "(" else "]")
-            out.append(f" {found[0] if char == '(' else _optional(found)} ")
-        elif char == "{":
-            end = pattern.index("}", index)
-            out.append(f" {_slot(pattern[index + 1:end], item)} ")
-            index = end + 1
-        else:
-            out.append(char)
-            index += 1
-    return "".join(out), index
+    out unless they make it read like speech (KEPT_OPTIONAL), slots filled with a plain value
+    ("{items}" with `item`)."""
+    said = sentence(pattern, _optional, lambda body: _slot(body, item))
+    return re.sub(r"\b(a|an) (?=five\b)", "", said)
 
 
 def _optional(alternatives: list[str]) -> str:
@@ -69,16 +51,6 @@ def _optional(alternatives: list[str]) -> str:
     if "the" in alternatives:
         return "the"
     return alternatives[0] if alternatives[0] in KEPT_OPTIONAL else ""
-
-
-def _alternatives(pattern: str, index: int, item: str, closer: str) -> tuple[list[str], int]:
-    """Every alternative of a group opened just before `index`, and the index after its closer."""
-    alternative, index = _expand(pattern, index, item, closer)
-    found = [" ".join(alternative.split())]
-    while index < len(pattern) and pattern[index] == "|":
-        alternative, index = _expand(pattern, index + 1, item, closer)
-        found.append(" ".join(alternative.split()))
-    return found, index + 1
 
 
 def _slot(body: str, item: str) -> str:
