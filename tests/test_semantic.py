@@ -205,8 +205,10 @@ def test_the_scanned_values_go_through_the_commands_refine():
         "action": "add", "items": ["milk", "bread", "cheese"]}  # as written: the commas split them
     assert refined_arguments(commands["shopping_list"], "anything on the grocery list", CONTEXT) == {
         "action": "read"}
-    # A refine that cannot take what no template would give (remember needs its words) is passed over.
-    assert refined_arguments(commands["remember"], "keep in mind that I like tea", CONTEXT) == {}
+    # remember's refine takes the fact from what is left when the words asking to keep it go.
+    assert refined_arguments(commands["remember"], "keep in mind that I like tea", CONTEXT) == {
+        "content": "I like tea"}
+    assert refined_arguments(commands["remember"], "I like tea", CONTEXT) == {}  # nothing asked: ask
     assert refined_arguments(Countdown(), "a countdown of eggs and flour", CONTEXT) == {}
 
 

@@ -59,6 +59,8 @@ SAID: dict[str, tuple[str, ...]] = {
         "add milk to the shopping list",
         "remove eggs from the grocery list",
         "clear the shopping list",
+        "start a new shopping list",
+        "tick the milk as done on the shopping list",
         "what's on my shopping list",
         "read me the shopping list",
         "what do we have on the shopping list",
@@ -66,7 +68,9 @@ SAID: dict[str, tuple[str, ...]] = {
     "todo_list": (
         "add call the plumber to my to-do list",
         "take the bins out off the todo list",
+        "mark the ironing as done on my to do list",
         "empty my task list",
+        "start a fresh to do list",
         "what's in the to do list",
         "tell me my todo list",
         "what do I have on my to do list",

@@ -58,12 +58,18 @@ def join_known(items: list[str], known: set[str]) -> list[str]:
 
 
 def list_templates(noun: str) -> tuple[str, ...]:
-    """The same sentences for every list; `noun` is a template part naming the list."""
+    """The same sentences for every list; `noun` is a template part naming the list. The verbs of
+    the choice slots are also what the semantic stage reads an action from (voxd.commands.scanning):
+    "scratch butter off the list" removes, "pop some courgettes on the list" adds."""
     the_list = f"[my|the|our] {noun}"
     return (
-        f"[please] [can you] {{action:choice(add=add|put)}} {{items}} (to|on|onto) {the_list} [please]",
-        f"[please] [can you] {{action:choice(remove=remove|delete|take|cross)}} {{items}} (from|off) [of] {the_list}",
+        f"[please] [can you] {{action:choice(add=add|put|pop|stick)}} {{items}} (to|on|onto) {the_list} [please]",
+        f"[please] [can you] {{action:choice(remove=remove|delete|take|cross|scratch|strike)}} {{items}} "
+        f"(from|off) [of] {the_list}",
+        f"[please] {{action:choice(remove=mark|tick)}} {{items}} as (done|finished|complete) "
+        f"(on|in|from) {the_list}",
         f"[please] {{action:choice(clear=clear|empty|wipe|delete|erase)}} {the_list} [please]",
+        f"[please] {{action:choice(clear=start a new|start a fresh|start a clean)}} {noun} [please]",
         f"what is (on|in) {the_list}",
         f"[please] (read|show|tell) [me] {the_list} [please]",
         f"what do (i|we) have on {the_list}",
