@@ -31,11 +31,14 @@ SAID: dict[str, tuple[str, ...]] = {
         "set a 10 minute timer called pasta",
         "start a 5 minute egg timer",
         "start a pasta timer for 8 minutes",
+        "set a timer for the potatoes, 20 minutes",
+        "start a timer for the bread",
     ),
     "check_timers": (
         "how much time is left",
         "how long is left on the pasta timer",
         "how long until the pasta timer goes off",
+        "how much longer on the potatoes",
         "how long until the timer is done",
         "check the timer",
         "what timers do I have",
@@ -46,6 +49,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "cancel all timers",
         "stop every timer",
         "cancel the pasta timer",
+        "get rid of the timer for the bread",
         "forget about the timer",
     ),
     "convert_measurement": (
@@ -86,8 +90,17 @@ SAID: dict[str, tuple[str, ...]] = {
         "say something funny",
     ),
     "get_weather": ("what's the weather like this weekend", "what's the weather tomorrow in Paris"),
-    "remember": ("remember that I like jazz",),
-    "forget": ("forget that I like jazz",),
+    "remember": (
+        "remember that I like jazz",
+        "please keep in mind I take sugar in my tea",
+        "I take sugar in my tea, remember that",
+        "just so you know my door code is blue",
+    ),
+    "forget": (
+        "forget that I like jazz",
+        "you can forget that I have a cat now",
+        "please forget what I told you about my job",
+    ),
 }
 
 UTTERANCES = [(name, text) for name, texts in SAID.items() for text in texts]

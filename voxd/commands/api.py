@@ -159,11 +159,12 @@ class Command:
 
     def spoken_choices(self, parameter: Parameter) -> dict[str, str]:
         """An enum's spoken forms -> choices: each choice itself, and the synonyms the templates'
-        choice slots of the same name give ("put" means "add")."""
+        choice slots of the same name give ("put" means "add"); for another type, what its
+        templates' choice slots give (cancel_timer's label "all": "every")."""
         spoken = {normalize_utterance(choice): choice for choice in parameter.choices}
         for template in self._templates:
             spoken.update({form: value for form, value in template.choices(parameter.name).items()
-                           if value in parameter.choices})
+                           if value in parameter.choices or not parameter.choices})
         return spoken
 
     def slot_anchors(self, parameter: Parameter) -> tuple[frozenset[str], frozenset[str]]:

@@ -27,23 +27,25 @@ _NUMBER_RE = re.compile(NUMBER_PATTERN)
 # Free-text items of a list: what follows a verb of adding or removing, up to "to/on the ... list";
 # what the household ran out of ("we're out of butter, put it on the list"), has just got ("we've
 # got bread now, cross it off"), needs to do ("I need to defrost the freezer"), or marks as done.
-_LIST_END = r"(?: (?:to|on|onto|in|off|from) (?:the |my |our )?(?:\w+ ){0,2}list\b.*)?$"
+_LIST_END = (r"(?: (?:to|on|onto|in|off|from) (?:the |my |our )?(?:(?:\w+ ){0,2}list|tasks|jobs|groceries)\b.*"
+             r"| off)?$")
 _NOT_AN_ITEM = r"(?!(?:to|on|onto|in|off|from) )"  # "add to the shopping list": no items named
 _ITEM_PHRASES = (
     re.compile(r"\b(?:mark|tick) (?:off )?(?P<items>.+?) (?:as )?(?:done|finished|complete|completed)\b"),
-    re.compile(r"\b(?:need|needs|have|has) to (?:buy |get |grab |pick up )?(?P<items>.+?)" + _LIST_END),
-    re.compile(r"\b(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|jot down|write down|remove|take|"
-               r"cross|delete|scratch|strike) (?:some |more |a |an |the )?" + _NOT_AN_ITEM +
+    re.compile(r"\b(?:need|needs|have|has|remind me|remember|do not forget|got) to (?:buy |get |grab |pick up )?"
                r"(?P<items>.+?)" + _LIST_END),
-    re.compile(r"\b(?:out of|low on|run out of|ran out of) (?:some |the )?(?P<items>.+?)"
+    re.compile(r"\b(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|jot down|write down|remove|take|"
+               r"cross|delete|scratch|strike|tick) (?:off )?(?:some |more |a |an |the )?" + _NOT_AN_ITEM +
+               r"(?P<items>.+?)" + _LIST_END),
+    re.compile(r"\b(?:out of|low on) (?:some |the )?(?P<items>.+?)"
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
-    re.compile(r"\b(?:have|has) (?:got|bought|picked up) (?:some |the )?(?P<items>.+?)$"),
+    re.compile(r"\b(?:have |has )?(?:got|bought|picked up|done|finished|paid) (?:some |the )?(?P<items>.+?)$"),
 )
 # Words said after the items that are not part of them: "add mince to the list, cheers".
 _TRAILING = re.compile(r"(?: (?:please|thanks|thank you|cheers|now|already|as well|too|full stop))+$")
 # Words that point at an item named elsewhere in the utterance: never an item themselves.
 _POINTERS = {"it", "them", "that", "this", "those", "these", "some", "more", "one", "something", "things",
-             "that down", "it down", "them down", "stuff"}
+             "that down", "it down", "them down", "it off", "them off", "that off", "stuff"}
 _ITEM_SEPARATOR = re.compile(r" and | plus ")
 # A second request joined on with "and": "cancel the pasta timer and start one for the rice".
 _COMPOUND = re.compile(r" (?:and|then) (?:then |also )?(?:start|set|read|tell|what|how|cancel|add|put|remind|"
@@ -64,8 +66,15 @@ def scan_duration(text: str) -> int | None:
 def scan_numbers(text: str) -> list[int | float]:
     """Every number said, in order, lengths of time left out ("five minutes" is not the number 5)."""
     phrase = _DURATION_RE.sub(" ", normalize_utterance(text))
-    found = (parse_number(match.group()) for match in _NUMBER_RE.finditer(phrase))
-    return [number for number in found if number is not None]
+    numbers: list[int | float] = []
+    for match in _NUMBER_RE.finditer(phrase):
+        said = match.group()
+        if numbers and said.startswith("minus "):  # "fifteen minus four": the operator, then 4
+            said = said.removeprefix("minus ")
+        number = parse_number(said)
+        if number is not None:
+            numbers.append(number)
+    return numbers
 
 
 def scan_datetime(text: str, now: datetime) -> str | None:
@@ -146,7 +155,7 @@ def scan_topic(text: str) -> str | None:
 # Words that end a value read after its anchor ("in Paris please", "for the rice right now").
 _VALUE_END = re.compile(r"\b(?:please|thanks|thank you|cheers|right now|now|today|at the moment|for me|"
                         r"again|is|are|was|will|going|have|has|done|left|on|go|goes|off|running|set|finish|"
-                        r"finished|ends|end)\b")
+                        r"finished|ends|end|morning|afternoon|evening|night|weekend)\b")
 _FUNCTION_WORDS = {"the", "a", "an", "my", "our", "your", "this", "that", "these", "those", "on", "of", "off",
                    "for", "in", "at", "to", "any", "some", "and", "or", "is", "are", "with", "up", "how",
                    "much", "long", "longer", "what", "whats", "when", "till", "until", "it", "there", "me",
@@ -169,7 +178,7 @@ def scan_anchored(text: str, before: frozenset[str], after: frozenset[str]) -> s
             for anchor in before:
                 size = len(anchor.split())
                 if words[index:index + size] == anchor.split():
-                    value = _value_after(" ".join(words[index + size:]))
+                    value = _value_after(anchor, " ".join(words[index + size:]))
                     if value:
                         found.append((number, index, value))
             for anchor in after:
@@ -181,9 +190,17 @@ def scan_anchored(text: str, before: frozenset[str], after: frozenset[str]) -> s
     return min(found)[2] if found else None
 
 
-def _value_after(rest: str) -> str | None:
+def _value_after(anchor: str, rest: str) -> str | None:
+    """The words after `anchor` up to a length of time, a number, a time phrase or politeness;
+    None when the anchor starts a time phrase itself ("in the morning" names no city)."""
     ends = [match.start() for pattern in (_DURATION_RE, _NUMBER_RE, _VALUE_END) if (match := pattern.search(rest))]
-    ends += [position for phrase in find_time_expressions(rest) if (position := _word_position(rest, phrase)) >= 0]
+    said = f"{anchor} {rest}"
+    for phrase in find_time_expressions(said):
+        position = _word_position(said, phrase)
+        if 0 <= position <= len(anchor):
+            return None
+        if position > len(anchor):
+            ends.append(position - len(anchor) - 1)
     value = rest[:min(ends)] if ends else rest
     return _tidy(value)
 
@@ -191,7 +208,8 @@ def _value_after(rest: str) -> str | None:
 def _value_before(words: list[str]) -> str | None:
     taken: list[str] = []
     for word in reversed(words):
-        if word in _FUNCTION_WORDS or _NUMBER_RE.fullmatch(word) or len(taken) == 2:
+        if word in _FUNCTION_WORDS or _NUMBER_RE.fullmatch(word) or _DURATION_RE.fullmatch(f"one {word}") \
+                or len(taken) == 2:
             break
         taken.insert(0, word)
     return _tidy(" ".join(taken))

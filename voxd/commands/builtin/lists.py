@@ -64,7 +64,7 @@ def list_templates(noun: str) -> tuple[str, ...]:
     the_list = f"[my|the|our] {noun}"
     return (
         f"[please] [can you] {{action:choice(add=add|put|pop|stick)}} {{items}} (to|on|onto) {the_list} [please]",
-        f"[please] [can you] {{action:choice(remove=remove|delete|take|cross|scratch|strike)}} {{items}} "
+        f"[please] [can you] {{action:choice(remove=remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off)}} {{items}} "
         f"(from|off) [of] {the_list}",
         f"[please] {{action:choice(remove=mark|tick)}} {{items}} as (done|finished|complete) "
         f"(on|in|from) {the_list}",

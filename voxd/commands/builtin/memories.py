@@ -14,6 +14,8 @@ from voxd.commands.api import Command, CommandRequest, CommandResponse, Paramete
 from voxd.commands.builtin.lists import as_written
 from voxd.language.templates import normalize_utterance
 
+# What follows "remember" or "forget" when it is not a fact about the speaker.
+NOT_A_FACT = re.compile(r"(?:to|when|what|where|who|how|why|if|whether|it|that|this|me|about it)(?: |$)")
 UNKNOWN_SPEAKER = "I don't know who is speaking, so I can't keep memories for you."
 
 
@@ -27,7 +29,11 @@ class MemoryCommand(Command):
     asking: ClassVar[re.Pattern[str]]
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """Words that are no fact give the utterance up: "remember to buy milk" is a reminder,
+        "forget about it" means stop."""
         words = arguments.get(self.slot)
+        if words is not None and NOT_A_FACT.match(words):
+            return None
         if words is None:
             said = normalize_utterance(text)
             fact = self.asking.sub("", said).strip()
@@ -63,7 +69,12 @@ class Remember(MemoryCommand):
         r"do not forget|make a note|for future reference|just so you know|for the record)(?: that)?(?: |$)"
         r"|(?: please)?(?: (?:remember|note|keep in mind|do not forget))(?: that| this| it)?(?: please| for me)?$")
     parameters = (Parameter(slot, "string", "fact to remember, as a short sentence", required=True),)
-    templates = ("remember that {content}",)
+    templates = (
+        "remember that {content}",
+        "[please] (remember|note|keep in mind|do not forget) [that] {content}",
+        "{content} [please] remember that",
+        "(for future reference|just so you know) {content}",
+    )
 
     async def change(self, memories: SpeakerMemories, words: str) -> str:
         await memories.add(words)
@@ -87,11 +98,16 @@ class Forget(MemoryCommand):
     slot = "content_match"
     asking = re.compile(
         r"^(?:please )?(?:(?:you can|can you|could you|will you) )?(?:please )?(?:forget|wipe|erase|delete|drop|"
-        r"stop remembering|do not remember)(?: (?:what|everything|anything) (?:i told you|i said|you know|"
+        r"stop remembering|do not remember|(?:you )?(?:do not need to|no need to|need not) remember)(?: (?:what|everything|anything) (?:i told you|i said|you know|"
         r"you remember))?(?: about| that)?(?: |$)|(?: now| please| any more| anymore)+$")
     parameters = (Parameter(slot, "string", "words of the memory to forget", required=True),)
     # "forget it" and "forget about it" are `stop`'s; "forget that" needs words after it.
-    templates = ("forget that {content_match}",)
+    templates = (
+        "forget that {content_match}",
+        "[please] [you can] forget [that] {content_match} (now|any more|anymore)",
+        "[please] [you can] (forget|wipe|erase|delete) (what|everything) (i told you|i said|you know) about "
+        "{content_match}",
+    )
 
     async def change(self, memories: SpeakerMemories, words: str) -> str:
         forgotten = await memories.forget_matching(words)
