@@ -18,6 +18,7 @@ from voxd.commands.api import Command, Parameter, RouteContext
 from voxd.commands.builtin.measurements import scan_units
 from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments
+from voxd.language.fillers import drop_fillers
 from voxd.language.scanners import clauses, scan_anchored, scan_item_phrase, scan_items, scan_numbers
 from voxd.language.slips import repair
 from voxd.language.templates import slot_anchors
@@ -235,3 +236,15 @@ def test_a_text_turn_is_repaired_too():
 
 def test_scan_item_phrase_is_one_phrase_as_a_template_slot_holds_it():
     assert scan_item_phrase("we need milk, bread and cheese") == "milk and bread and cheese"
+
+
+@pytest.mark.parametrize(("text", "left"), [
+    ("add orange juice to the shopping list full stop", "add orange juice to the shopping list"),
+    ("add mince to the shopping list, cheers", "add mince to the shopping list"),
+    ("What time is it, thanks.", "What time is it"),
+    ("how do you say thank you", "how do you say thank you"),  # no pause: part of the question
+    ("the car came to a full stop", "the car came to a full stop"),
+    ("thank you", "thank you"),  # nothing else: kept
+])
+def test_a_dictated_full_stop_and_thanks_after_a_pause_are_dropped(text, left):
+    assert drop_fillers(text) == left

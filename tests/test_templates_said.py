@@ -86,6 +86,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "do you know any good jokes",
         "know any animal jokes",
         "I'd like to hear a joke",
+        "got any good jokes about dogs",
         "make me laugh",
         "say something funny",
     ),

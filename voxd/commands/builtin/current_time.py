@@ -31,7 +31,7 @@ class GetCurrentTime(Command):
         Parameter("location", "string", "city or time zone, only when the user names one"),
     )
     templates = (
-        "[please] what time is it [right now|now] [in {location}]",
+        "[please] what time is it [right now|now] [[over|back home|out|back] in {location}]",
         "[please] (do you know|can you tell me) what time it is [right now|now] [in {location}]",
         "[please] (what is|tell me) the [current] time [right now|now] [in {location}]",
     )

@@ -95,6 +95,7 @@ class TellJoke(Command):
         "[do you] know any [good|funny] jokes [about {topic}]",
         "[do you] know any [good|funny] {topic:word} jokes",
         "i (want to|would like to) hear a joke [about {topic}]",
+        "[have you|you] got (a|any) [good|funny] (joke|jokes) [about {topic}] [for me]",
         "[please] make me laugh [please]",
         "say something funny",
     )

@@ -128,7 +128,7 @@ class SetTimer(Command):
     )
     templates = (
         "[please] [set|start] [me] [a|an] timer for {duration_seconds:duration} [please]",
-        "[please] (set|start) [me] [a|an] timer [please]",  # the length is asked for before execute
+        "[please] [can you|could you] (set|start) [me] [a|an] timer [please]",  # the length is asked for before execute
         "[please] [set|start] [me] [a|an] timer for {duration_seconds:duration} (for|called|named) [the] {label}",
         "[please] [set|start] [me] [a|an] {duration_seconds:duration} timer [please]",
         "[please] [set|start] [me] [a|an] {duration_seconds:duration} timer (for|called|named) [the] {label}",
@@ -174,7 +174,7 @@ class CheckTimers(Command):
     )
     parameters = (Parameter("label", "string", LABEL_HINT),)
     templates = (
-        "how (much time|long) is left [on [the|my] (timer|timers)]",
+        "[how] (much time|long|time) [is] left [on [the|my] (timer|timers)]",
         "how (much time|long) (is left|do i have left) on [the|my] {label} timer",
         "how (much time|long|much longer) [is left|left] on [the|my] {label}",
         "how long until [the|my] timer (is done|goes off|ends)",  # before the next: its {label} would take 'the'
