@@ -251,3 +251,19 @@ def test_scan_item_phrase_is_one_phrase_as_a_template_slot_holds_it():
 ])
 def test_a_dictated_full_stop_and_thanks_after_a_pause_are_dropped(text, left):
     assert drop_fillers(text) == left
+
+
+@pytest.mark.parametrize("text", ["what do we need to buy", "have we got any milk on the list",
+                                  "what do I need to do today", "do we need eggs"])
+def test_a_question_about_a_list_names_no_items_to_change(text):
+    assert scan_items(text) is None
+
+
+@pytest.mark.parametrize(("command", "text", "expected"), [
+    ("get_weather", "what's the weather like in London please", {"city": "london"}),
+    ("get_current_time", "what time is it in Tokyo please", {"location": "tokyo"}),
+    ("tell_joke", "tell me a joke about cats please", {"topic": "cats"}),
+])
+def test_thanks_after_a_name_is_not_part_of_it(command, text, expected):
+    claim = COMMANDS[command].pre_route(text, RouteContext(now=NOW, timezone=LONDON))
+    assert claim is not None and claim.arguments == expected

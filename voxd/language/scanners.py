@@ -41,6 +41,8 @@ _ITEM_PHRASES = (
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
     re.compile(r"\b(?:have |has )?(?:got|bought|picked up|done|finished|paid) (?:some |the )?(?P<items>.+?)$"),
 )
+# A clause that asks ("what do we need to buy", "have we got milk on the list") names no items to change.
+_QUESTION = re.compile(r"(?:what|which|how|when|is|are|do|does|did|have|has|anything|any)\b")
 # Words said after the items that are not part of them: "add mince to the list, cheers".
 _TRAILING = re.compile(r"(?: (?:please|thanks|thank you|cheers|now|already|as well|too|full stop))+$")
 # Words that point at an item named elsewhere in the utterance: never an item themselves.
@@ -113,7 +115,7 @@ def scan_item_phrase(text: str) -> str | None:
     its own, so "remember to buy batteries, put them on the list" names batteries, not "put them";
     a clause that only points ("cross it off the list") leaves the items to another clause, and
     clauses without a verb of their own continue the one before ("we need milk, bread and cheese")."""
-    parts = clauses(text)
+    parts = [part for part in clauses(text) if not _QUESTION.match(part)]
     for index, clause in enumerate(parts):
         following = list(itertools.takewhile(lambda part: not _names_items(part), parts[index + 1:]))
         said = " and ".join([clause, *following])

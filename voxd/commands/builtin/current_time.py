@@ -9,6 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
+from voxd.commands.builtin import without_politeness
 
 
 class GetCurrentTime(Command):
@@ -40,7 +41,7 @@ class GetCurrentTime(Command):
         """A place that is not a known time zone may be a question about something else."""
         if not arguments.get("location"):
             return arguments
-        location = re.sub(r"( right)? now$", "", arguments["location"])
+        location = re.sub(r"( right)? now$", "", without_politeness(arguments["location"]))
         return {"location": location} if zone_for(location) else None
 
     async def execute(self, request: CommandRequest, location: str | None = None) -> CommandResponse:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
-from voxd.commands.builtin import plain_speech
+from voxd.commands.builtin import plain_speech, without_politeness
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ class TellJoke(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        return {"topic": wanted_topic(arguments.get("topic"))}
+        return {"topic": wanted_topic(without_politeness(arguments.get("topic")))}
 
     async def execute(self, request: CommandRequest, topic: str | None = None) -> CommandResponse:
         topic = wanted_topic(topic)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
-from voxd.commands.builtin import spoken_number
+from voxd.commands.builtin import spoken_number, without_politeness
 from voxd.language.templates import normalize_utterance
 
 
@@ -85,7 +85,6 @@ def find_unit(words: str, other: str | None = None) -> Unit | None:
 _SAID_UNITS = sorted((word for word in BY_WORDS if len(word) > 1), key=len, reverse=True)
 _UNIT_RE = re.compile(r"\b(?:degrees? )?(?P<unit>" + "|".join(map(re.escape, _SAID_UNITS)) + r")\b")
 _HOW_MANY = re.compile(r"\bhow (?:many|much) (?:degrees? )?(?P<unit>" + "|".join(map(re.escape, _SAID_UNITS)) + r")\b")
-_POLITE_END = re.compile(r"(?: (?:please|thanks|thank you|cheers|for me|now))+$")
 
 
 def scan_units(text: str) -> tuple[str | None, str | None]:
@@ -157,7 +156,7 @@ class ConvertMeasurement(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Claimed only when both units are known, so 'what is 5 things in boxes' goes to the model.
         Units that no template slot held (the semantic stage) are read from the sentence."""
-        source, target = (_POLITE_END.sub("", arguments.get(key) or "") or None for key in ("from_unit", "to_unit"))
+        source, target = (without_politeness(arguments.get(key)) for key in ("from_unit", "to_unit"))
         if source is None and target is None:
             source, target = scan_units(text)
         if source is None or target is None or find_unit(source) is None or find_unit(target) is None:

@@ -28,7 +28,7 @@ from voxd.language.scanners import scan_numbers
 SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
 STORAGE_KEY = "timers"
 EVERY_TIMER = "all"  # the label that means every timer
-FILLER = {"the", "my", "a", "an", "timer", "timers", "countdown", "clock"}
+FILLER = {"the", "my", "a", "an", "timer", "timers", "countdown", "clock", "please"}
 NOT_LABELS = {"new", "another", "quick", "second", "other"}  # "set a new timer for 5 minutes"
 
 

@@ -21,7 +21,7 @@ from voxd.commands.api import (
     Parameter,
     RequiredSecret,
 )
-from voxd.commands.builtin import sentence_case, spoken_number
+from voxd.commands.builtin import sentence_case, spoken_number, without_politeness
 from voxd.language.dates import PARTS_OF_DAY, is_time_expression
 
 API = "https://api.openweathermap.org/data/2.5"
@@ -77,7 +77,7 @@ class GetWeather(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """"the weather for tomorrow" or "for this weekend" names a time where a city may stand: the
         words are the time."""
-        when, city = arguments.get("resolved_datetimes"), arguments.get("city")
+        when, city = arguments.get("resolved_datetimes"), without_politeness(arguments.get("city"))
         if city and when and is_time_expression(f"{city} {when}"):
             when, city = f"{city} {when}", None
         elif city and is_time_expression(city):
