@@ -39,7 +39,9 @@ _ITEM_PHRASES = (
                r"(?P<items>.+?)" + _LIST_END),
     re.compile(r"\b(?:out of|low on) (?:some |the )?(?P<items>.+?)"
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
-    re.compile(r"\b(?:have |has )?(?:got|bought|picked up|done|finished|paid) (?:some |the )?(?P<items>.+?)$"),
+    # Things bought: "I've got the milk, cross it off". Not tasks done ("I've paid the gas bill"):
+    # the to-do item is the task as it was added ("pay the gas bill"), which these words do not say.
+    re.compile(r"\b(?:have |has )?(?:got|bought|picked up) (?:some |the )?(?P<items>.+?)$"),
 )
 # A clause that asks ("what do we need to buy", "have we got milk on the list") names no items to change.
 _QUESTION = re.compile(r"(?:what|which|how|when|is|are|do|does|did|have|has|anything|any)\b")
