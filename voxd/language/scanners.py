@@ -7,6 +7,12 @@ duration "ninety seconds". Each scanner finds a phrase with the same pattern the
 use and reads it with the same parser (durations.py, numbers.py, dates.py), so a phrase means one
 thing whichever stage read it. A scanner that finds nothing answers None: the caller asks for a
 required argument rather than guessing it.
+
+Free text has no pattern of its own, so it is found by what surrounds it: list items after a verb of
+adding or removing, clause by clause (speech-to-text marks the pauses with commas); and a name (a
+timer's label, a city, a topic) next to the words the command's own templates put beside that slot
+(`scan_anchored`, with anchors from voxd.language.templates.slot_anchors), so a plug-in command's
+names are found without code of its own.
 """
 
 from __future__ import annotations
