@@ -39,6 +39,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "how long is left on the pasta timer",
         "how long until the pasta timer goes off",
         "how much longer on the potatoes",
+        "time left on my timer",
         "how long until the timer is done",
         "check the timer",
         "what timers do I have",

@@ -174,7 +174,8 @@ class CheckTimers(Command):
     )
     parameters = (Parameter("label", "string", LABEL_HINT),)
     templates = (
-        "[how] (much time|long|time) [is] left [on [the|my] (timer|timers)]",
+        "how (much time|long) is left [on [the|my] (timer|timers)]",
+        "[how] (much time|long|time) left [on [the|my] (timer|timers)]",
         "how (much time|long) (is left|do i have left) on [the|my] {label} timer",
         "how (much time|long|much longer) [is left|left] on [the|my] {label}",
         "how long until [the|my] timer (is done|goes off|ends)",  # before the next: its {label} would take 'the'
