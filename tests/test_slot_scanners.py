@@ -267,3 +267,17 @@ def test_a_question_about_a_list_names_no_items_to_change(text):
 def test_thanks_after_a_name_is_not_part_of_it(command, text, expected):
     claim = COMMANDS[command].pre_route(text, RouteContext(now=NOW, timezone=LONDON))
     assert claim is not None and claim.arguments == expected
+
+
+@pytest.mark.parametrize("text", [
+    "set a timer for the pasta and add milk to the shopping list",
+    "remember that I like jazz and tell me a joke",
+    "how long is left on the rice and what's the weather",
+    "what's the weather in Leeds and set a timer for ten minutes",
+    "add eggs to the shopping list and then read me the to do list",
+    "cancel the pasta timer and start one for the rice",
+])
+def test_a_text_slot_never_takes_a_second_request(text):
+    """Two requests in one utterance: no template claims it (one command cannot answer both)."""
+    context = RouteContext(now=NOW, timezone=LONDON)
+    assert [name for name, command in COMMANDS.items() if command.pre_route(text, context)] == []

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import without_politeness
+from voxd.language.scanners import sounds_compound
 
 
 class GetCurrentTime(Command):
@@ -39,6 +40,8 @@ class GetCurrentTime(Command):
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """A place that is not a known time zone may be a question about something else."""
+        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
+            return None
         if not arguments.get("location"):
             return arguments
         location = re.sub(r"( right)? now$", "", without_politeness(arguments["location"]))

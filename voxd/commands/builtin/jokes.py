@@ -11,6 +11,7 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plain_speech, without_politeness
+from voxd.language.scanners import sounds_compound
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,8 @@ class TellJoke(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
+            return None
         return {"topic": wanted_topic(without_politeness(arguments.get("topic")))}
 
     async def execute(self, request: CommandRequest, topic: str | None = None) -> CommandResponse:

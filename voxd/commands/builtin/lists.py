@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.language.items import LEADING_FILLER, split_items
-from voxd.language.scanners import scan_item_phrase
+from voxd.language.scanners import scan_item_phrase, sounds_compound
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
@@ -92,6 +92,8 @@ class HouseholdList(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
+            return None
         # Items said before a pointer ("we're out of butter, put it on the list") are read from
         # the words `named` holds, as the semantic stage reads them; none there: not claimed.
         if arguments.get("named"):

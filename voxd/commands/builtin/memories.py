@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
 from voxd.commands.builtin.lists import as_written
+from voxd.language.scanners import sounds_compound
 from voxd.language.templates import normalize_utterance
 
 # What follows "remember" or "forget" when it is not a fact about the speaker.
@@ -31,6 +32,8 @@ class MemoryCommand(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Words that are no fact give the utterance up: "remember to buy milk" is a reminder,
         "forget about it" means stop."""
+        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
+            return None
         words = arguments.get(self.slot)
         if words is not None and NOT_A_FACT.match(words):
             return None

@@ -23,7 +23,7 @@ from voxd.commands.api import (
 )
 from voxd.commands.builtin import plural, sentence_case, spoken_duration
 from voxd.language.dates import is_time_expression
-from voxd.language.scanners import scan_numbers
+from voxd.language.scanners import scan_numbers, sounds_compound
 
 SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
 STORAGE_KEY = "timers"
@@ -142,6 +142,8 @@ class SetTimer(Command):
         """A label that is a clock time or a number ("a timer for 6 pm") is not a name: an alarm
         is no timer, and a length of time the templates could not read is asked for, not named."""
         label = clean_label(arguments.get("label"))
+        if sounds_compound(text):  # a text slot took a second request: "... and add milk to the list"
+            return None
         if label and (is_time_expression(label) or scan_numbers(label)):
             return None
         return {**arguments, "label": label}
@@ -186,6 +188,8 @@ class CheckTimers(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if sounds_compound(text):  # a text slot took a second request
+            return None
         return {"label": clean_label(arguments.get("label"))}
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
@@ -235,6 +239,10 @@ class CancelTimer(Command):
         f"[please] ({CANCEL}) [the|my] timer for [the] {{label}} [please]",
         "(never mind|forget) [about] [the|my] timer",
     )
+
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """'cancel the pasta timer and start one for the rice' is two requests: not claimed."""
+        return None if sounds_compound(text) else arguments
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
         timers = await running_timers(request.storage, request.now)
