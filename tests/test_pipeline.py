@@ -135,7 +135,7 @@ def test_remember_and_forget_keep_the_speakers_memories():
     store = FakeStore()
     model = FakeModel([chose("remember", {"content": "likes oat milk"}), said("Sure.")])
     pipeline = make_pipeline(store, model, FakeSpeech(voice=ANN))
-    heard = FakeSpeech(heard="please remember I like oat milk", voice=ANN)
+    heard = FakeSpeech(heard="keep it in mind that I like oat milk", voice=ANN)  # no template: the model
     pipeline.speech = heard
     assert run(pipeline, audio=b"RIFF").reply == "Okay, I'll remember that."
     heard.heard = "Remember that I work night shifts."

@@ -194,7 +194,7 @@ def test_a_chosen_commands_arguments_come_from_the_scanners():
     assert scanned_arguments(commands["shopping_list"], "could you buy eggs and flour", CONTEXT) == {
         "items": "eggs and flour"}
     assert scanned_arguments(commands["calculate"], "take nineteen away from fifty", CONTEXT) == {
-        "num1": 19, "num2": 50}
+        "num1": 19, "num2": 50, "operation": "subtract"}  # in the order said; refine turns them round
     # A required free-text argument is never cut out of the sentence: validate asks for it.
     assert scanned_arguments(commands["remember"], "keep in mind that I like tea", CONTEXT) == {}
 
@@ -205,8 +205,10 @@ def test_the_scanned_values_go_through_the_commands_refine():
         "action": "add", "items": ["milk", "bread", "cheese"]}  # as written: the commas split them
     assert refined_arguments(commands["shopping_list"], "anything on the grocery list", CONTEXT) == {
         "action": "read"}
-    # A refine that cannot take what no template would give (remember needs its words) is passed over.
-    assert refined_arguments(commands["remember"], "keep in mind that I like tea", CONTEXT) == {}
+    # remember's refine takes the fact from what is left when the words asking to keep it go.
+    assert refined_arguments(commands["remember"], "keep in mind that I like tea", CONTEXT) == {
+        "content": "I like tea"}
+    assert refined_arguments(commands["remember"], "I like tea", CONTEXT) == {}  # nothing asked: ask
     assert refined_arguments(Countdown(), "a countdown of eggs and flour", CONTEXT) == {}
 
 

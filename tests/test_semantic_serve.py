@@ -7,6 +7,7 @@ is skipped with one log line."""
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,6 +83,23 @@ def test_paraphrases_are_routed_with_their_arguments(semantic_daemon):
     listed = say(semantic_daemon, node, "what's on the shopping list").json()
     assert listed["routed_by"] == "pre_route" and "butter" in listed["text"]
     assert "semantic" not in listed["timings"]  # the templates claimed: the stage never ran
+
+
+@pytest.mark.slow
+def test_the_scanners_fill_names_items_and_actions_the_sentence_holds(semantic_daemon):
+    """Arguments no template slot held: an item named in another clause than the verb, the list's
+    action from a verb of its templates, a city and a day anywhere in the sentence."""
+    node = register_node(semantic_daemon)
+    say(semantic_daemon, node, "add eggs and flour to the shopping list")
+    crossed = say(semantic_daemon, node, "we've got eggs now, cross them off the list").json()
+    assert (crossed["command"], crossed["routed_by"]) == ("shopping_list", "semantic")
+    assert crossed["arguments"] == {"action": "remove", "items": ["eggs"]}
+    assert crossed["result"]["data"]["items"] == ["flour"]
+    weather = say(semantic_daemon, node, "is it going to be chilly in Leeds on Friday").json()
+    assert (weather["command"], weather["routed_by"]) == ("get_weather", "semantic")
+    when = weather["arguments"]["resolved_datetimes"][0]
+    start = datetime.fromisoformat(when["start"] if isinstance(when, dict) else when)
+    assert weather["arguments"]["city"] == "leeds" and start.strftime("%A") == "Friday"
 
 
 @pytest.mark.slow

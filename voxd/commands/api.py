@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from voxd.language.expansions import expansions
-from voxd.language.templates import Template, normalize_utterance
+from voxd.language.templates import Template, normalize_utterance, slot_anchors
 
 ParameterType = Literal["string", "integer", "number", "boolean", "enum", "date", "datetime", "duration"]
 PARAMETER_TYPES: tuple[str, ...] = ParameterType.__args__  # type: ignore[attr-defined]
@@ -159,12 +159,24 @@ class Command:
 
     def spoken_choices(self, parameter: Parameter) -> dict[str, str]:
         """An enum's spoken forms -> choices: each choice itself, and the synonyms the templates'
-        choice slots of the same name give ("put" means "add")."""
+        choice slots of the same name give ("put" means "add"); for another type, what its
+        templates' choice slots give (cancel_timer's label "all": "every")."""
         spoken = {normalize_utterance(choice): choice for choice in parameter.choices}
         for template in self._templates:
             spoken.update({form: value for form, value in template.choices(parameter.name).items()
-                           if value in parameter.choices})
+                           if value in parameter.choices or not parameter.choices})
         return spoken
+
+    def slot_anchors(self, parameter: Parameter) -> tuple[frozenset[str], frozenset[str]]:
+        """The words the templates' text slots of this name sit next to: (before, after), as
+        voxd.language.templates.slot_anchors gives them for each template."""
+        before: set[str] = set()
+        after: set[str] = set()
+        for pattern in self.templates:
+            words_before, words_after = slot_anchors(pattern, parameter.name)
+            before |= words_before
+            after |= words_after
+        return frozenset(before), frozenset(after)
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """The matched template slots as `execute`'s arguments, given the utterance as written.

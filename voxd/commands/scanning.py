@@ -14,6 +14,7 @@ from typing import Any
 
 from voxd.commands.api import Command, Parameter, RouteContext
 from voxd.language.scanners import (
+    scan_anchored,
     scan_choice,
     scan_date,
     scan_datetime,
@@ -71,5 +72,16 @@ def _scan(command: Command, parameter: Parameter, text: str, context: RouteConte
     if kind == "string" and parameter.many:
         return scan_item_phrase(text)
     if kind == "string" and not parameter.required:
-        return scan_topic(text)
+        return _scan_name(command, parameter, text)
     return None  # a required free-text argument is asked for, not cut out of the sentence
+
+
+def _scan_name(command: Command, parameter: Parameter, text: str) -> str | None:
+    """An optional name (a timer's label, a city, a topic): next to the words its template slots
+    sit next to ("the rice timer", "in manchester"), else a value of the templates' choice slots of
+    that name ("all" timers), else what follows "about"."""
+    before, after = command.slot_anchors(parameter)
+    named = scan_anchored(text, before, after) if before or after else None
+    if named is None and (spoken := command.spoken_choices(parameter)):
+        named = scan_choice(text, spoken)
+    return named or scan_topic(text)

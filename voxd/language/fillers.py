@@ -2,7 +2,7 @@
 words that speech-to-text wrote down ("hey jarvis", "alexa"). The pipeline drops them once, before
 any template looks at the utterance, so no template has to allow for them.
 
-LEADING_FILLERS and HESITATIONS are the data: add a phrase to the first (lower case, words separated
+LEADING_FILLERS, HESITATIONS and the trailing words are the data: add a phrase to the first (lower case, words separated
 by single spaces) and every stage ignores it at the start of an utterance; a word in the second is
 ignored anywhere.
 """
@@ -23,14 +23,24 @@ LEADING_FILLERS: tuple[str, ...] = (
 # half an hour").
 HESITATIONS: tuple[str, ...] = ("um", "umm", "uh", "uhh", "er", "erm", "hmm")
 
+# Words said after a command that are not part of it: "full stop" that a dictating speaker says
+# (speech-to-text writes it out), and thanks after a pause (a comma), not "say thank you in French".
+TRAILING_FILLERS: tuple[str, ...] = ("full stop",)
+THANKS_AFTER_A_PAUSE: tuple[str, ...] = ("cheers", "thanks", "thank you", "thanks a lot", "ta")
+
 _PHRASES = "|".join(re.escape(phrase).replace(r"\ ", r"\s+")
                     for phrase in sorted(LEADING_FILLERS, key=len, reverse=True))
 _LEADING = re.compile(rf"^(?:\s*(?:{_PHRASES})(?:[\s,.!?;:]+|$))+", re.IGNORECASE)
+_TRAILING = re.compile(
+    rf"(?:(?<!\sa)(?<!\sthe)[\s,.!?;:]+(?:{'|'.join(map(re.escape, TRAILING_FILLERS))})"
+    rf"|\s*[,.;:!]\s*(?:{'|'.join(sorted(map(re.escape, THANKS_AFTER_A_PAUSE), key=len, reverse=True))}))"
+    r"[\s.!?]*$", re.IGNORECASE)
 _HESITATION = re.compile(rf"(?:^|(?<=[\s,.!?;:]))(?:{'|'.join(HESITATIONS)})(?:[\s,.!?;:]+|$)", re.IGNORECASE)
 
 
 def drop_fillers(text: str) -> str:
-    """'Hey, um, what time is it' -> 'what time is it'; hesitations go wherever they are. An
+    """'Hey, um, what time is it' -> 'what time is it'; hesitations go wherever they are, and a
+    trailing "full stop" or ", cheers" too. An
     utterance that is nothing but fillers ("okay") is kept as it was: it may answer a question."""
-    rest = _HESITATION.sub("", _LEADING.sub("", text)).strip()
+    rest = _TRAILING.sub("", _HESITATION.sub("", _LEADING.sub("", text))).strip()
     return rest if rest.strip() else text

@@ -7,10 +7,17 @@ duration "ninety seconds". Each scanner finds a phrase with the same pattern the
 use and reads it with the same parser (durations.py, numbers.py, dates.py), so a phrase means one
 thing whichever stage read it. A scanner that finds nothing answers None: the caller asks for a
 required argument rather than guessing it.
+
+Free text has no pattern of its own, so it is found by what surrounds it: list items after a verb of
+adding or removing, clause by clause (speech-to-text marks the pauses with commas); and a name (a
+timer's label, a city, a topic) next to the words the command's own templates put beside that slot
+(`scan_anchored`, with anchors from voxd.language.templates.slot_anchors), so a plug-in command's
+names are found without code of its own.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from datetime import datetime
@@ -24,22 +31,36 @@ _DURATION_RE = re.compile(DURATION_PATTERN)
 _NUMBER_RE = re.compile(NUMBER_PATTERN)
 
 # Free-text items of a list: what follows a verb of adding or removing, up to "to/on the ... list";
-# or what the household ran out of ("we're out of butter, put it on the list").
-_LIST_END = r"(?: (?:to|on|onto|in|off|from) (?:the |my |our )?(?:\w+ ){0,2}list\b.*)?$"
+# what the household ran out of ("we're out of butter, put it on the list"), has just got ("we've
+# got bread now, cross it off"), needs to do ("I need to defrost the freezer"), or marks as done.
+_LIST_END = (r"(?: (?:to|on|onto|in|off|from) (?:the |my |our )?(?:(?:\w+ ){0,2}list|tasks|jobs|groceries)\b.*"
+             r"| off)?$")
 _NOT_AN_ITEM = r"(?!(?:to|on|onto|in|off|from) )"  # "add to the shopping list": no items named
 _ITEM_PHRASES = (
-    re.compile(r"\b(?:add|put|buy|get|grab|pick up|need|needs|stick|jot down|write down|remove|take|"
-               r"cross|delete|scratch) (?:some |more |a |an |the )?" + _NOT_AN_ITEM + r"(?P<items>.+?)" + _LIST_END),
+    re.compile(r"\b(?:mark|tick) (?:off )?(?P<items>.+?) (?:as )?(?:done|finished|complete|completed)\b"),
+    re.compile(r"\b(?:need|needs|have|has|remind me|remember|do not forget|got) to (?:buy |get |grab |pick up )?"
+               r"(?P<items>.+?)" + _LIST_END),
+    re.compile(r"\b(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|jot down|write down|remove|take|"
+               r"cross|delete|scratch|strike|tick) (?:off )?(?:some |more |a |an |the )?" + _NOT_AN_ITEM +
+               r"(?P<items>.+?)" + _LIST_END),
     re.compile(r"\b(?:out of|low on) (?:some |the )?(?P<items>.+?)"
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
+    # Things bought: "I've got the milk, cross it off". Not tasks done ("I've paid the gas bill"):
+    # the to-do item is the task as it was added ("pay the gas bill"), which these words do not say.
+    re.compile(r"\b(?:have |has )?(?:got|bought|picked up) (?:some |the )?(?P<items>.+?)$"),
 )
+# A clause that asks ("what do we need to buy", "have we got milk on the list") names no items to change.
+_QUESTION = re.compile(r"(?:what|which|how|when|is|are|do|does|did|have|has|anything|any)\b")
+# Words said after the items that are not part of them: "add mince to the list, cheers".
+_TRAILING = re.compile(r"(?: (?:please|thanks|thank you|cheers|now|already|as well|too|full stop))+$")
 # Words that point at an item named elsewhere in the utterance: never an item themselves.
 _POINTERS = {"it", "them", "that", "this", "those", "these", "some", "more", "one", "something", "things",
-             "that down", "it down", "them down", "stuff"}
+             "that down", "it down", "them down", "it off", "them off", "that off", "stuff"}
 _ITEM_SEPARATOR = re.compile(r" and | plus ")
 # A second request joined on with "and": "cancel the pasta timer and start one for the rice".
 _COMPOUND = re.compile(r" (?:and|then) (?:then |also )?(?:start|set|read|tell|what|how|cancel|add|put|remind|"
                        r"turn|play|clear|remove|take|check|give|show|is|are|can|could|will) ")
+_CLAUSE_BREAK = re.compile(r"[,;:!?]|\.(?!\d)")
 _TOPIC = re.compile(r"\b(?:about|on the topic of|involving) (?:a |an |the )?(?P<topic>.+)$")
 
 
@@ -55,8 +76,15 @@ def scan_duration(text: str) -> int | None:
 def scan_numbers(text: str) -> list[int | float]:
     """Every number said, in order, lengths of time left out ("five minutes" is not the number 5)."""
     phrase = _DURATION_RE.sub(" ", normalize_utterance(text))
-    found = (parse_number(match.group()) for match in _NUMBER_RE.finditer(phrase))
-    return [number for number in found if number is not None]
+    numbers: list[int | float] = []
+    for match in _NUMBER_RE.finditer(phrase):
+        said = match.group()
+        if numbers and said.startswith("minus "):  # "fifteen minus four": the operator, then 4
+            said = said.removeprefix("minus ")
+        number = parse_number(said)
+        if number is not None:
+            numbers.append(number)
+    return numbers
 
 
 def scan_datetime(text: str, now: datetime) -> str | None:
@@ -91,19 +119,36 @@ def scan_items(text: str) -> list[str] | None:
 
 def scan_item_phrase(text: str) -> str | None:
     """The words naming the items, as one normalised phrase ("milk and eggs"), as a template's
-    text slot would hold them; None when only a pointer ("it") names them."""
-    phrase = normalize_utterance(text)
-    for pattern in _ITEM_PHRASES:
-        for match in pattern.finditer(phrase):
-            items = split_item_phrase(match["items"])
-            if items:
-                return " and ".join(items)
+    text slot would hold them; None when only a pointer ("it") names them. Each clause is read on
+    its own, so "remember to buy batteries, put them on the list" names batteries, not "put them";
+    a clause that only points ("cross it off the list") leaves the items to another clause, and
+    clauses without a verb of their own continue the one before ("we need milk, bread and cheese")."""
+    parts = [part for part in clauses(text) if not _QUESTION.match(part)]
+    for index, clause in enumerate(parts):
+        following = list(itertools.takewhile(lambda part: not _names_items(part), parts[index + 1:]))
+        said = " and ".join([clause, *following])
+        for pattern in _ITEM_PHRASES:
+            for match in pattern.finditer(said):
+                items = split_item_phrase(match["items"])
+                if items:
+                    return " and ".join(items)
     return None
 
 
+def _names_items(clause: str) -> bool:
+    return any(pattern.search(clause) for pattern in _ITEM_PHRASES)
+
+
 def split_item_phrase(phrase: str) -> list[str]:
-    items = (item.strip() for item in _ITEM_SEPARATOR.split(phrase))
+    items = (_TRAILING.sub("", f" {item.strip()}").strip() for item in _ITEM_SEPARATOR.split(phrase))
     return [item for item in items if item and item not in _POINTERS]
+
+
+def clauses(text: str) -> list[str]:
+    """The utterance cut where it was punctuated (commas, full stops...), each part normalised:
+    speech-to-text marks the pauses between "we're out of butter" and "put it on the list"."""
+    parts = (normalize_utterance(part) for part in _CLAUSE_BREAK.split(text))
+    return [part for part in parts if part]
 
 
 def sounds_compound(text: str) -> bool:
@@ -115,3 +160,83 @@ def scan_topic(text: str) -> str | None:
     """What follows "about": "tell me something funny about penguins" -> "penguins"."""
     match = _TOPIC.search(normalize_utterance(text))
     return match["topic"] if match else None
+
+
+# Words that end a value read after its anchor ("in Paris please", "for the rice right now").
+_VALUE_END = re.compile(r"\b(?:please|thanks|thank you|cheers|right now|now|today|at the moment|for me|"
+                        r"again|is|are|was|will|going|have|has|done|left|on|go|goes|off|running|set|finish|"
+                        r"finished|ends|end|morning|afternoon|evening|night|weekend)\b")
+_FUNCTION_WORDS = {"the", "a", "an", "my", "our", "your", "this", "that", "these", "those", "on", "of", "off",
+                   "for", "in", "at", "to", "any", "some", "and", "or", "is", "are", "with", "up", "how",
+                   "much", "long", "longer", "what", "whats", "when", "till", "until", "it", "there", "me",
+                   "us", "i", "we", "you", "get", "rid", "set", "start", "stop", "cancel", "check", "new"}
+_LEADING_WORDS = {"the", "a", "an", "my", "our", "your", "some"}
+_TRAILING_WORDS = {"the", "a", "an", "on", "at", "for", "in", "this", "next", "and", "of", "to", "by", "from"}
+MAX_VALUE_WORDS = 4  # a name, a city, a topic: longer is a sentence the anchor did not mean
+
+
+def scan_anchored(text: str, before: frozenset[str], after: frozenset[str]) -> str | None:
+    """A name that a template's slot sits next to, found anywhere in the utterance: the words after
+    one of `before` ("in {city}": "weather in manchester tomorrow" -> "manchester"), or the word or
+    two before one of `after` ("{label} timer": "get rid of the rice timer" -> "rice"). The anchors
+    come from the command's own templates (voxd.language.templates.slot_anchors). Lengths of time,
+    numbers, time phrases and politeness end a value; the earliest value in the utterance wins."""
+    found: list[tuple[int, int, str]] = []
+    for number, clause in enumerate(clauses(text)):
+        words = clause.split()
+        for index in range(len(words)):
+            for anchor in before:
+                size = len(anchor.split())
+                if words[index:index + size] == anchor.split():
+                    value = _value_after(anchor, " ".join(words[index + size:]))
+                    if value:
+                        found.append((number, index, value))
+            for anchor in after:
+                size = len(anchor.split())
+                if words[index:index + size] == anchor.split():
+                    value = _value_before(words[:index])
+                    if value:
+                        found.append((number, index, value))
+    return min(found)[2] if found else None
+
+
+def _value_after(anchor: str, rest: str) -> str | None:
+    """The words after `anchor` up to a length of time, a number, a time phrase or politeness;
+    None when the anchor starts a time phrase itself ("in the morning" names no city)."""
+    ends = [match.start() for pattern in (_DURATION_RE, _NUMBER_RE, _VALUE_END) if (match := pattern.search(rest))]
+    said = f"{anchor} {rest}"
+    for phrase in find_time_expressions(said):
+        position = _word_position(said, phrase)
+        if 0 <= position <= len(anchor):
+            return None
+        if position > len(anchor):
+            ends.append(position - len(anchor) - 1)
+    value = rest[:min(ends)] if ends else rest
+    return _tidy(value)
+
+
+def _value_before(words: list[str]) -> str | None:
+    taken: list[str] = []
+    for word in reversed(words):
+        if word in _FUNCTION_WORDS or _NUMBER_RE.fullmatch(word) or _DURATION_RE.fullmatch(f"one {word}") \
+                or len(taken) == 2:
+            break
+        taken.insert(0, word)
+    return _tidy(" ".join(taken))
+
+
+def _tidy(value: str) -> str | None:
+    """Articles before and loose little words after dropped; None for nothing, a pointer, or too long."""
+    words = value.split()
+    while words and words[0] in _LEADING_WORDS:
+        words.pop(0)
+    while words and words[-1] in _TRAILING_WORDS:
+        words.pop()
+    if not words or len(words) > MAX_VALUE_WORDS or " ".join(words) in _POINTERS:
+        return None
+    return " ".join(words)
+
+
+def _word_position(text: str, phrase: str) -> int:
+    match = re.search(rf"(?:^| ){re.escape(phrase)}(?: |$)", text)
+    return -1 if match is None else match.start()

@@ -127,6 +127,47 @@ class Template:
         return values
 
 
+_OPTIONAL_AT_END = re.compile(r"\s*\[[^\[\]]*\]\s*$")
+_OPTIONAL_AT_START = re.compile(r"^\s*\[[^\[\]]*\]\s*")
+_GROUP_AT_END = re.compile(r"\(([^()\[\]{}]*)\)\s*$")
+_GROUP_AT_START = re.compile(r"^\s*\(([^()\[\]{}]*)\)")
+_WORD_AT_END = re.compile(r"([^\s()\[\]{}|]+)\s*$")
+_WORD_AT_START = re.compile(r"^\s*([^\s()\[\]{}|]+)")
+
+
+def slot_anchors(pattern: str, name: str) -> tuple[set[str], set[str]]:
+    """The literal words a text slot sits next to in `pattern`, optional parts skipped: (words
+    before it, words after it). A slot with words after it is known by those alone, since it ends
+    there ("(cancel|stop) [the] {label} timer" -> (set(), {"timer"})); one that runs to the end
+    of its template by the words before it ("[a] timer for [the] {label}" -> ({"for"}, set())).
+    The slot scanners look for a value next to the same words anywhere in an utterance
+    (voxd.language.scanners.scan_anchored)."""
+    before: set[str] = set()
+    after: set[str] = set()
+    for slot in re.finditer(r"\{" + re.escape(name) + r"(?::(?:text|word))?\}", pattern):
+        head, tail = pattern[:slot.start()], pattern[slot.end():]
+        head = head.rstrip().removesuffix("[").rstrip() if head.rstrip().endswith("[") else head
+        while _OPTIONAL_AT_END.search(head):
+            head = _OPTIONAL_AT_END.sub("", head)
+        tail = tail.lstrip().removeprefix("]") if tail.lstrip().startswith("]") else tail
+        while _OPTIONAL_AT_START.search(tail):
+            tail = _OPTIONAL_AT_START.sub("", tail, count=1)
+        closing = _edge_words(tail, _GROUP_AT_START, _WORD_AT_START)
+        after |= closing
+        if not closing:
+            before |= _edge_words(head, _GROUP_AT_END, _WORD_AT_END)
+    return before, after
+
+
+def _edge_words(part: str, group: re.Pattern[str], word: re.Pattern[str]) -> set[str]:
+    """The alternatives of a group of plain words at the edge of `part`, or the word there."""
+    if match := group.search(part):
+        return {normalize_utterance(alternative) for alternative in match[1].split("|") if alternative.strip()}
+    if match := word.search(part):
+        return {normalize_utterance(match[1])}
+    return set()
+
+
 def _integer(text: str) -> int | None:
     value = parse_number(text)
     return value if isinstance(value, int) else None

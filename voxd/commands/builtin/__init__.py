@@ -56,6 +56,16 @@ def spoken_duration(seconds: int) -> str:
     return " ".join(parts)
 
 
+POLITE_END = re.compile(r"(?:\s+(?:please|thanks|thank you|cheers|for me))+$", re.IGNORECASE)
+
+
+def without_politeness(name: str | None) -> str | None:
+    """A name a greedy template slot took with the thanks after it: "paris please" -> "paris"."""
+    if not name:
+        return name
+    return POLITE_END.sub("", name) or name
+
+
 MARKUP = re.compile(r"[*_#`~>|]+|\[([^\]]*)\]\([^)]*\)")
 NOT_SPEAKABLE = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]")
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import spoken_number
+from voxd.language.scanners import scan_numbers
+from voxd.language.templates import normalize_utterance
 
 OPERATIONS = ("add", "subtract", "multiply", "divide")
 SPOKEN_OPERATOR = {"add": "plus", "subtract": "minus", "multiply": "times", "divide": "divided by"}
 OPERATOR = (
     "{operation:choice(add=plus, subtract=minus|take away, "
-    "multiply=times|multiplied by|x, divide=divided by|over)}"
+    "multiply=times|multiplied by|x, divide=divided by|over|split)}"
 )
 
 
@@ -39,8 +43,20 @@ class Calculate(Command):
         f"[what is|how much is|calculate|what does] {{num1:number}} {OPERATOR} {{num2:number}} [equal|make]",
         "[please] [can you] {operation:choice(add, multiply, divide)} {num1:number} (and|by|to) {num2:number} "
         "[for me|please]",
-        "[please] [can you] {operation:choice(subtract)} {num2:number} from {num1:number} [for me|please]",
+        "[please] [can you] {operation:choice(subtract=subtract|take)} {num2:number} [away] from {num1:number} "
+        "[for me|please]",
     )
+
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """"take 15 away from 80" is 80 - 15: a number said before "from" is taken from the one after
+        it, however the numbers were found (a template's slots, or the semantic stage's scanner,
+        which hands them out in the order they were said)."""
+        if arguments.get("operation") == "subtract":
+            before, said_from, after = normalize_utterance(text).partition(" from ")
+            taken, whole = scan_numbers(before), scan_numbers(after)
+            if said_from and len(taken) == 1 and len(whole) == 1:
+                return {**arguments, "num1": whole[0], "num2": taken[0]}
+        return arguments
 
     async def execute(self, request: CommandRequest, **arguments) -> CommandResponse:
         num1, num2, operation = arguments["num1"], arguments["num2"], arguments["operation"]

@@ -9,6 +9,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
+from voxd.commands.builtin import without_politeness
+from voxd.language.scanners import sounds_compound
 
 
 class GetCurrentTime(Command):
@@ -31,16 +33,18 @@ class GetCurrentTime(Command):
         Parameter("location", "string", "city or time zone, only when the user names one"),
     )
     templates = (
-        "[please] what time is it [right now|now] [in {location}]",
+        "[please] what time is it [right now|now] [[over|back home|out|back] in {location}]",
         "[please] (do you know|can you tell me) what time it is [right now|now] [in {location}]",
         "[please] (what is|tell me) the [current] time [right now|now] [in {location}]",
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """A place that is not a known time zone may be a question about something else."""
+        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
+            return None
         if not arguments.get("location"):
             return arguments
-        location = re.sub(r"( right)? now$", "", arguments["location"])
+        location = re.sub(r"( right)? now$", "", without_politeness(arguments["location"]))
         return {"location": location} if zone_for(location) else None
 
     async def execute(self, request: CommandRequest, location: str | None = None) -> CommandResponse:

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
-from voxd.commands.builtin import plain_speech
+from voxd.commands.builtin import plain_speech, without_politeness
+from voxd.language.scanners import sounds_compound
 
 
 @dataclass(frozen=True)
@@ -95,12 +96,15 @@ class TellJoke(Command):
         "[do you] know any [good|funny] jokes [about {topic}]",
         "[do you] know any [good|funny] {topic:word} jokes",
         "i (want to|would like to) hear a joke [about {topic}]",
+        "[have you|you] got (a|any) [good|funny] (joke|jokes) [about {topic}] [for me]",
         "[please] make me laugh [please]",
         "say something funny",
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        return {"topic": wanted_topic(arguments.get("topic"))}
+        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
+            return None
+        return {"topic": wanted_topic(without_politeness(arguments.get("topic")))}
 
     async def execute(self, request: CommandRequest, topic: str | None = None) -> CommandResponse:
         topic = wanted_topic(topic)

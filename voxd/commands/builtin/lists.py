@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.language.items import LEADING_FILLER, split_items
+from voxd.language.scanners import scan_item_phrase, sounds_compound
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
@@ -58,12 +59,21 @@ def join_known(items: list[str], known: set[str]) -> list[str]:
 
 
 def list_templates(noun: str) -> tuple[str, ...]:
-    """The same sentences for every list; `noun` is a template part naming the list."""
+    """The same sentences for every list; `noun` is a template part naming the list. The verbs of
+    the choice slots are also what the semantic stage reads an action from (voxd.commands.scanning):
+    "scratch butter off the list" removes, "pop some courgettes on the list" adds."""
     the_list = f"[my|the|our] {noun}"
     return (
-        f"[please] [can you] {{action:choice(add=add|put)}} {{items}} (to|on|onto) {the_list} [please]",
-        f"[please] [can you] {{action:choice(remove=remove|delete|take|cross)}} {{items}} (from|off) [of] {the_list}",
+        f"[please] [can you] {{action:choice(add=add|put|pop|stick)}} {{items}} (to|on|onto) {the_list} [please]",
+        f"[please] [can you] {{action:choice(remove=remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off)}} {{items}} "
+        f"(from|off) [of] {the_list}",
+        f"[please] {{action:choice(remove=mark|tick)}} {{items}} as (done|finished|complete) "
+        f"(on|in|from) {the_list}",
+        # The items said first, then a pointer: "we're out of butter, put it on the shopping list".
+        f"{{named}} {{action:choice(add=add|put|pop|stick)}} (it|them|that|those) (to|on|onto) {the_list} [please]",
+        f"{{named}} {{action:choice(remove=remove|take|cross|scratch|tick)}} (it|them|that|those) off [of] {the_list}",
         f"[please] {{action:choice(clear=clear|empty|wipe|delete|erase)}} {the_list} [please]",
+        f"[please] {{action:choice(clear=start a new|start a fresh|start a clean)}} {noun} [please]",
         f"what is (on|in) {the_list}",
         f"[please] (read|show|tell) [me] {the_list} [please]",
         f"what do (i|we) have on {the_list}",
@@ -82,6 +92,14 @@ class HouseholdList(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
+            return None
+        # Items said before a pointer ("we're out of butter, put it on the list") are read from
+        # the words `named` holds, as the semantic stage reads them; none there: not claimed.
+        if arguments.get("named"):
+            arguments = {**arguments, "named": None, "items": scan_item_phrase(arguments["named"])}
+            if not arguments["items"]:
+                return None
         # No verb: items named alone are to be added ("we need dish soap"), else the list is read.
         refined: dict[str, Any] = {"action": arguments.get("action") or ("add" if arguments.get("items") else "read")}
         if arguments.get("items"):

@@ -6,11 +6,13 @@ recipes); "ounces" means fluid ounces when the other unit is a volume.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
-from voxd.commands.builtin import spoken_number
+from voxd.commands.builtin import spoken_number, without_politeness
+from voxd.language.templates import normalize_utterance
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,27 @@ def find_unit(words: str, other: str | None = None) -> Unit | None:
     return unit
 
 
+# Unit words as said, longest first, for finding units inside a sentence; one-letter abbreviations
+# ("m", "g", "c") are left out there, since a spoken sentence is full of such letters.
+_SAID_UNITS = sorted((word for word in BY_WORDS if len(word) > 1), key=len, reverse=True)
+_UNIT_RE = re.compile(r"\b(?:degrees? )?(?P<unit>" + "|".join(map(re.escape, _SAID_UNITS)) + r")\b")
+_HOW_MANY = re.compile(r"\bhow (?:many|much) (?:degrees? )?(?P<unit>" + "|".join(map(re.escape, _SAID_UNITS)) + r")\b")
+
+
+def scan_units(text: str) -> tuple[str | None, str | None]:
+    """(from, to): the units a sentence names, in the order a conversion is said ("convert 350
+    degrees fahrenheit to celsius": fahrenheit, celsius), except that "how many X ..." asks for X
+    ("how many grams in a pound": pound, grams). (None, None) unless exactly two units are named."""
+    said = normalize_utterance(text)
+    units = [match["unit"] for match in _UNIT_RE.finditer(said)]
+    if len(units) != 2:
+        return None, None
+    asked = _HOW_MANY.search(said)
+    if asked is not None and asked.start("unit") == _UNIT_RE.search(said).start("unit"):
+        return units[1], units[0]
+    return units[0], units[1]
+
+
 def convert(value: float, source: Unit, target: Unit) -> float:
     if source.dimension == "temperature":
         return from_kelvin(to_kelvin(value, source), target)
@@ -131,11 +154,15 @@ class ConvertMeasurement(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """Claimed only when both units are known, so 'what is 5 things in boxes' goes to the model."""
-        if find_unit(arguments["from_unit"]) is None or find_unit(arguments["to_unit"]) is None:
+        """Claimed only when both units are known, so 'what is 5 things in boxes' goes to the model.
+        Units that no template slot held (the semantic stage) are read from the sentence."""
+        source, target = (without_politeness(arguments.get(key)) for key in ("from_unit", "to_unit"))
+        if source is None and target is None:
+            source, target = scan_units(text)
+        if source is None or target is None or find_unit(source) is None or find_unit(target) is None:
             return None
         value = 1 if arguments.get("value") is None else arguments["value"]
-        return {**arguments, "value": value}
+        return {**arguments, "value": value, "from_unit": source, "to_unit": target}
 
     async def execute(self, request: CommandRequest, value: float, from_unit: str, to_unit: str) -> CommandResponse:
         source, target = find_unit(from_unit, other=to_unit), find_unit(to_unit, other=from_unit)

@@ -7,21 +7,43 @@ the words as they were said."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
 from voxd.commands.builtin.lists import as_written
+from voxd.language.scanners import sounds_compound
+from voxd.language.templates import normalize_utterance
 
+# What follows "remember" or "forget" when it is not a fact about the speaker.
+NOT_A_FACT = re.compile(r"(?:to|when|what|where|who|how|why|if|whether|it|that|this|me|about it)(?: |$)")
 UNKNOWN_SPEAKER = "I don't know who is speaking, so I can't keep memories for you."
 
 
 class MemoryCommand(Command):
-    """A command on the speaker's memories with one text parameter, named by `slot`."""
+    """A command on the speaker's memories with one text parameter, named by `slot`. `asking`
+    matches the words around the fact that only ask to keep or drop it ("please remember ...",
+    "..., remember that"): without a template's slot (the semantic stage), the fact is what is
+    left when they are taken away; an utterance without them is asked about."""
 
     slot: ClassVar[str]
+    asking: ClassVar[re.Pattern[str]]
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        return {self.slot: as_written(arguments[self.slot], text)}
+        """Words that are no fact give the utterance up: "remember to buy milk" is a reminder,
+        "forget about it" means stop."""
+        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
+            return None
+        words = arguments.get(self.slot)
+        if words is not None and NOT_A_FACT.match(words):
+            return None
+        if words is None:
+            said = normalize_utterance(text)
+            fact = self.asking.sub("", said).strip()
+            if fact == said or not fact:
+                return {}
+            words = fact
+        return {self.slot: as_written(words, text)}
 
     async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
         if request.memories is None:
@@ -45,8 +67,17 @@ class Remember(MemoryCommand):
         "just so you know, I don't eat meat",
     )
     slot = "content"
+    asking = re.compile(
+        r"^(?:please )?(?:(?:can|could|would|will) you )?(?:please )?(?:remember|note|keep in mind|bear in mind|"
+        r"do not forget|make a note|for future reference|just so you know|for the record)(?: that)?(?: |$)"
+        r"|(?: please)?(?: (?:remember|note|keep in mind|do not forget))(?: that| this| it)?(?: please| for me)?$")
     parameters = (Parameter(slot, "string", "fact to remember, as a short sentence", required=True),)
-    templates = ("remember that {content}",)
+    templates = (
+        "remember that {content}",
+        "[please] (remember|note|keep in mind|do not forget) [that] {content}",
+        "{content} [please] remember that",
+        "(for future reference|just so you know) {content}",
+    )
 
     async def change(self, memories: SpeakerMemories, words: str) -> str:
         await memories.add(words)
@@ -68,9 +99,18 @@ class Forget(MemoryCommand):
         "no need to remember that I work nights any more",
     )
     slot = "content_match"
+    asking = re.compile(
+        r"^(?:please )?(?:(?:you can|can you|could you|will you) )?(?:please )?(?:forget|wipe|erase|delete|drop|"
+        r"stop remembering|do not remember|(?:you )?(?:do not need to|no need to|need not) remember)(?: (?:what|everything|anything) (?:i told you|i said|you know|"
+        r"you remember))?(?: about| that)?(?: |$)|(?: now| please| any more| anymore)+$")
     parameters = (Parameter(slot, "string", "words of the memory to forget", required=True),)
     # "forget it" and "forget about it" are `stop`'s; "forget that" needs words after it.
-    templates = ("forget that {content_match}",)
+    templates = (
+        "forget that {content_match}",
+        "[please] [you can] forget [that] {content_match} (now|any more|anymore)",
+        "[please] [you can] (forget|wipe|erase|delete) (what|everything) (i told you|i said|you know) about "
+        "{content_match}",
+    )
 
     async def change(self, memories: SpeakerMemories, words: str) -> str:
         forgotten = await memories.forget_matching(words)

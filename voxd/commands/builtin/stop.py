@@ -27,8 +27,8 @@ class Stop(Command):
     )
     # Bare words only: "stop the timer" or "cancel my order" carry an object and belong elsewhere.
     templates = (
-        "[please|okay|ok|oh] (stop|stop it|cancel|pause|nevermind|never mind|be quiet|quiet|shush"
-        "|that is all|that is it|forget it|forget about it) [please|thanks|thank you]",
+        "[please|okay|ok|oh|no|cheers] (stop|stop it|cancel|cancel that|pause|nevermind|never mind|be quiet|quiet"
+        "|shush|that is all|that is it|that is enough|forget it|forget about it) [please|thanks|thank you]",
     )
 
     async def execute(self, request: CommandRequest) -> CommandResponse:

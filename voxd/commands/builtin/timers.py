@@ -22,11 +22,13 @@ from voxd.commands.api import (
     Parameter,
 )
 from voxd.commands.builtin import plural, sentence_case, spoken_duration
+from voxd.language.dates import is_time_expression
+from voxd.language.scanners import scan_numbers, sounds_compound
 
 SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
 STORAGE_KEY = "timers"
 EVERY_TIMER = "all"  # the label that means every timer
-FILLER = {"the", "my", "a", "an", "timer", "timers"}
+FILLER = {"the", "my", "a", "an", "timer", "timers", "countdown", "clock", "please"}
 NOT_LABELS = {"new", "another", "quick", "second", "other"}  # "set a new timer for 5 minutes"
 
 
@@ -95,6 +97,7 @@ async def remove_timers(storage: CommandStorage, ids: set[str]) -> None:
     await save(storage, [timer for timer in await stored_timers(storage) if timer.id not in ids])
 
 
+CANCEL = "cancel|stop|delete|remove|end|turn off|switch off|scrap|kill|get rid of"  # verbs that end a timer
 LABEL_HINT = "name of the timer, such as pasta, only when the user gives one"
 
 
@@ -125,16 +128,25 @@ class SetTimer(Command):
     )
     templates = (
         "[please] [set|start] [me] [a|an] timer for {duration_seconds:duration} [please]",
-        "[please] (set|start) [me] [a|an] timer [please]",  # the length is asked for before execute
+        "[please] [can you|could you] (set|start) [me] [a|an] timer [please]",  # the length is asked for before execute
         "[please] [set|start] [me] [a|an] timer for {duration_seconds:duration} (for|called|named) [the] {label}",
         "[please] [set|start] [me] [a|an] {duration_seconds:duration} timer [please]",
         "[please] [set|start] [me] [a|an] {duration_seconds:duration} timer (for|called|named) [the] {label}",
         "[please] [set|start] [me] [a|an] {duration_seconds:duration} {label} timer",
         "[please] (set|start) [me] [a|an] {label} timer for {duration_seconds:duration} [please]",
+        "[please] [set|start] [me] [a|an] timer for [the] {label} [for] {duration_seconds:duration} [please]",
+        "[please] [set|start] [me] [a|an] timer for [the] {label} [please]",  # the length is asked for
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        return {**arguments, "label": clean_label(arguments.get("label"))}
+        """A label that is a clock time or a number ("a timer for 6 pm") is not a name: an alarm
+        is no timer, and a length of time the templates could not read is asked for, not named."""
+        label = clean_label(arguments.get("label"))
+        if sounds_compound(text):  # a text slot took a second request: "... and add milk to the list"
+            return None
+        if label and (is_time_expression(label) or scan_numbers(label)):
+            return None
+        return {**arguments, "label": label}
 
     async def execute(self, request: CommandRequest, duration_seconds: int,
                       label: str | None = None) -> CommandResponse:
@@ -165,7 +177,9 @@ class CheckTimers(Command):
     parameters = (Parameter("label", "string", LABEL_HINT),)
     templates = (
         "how (much time|long) is left [on [the|my] (timer|timers)]",
+        "[how] (much time|long|time) left [on [the|my] (timer|timers)]",
         "how (much time|long) (is left|do i have left) on [the|my] {label} timer",
+        "how (much time|long|much longer) [is left|left] on [the|my] {label}",
         "how long until [the|my] timer (is done|goes off|ends)",  # before the next: its {label} would take 'the'
         "how long until [the|my] {label} timer (is done|goes off|ends)",
         "[please] (check|show me) [on] [the|my] (timer|timers)",
@@ -174,6 +188,8 @@ class CheckTimers(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if sounds_compound(text):  # a text slot took a second request
+            return None
         return {"label": clean_label(arguments.get("label"))}
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
@@ -216,12 +232,17 @@ class CancelTimer(Command):
         Parameter("label", "string", "name of the timer, such as pasta, or 'all' for every timer"),
     )
     templates = (
-        "[please] (cancel|stop|delete|remove|end|turn off|clear) [the|my] timer [please]",
-        "[please] (cancel|stop|delete|remove|end|turn off|clear) {label:choice(all=all|every)} [of] [the|my] timers",
-        "[please] (cancel|stop|delete|remove|end|turn off|clear) {label:choice(all=every)} timer",
-        "[please] (cancel|stop|delete|remove|end|turn off) [the|my] {label} timer [please]",
+        f"[please] ({CANCEL}|clear) [the|my] timer [please]",
+        f"[please] ({CANCEL}|clear) {{label:choice(all=all|every)}} [of] [the|my] timers",
+        f"[please] ({CANCEL}|clear) {{label:choice(all=every)}} timer",
+        f"[please] ({CANCEL}) [the|my] {{label}} timer [please]",
+        f"[please] ({CANCEL}) [the|my] timer for [the] {{label}} [please]",
         "(never mind|forget) [about] [the|my] timer",
     )
+
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """'cancel the pasta timer and start one for the rice' is two requests: not claimed."""
+        return None if sounds_compound(text) else arguments
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
         timers = await running_timers(request.storage, request.now)

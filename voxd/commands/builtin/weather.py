@@ -21,8 +21,9 @@ from voxd.commands.api import (
     Parameter,
     RequiredSecret,
 )
-from voxd.commands.builtin import sentence_case, spoken_number
-from voxd.language.dates import PARTS_OF_DAY
+from voxd.commands.builtin import sentence_case, spoken_number, without_politeness
+from voxd.language.dates import PARTS_OF_DAY, is_time_expression
+from voxd.language.scanners import sounds_compound
 
 API = "https://api.openweathermap.org/data/2.5"
 TIMEOUT = aiohttp.ClientTimeout(total=5)
@@ -70,13 +71,21 @@ class GetWeather(Command):
     )
     required_secrets = (RequiredSecret("OPENWEATHER_API_KEY", "OpenWeather API key (openweathermap.org)", "household"),)
     templates = (
-        "[please] (what is|how is|tell me) the weather [like] [in {city}] [{resolved_datetimes:time}]",
-        "[please] (what is|how is|tell me) the weather [like] {resolved_datetimes:time} in {city}",
+        "[please] (what is|how is|tell me) the weather [like] [(in|for) {city}] [{resolved_datetimes:time}]",
+        "[please] (what is|how is|tell me) the weather [like] {resolved_datetimes:time} (in|for) {city}",
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        when = arguments.get("resolved_datetimes")
-        refined: dict[str, Any] = {"city": arguments.get("city")}
+        """"the weather for tomorrow" or "for this weekend" names a time where a city may stand: the
+        words are the time."""
+        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
+            return None
+        when, city = arguments.get("resolved_datetimes"), without_politeness(arguments.get("city"))
+        if city and when and is_time_expression(f"{city} {when}"):
+            when, city = f"{city} {when}", None
+        elif city and is_time_expression(city):
+            when, city = when or city, None
+        refined: dict[str, Any] = {"city": city}
         if when and when not in RIGHT_NOW:
             refined["resolved_datetimes"] = [when]
         return refined

@@ -108,8 +108,9 @@ class Pipeline:
 
     async def understand(self, turn: Turn) -> None:
         """The text stages: from the utterance to the words of the reply. Leading fillers and wake
-        words ("hey jarvis, um") go first, once, so no stage has to allow for them."""
-        turn.text = drop_fillers(turn.text)
+        words ("hey jarvis, um") go first, once, so no stage has to allow for them; then known
+        slips of speech-to-text are repaired, whether the node sent audio or its own transcript."""
+        turn.text = self.repair(drop_fillers(turn.text))
         await self.load_context(turn)
         question = self.follow_ups.take(turn.node_id)
         self.pre_route(turn)
@@ -129,8 +130,7 @@ class Pipeline:
         with turn.timed(Stage.TRANSCRIBE):
             heard = await self.speech.transcribe(turn.audio, turn.household_id)
         turn.timings[EngineTime.TRANSCRIBE] = round(heard.timings.total, 2)
-        turn.transcript = heard.text
-        turn.text = self.repair(heard.text)
+        turn.transcript = turn.text = heard.text
         turn.voice = heard.speaker
 
     async def name_speaker(self, turn: Turn) -> None:

@@ -1,0 +1,283 @@
+"""Slots without a model (issue 13 §2): the scanners that fill the arguments of a command the
+semantic stage chose, one per kind of value - names found next to the words their template slots
+sit by (a timer's label, a city, a place, a topic), the items and the action of a list read clause
+by clause, units, numbers in the order a sum is said, the fact of a memory - and the templates and
+slips that keep a known phrasing from needing them. A value no scanner finds is asked for, never
+guessed."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from pipeline_fakes import FakeModel, make_pipeline
+from voxd.commands.api import Command, Parameter, RouteContext
+from voxd.commands.builtin.measurements import scan_units
+from voxd.commands.registry import built_in_commands
+from voxd.commands.scanning import refined_arguments
+from voxd.language.fillers import drop_fillers
+from voxd.language.scanners import clauses, scan_anchored, scan_item_phrase, scan_items, scan_numbers
+from voxd.language.slips import repair
+from voxd.language.templates import slot_anchors
+from voxd.services.command_center.turn import RoutedBy, Turn
+
+LONDON = ZoneInfo("Europe/London")
+NOW = datetime(2026, 11, 22, 15, 0, tzinfo=LONDON)  # a Sunday afternoon
+CONTEXT = RouteContext(now=NOW, timezone=LONDON)
+COMMANDS = {command.name: command for command in built_in_commands()}
+
+
+def arguments(command: str, text: str) -> dict:
+    return refined_arguments(COMMANDS[command], text, CONTEXT)
+
+
+# ---- the words a template slot sits next to --------------------------------------------------
+
+@pytest.mark.parametrize(("pattern", "anchors"), [
+    ("[please] [set] [a] timer for {duration:duration} (for|called|named) [the] {label}",
+     ({"for", "called", "named"}, set())),
+    ("[please] (cancel|stop) [the|my] {label} timer [please]", (set(), {"timer"})),  # bounded: after only
+    ("what is the weather [like] [in {city}] [{when:time}]", ({"in"}, set())),
+    ("[do you] know any [good] {topic:word} jokes", (set(), {"jokes"})),
+    ("how many {to_unit} (in|is) [a] {from_unit}", (set(), {"in", "is"})),
+    ("say {label:choice(all=every)} timer", (set(), set())),  # a choice slot is read by its choices
+])
+def test_slot_anchors_are_the_literal_words_next_to_a_text_slot(pattern, anchors):
+    name = "to_unit" if "to_unit" in pattern else next(n for n in ("label", "city", "topic") if n in pattern)
+    assert slot_anchors(pattern, name) == anchors
+
+
+@pytest.mark.parametrize(("text", "before", "after", "value"), [
+    ("get rid of the rice timer", set(), {"timer"}, "rice"),
+    ("how much longer on the cake timer", set(), {"timer"}, "cake"),
+    ("I need a twelve minute timer for the eggs", {"for"}, {"timer"}, "eggs"),  # "minute" is no name
+    ("can cell the timer", set(), {"timer"}, None),
+    ("timer for the rice, twelve minutes", {"for"}, {"timer"}, "rice"),  # a clause ends a value
+    ("set a timer for five minutes for the roast", {"for"}, set(), "roast"),
+    ("weather in Manchester tomorrow", {"in"}, set(), "manchester"),
+    ("is it going to be chilly in Chicago on Wednesday", {"in"}, set(), "chicago"),
+    ("current time in New York please", {"in"}, set(), "new york"),
+    ("any rain expected in the morning", {"in"}, set(), None),  # a time, not a place
+    ("is it cold in here", {"in"}, set(), "here"),
+    ("tell me something funny about penguins", {"about"}, set(), "penguins"),
+    ("what is it like in a place with a very long name of many words", {"in"}, set(), None),  # a sentence
+])
+def test_a_name_is_found_next_to_its_anchor_anywhere_in_the_utterance(text, before, after, value):
+    assert scan_anchored(text, frozenset(before), frozenset(after)) == value
+
+
+def test_clauses_are_cut_where_speech_to_text_punctuated():
+    assert clauses("We're out of butter, put it on the list.") == ["we are out of butter", "put it on the list"]
+    assert clauses("it costs 2.50") == ["it costs 2.50"]  # a decimal point is no full stop
+
+
+# ---- lists ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "items"), [
+    ("remember to buy batteries, put them on the shopping list", ["batteries"]),
+    ("we've got bread now, cross it off the list", ["bread"]),
+    ("I bought the cheese, cross it off", ["cheese"]),
+    ("okay so I need to defrost the freezer, put that on the to-do list", ["defrost the freezer"]),
+    ("I need to buy flour", ["flour"]),
+    ("mark walk the dog as done on my to-do list", ["walk the dog"]),
+    ("tick off the ironing on my to-do list", ["ironing"]),
+    ("add pick up the dry cleaning to my tasks", ["pick up the dry cleaning"]),
+    ("pop some courgettes on the shopping list", ["courgettes"]),
+    ("add loo roll to the list, cheers", ["loo roll"]),
+    ("we need milk, bread and cheese", ["milk", "bread", "cheese"]),  # a clause without a verb continues
+    ("cross it off the list", None),  # only a pointer
+])
+def test_list_items_are_read_clause_by_clause(text, items):
+    assert scan_items(text) == items
+
+
+@pytest.mark.parametrize(("command", "text", "expected"), [
+    ("shopping_list", "scratch butter off the shopping list", {"action": "remove", "items": ["butter"]}),
+    ("shopping_list", "we've got bread now, cross it off the list", {"action": "remove", "items": ["bread"]}),
+    ("shopping_list", "pop some courgettes on the shopping list", {"action": "add", "items": ["courgettes"]}),
+    ("shopping_list", "we've run out of milk", {"action": "add", "items": ["milk"]}),
+    ("shopping_list", "start a fresh shopping list", {"action": "clear"}),
+    ("shopping_list", "is there anything on the shopping list", {"action": "read"}),
+    ("todo_list", "mark walk the dog as done on my to-do list", {"action": "remove", "items": ["walk the dog"]}),
+    ("todo_list", "I've paid the gas bill, take it off the to do list",
+     {"action": "remove"}),  # the task was "pay the gas bill": asked, not guessed
+])
+def test_a_lists_action_comes_from_its_templates_verbs(command, text, expected):
+    assert arguments(command, text) == expected
+
+
+# ---- timers, places, topics -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("command", "text", "expected"), [
+    ("set_timer", "I need a timer for the cake", {"label": "cake"}),  # the length is asked for
+    ("set_timer", "start a countdown for the bread, forty minutes", {"duration_seconds": 2400, "label": "bread"}),
+    ("set_timer", "could you get a countdown going that lasts ninety seconds", {"duration_seconds": 90}),
+    ("check_timers", "is the egg timer still going", {"label": "egg"}),
+    ("check_timers", "have I got any timers on", {}),
+    ("cancel_timer", "I don't need the rice timer anymore", {"label": "rice"}),
+    ("cancel_timer", "please get rid of all my timers now", {"label": "all"}),  # a template's choice
+    ("get_weather", "could you give me the weather for Glasgow please", {"city": "glasgow"}),
+    ("get_current_time", "what time is it back home in Manila", {"location": "manila"}),
+    ("tell_joke", "got a joke about penguins", {"topic": "penguins"}),
+])
+def test_names_come_from_the_words_next_to_the_templates_slots(command, text, expected):
+    assert arguments(command, text) == expected
+
+
+def test_a_third_party_commands_templates_anchor_its_names_too():
+    class Plant(Command):
+        name = "water_plant"
+        description = "Say when a plant was last watered."
+        parameters = (Parameter("plant", "string", "the plant"),)
+        templates = ("when was the {plant} plant watered",)
+
+    assert refined_arguments(Plant(), "did anyone water the fern plant today", CONTEXT) == {"plant": "fern"}
+
+
+# ---- numbers and units ------------------------------------------------------------------------
+
+def test_minus_after_a_number_is_the_operator():
+    assert scan_numbers("what's 15 minus 4 please") == [15, 4]
+    assert scan_numbers("minus 5 plus 3") == [-5, 3]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("what's 15 minus 4 please", {"num1": 15, "num2": 4, "operation": "subtract"}),
+    ("if you take 15 away from 80 what's left", {"num1": 80, "num2": 15, "operation": "subtract"}),
+    ("40 quid split four ways", {"num1": 40, "num2": 4, "operation": "divide"}),
+])
+def test_sums_are_read_as_they_are_written(text, expected):
+    assert arguments("calculate", text) == expected
+
+
+@pytest.mark.parametrize(("text", "units"), [
+    ("convert 350 degrees fahrenheit to celsius please", ("fahrenheit", "celsius")),
+    ("how many grams in a pound", ("pound", "grams")),  # "how many X" asks for X
+    ("how much is 10 ounces in grams", ("ounces", "grams")),
+    ("what is 200 grams of flour in cups", ("grams", "cups")),
+    ("how many cups", (None, None)),  # one unit is not a conversion
+])
+def test_the_unit_scanner(text, units):
+    assert scan_units(text) == units
+
+
+def test_a_conversion_asks_rather_than_guess_a_unit():
+    assert arguments("convert_measurement", "change 5 kilos into pounds") == {
+        "value": 5, "from_unit": "kilos", "to_unit": "pounds"}
+    assert arguments("convert_measurement", "convert 350 degrees fahrenheit to celsius please") == {
+        "value": 350, "from_unit": "fahrenheit", "to_unit": "celsius"}
+    assert arguments("convert_measurement", "convert five of those please") == {"value": 5}
+
+
+# ---- memories --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("command", "text", "expected"), [
+    ("remember", "I'm vegetarian, remember that", {"content": "I'm vegetarian"}),
+    ("remember", "for future reference I'm left-handed", {"content": "I'm left-handed"}),
+    ("remember", "can you remember that my car is blue", {"content": "my car is blue"}),
+    ("remember", "my car is blue", {}),  # nothing asks to remember it: asked for
+    ("forget", "please forget what I told you about my sister's birthday", {"content_match": "my sister's birthday"}),
+    ("forget", "you don't need to remember my allergy anymore", {"content_match": "my allergy"}),
+])
+def test_the_fact_is_what_is_left_without_the_words_asking_to_keep_it(command, text, expected):
+    assert arguments(command, text) == expected
+
+
+@pytest.mark.parametrize("text", ["remember to buy milk", "don't forget to call mum", "forget about it",
+                                  "remember when we went to Paris"])
+def test_remember_and_forget_templates_leave_what_is_no_fact(text):
+    context = RouteContext(now=NOW, timezone=LONDON)
+    assert COMMANDS["remember"].pre_route(text, context) is None
+    assert COMMANDS["forget"].pre_route(text, context) is None
+
+
+def test_a_timer_for_a_clock_time_is_no_named_timer():
+    context = RouteContext(now=NOW, timezone=LONDON)
+    assert COMMANDS["set_timer"].pre_route("set a timer for the pasta", context).arguments == {
+        "label": "pasta"}  # the length is asked for before execute
+    assert COMMANDS["set_timer"].pre_route("set a timer for 6 pm", context) is None
+    assert COMMANDS["set_timer"].pre_route("set a timer for tomorrow", context) is None
+
+
+def test_the_weather_for_a_time_is_no_city():
+    context = RouteContext(now=NOW, timezone=LONDON)
+    assert COMMANDS["get_weather"].pre_route("what's the weather for this weekend", context).arguments == {
+        "city": None, "resolved_datetimes": ["this weekend"]}
+    assert COMMANDS["get_weather"].pre_route("what's the weather for Leeds", context).arguments == {"city": "leeds"}
+
+
+# ---- slips, for text turns too -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("heard", "meant"), [
+    ("can cell the timer", "cancel the timer"),
+    ("Can cell the pasta timer, please.", "cancel the pasta timer please"),
+    ("at eggs to the shopping list", "add eggs to the shopping list"),
+    ("What's on my shopping lives?", "what's on my shopping list"),
+    ("said a timer for ten minutes", "set a timer for ten minutes"),  # the corpus's slips (README)
+    ("tell me a choke", "tell me a joke"),
+])
+def test_the_slips_measured_on_the_dev_split_are_repaired(heard, meant):
+    assert repair(heard) == meant
+
+
+@pytest.mark.parametrize("heard", ["can cell phones be recycled", "at home", "how many lives does a cat have",
+                                   "said the timer was done", "why do people choke"])
+def test_words_like_the_slips_are_left_alone(heard):
+    assert repair(heard) == heard
+
+
+def test_a_text_turn_is_repaired_too():
+    """A node that transcribes itself sends text: the same slips are repaired before pre_route."""
+    pipeline = make_pipeline(model=FakeModel(down=True))
+    turn = asyncio.run(pipeline.run(Turn("kitchen", "home", text="um, at eggs to the shopping list")))
+    assert (turn.tool, turn.routed_by, turn.arguments) == (
+        "shopping_list", RoutedBy.PRE_ROUTE, {"action": "add", "items": ["eggs"]})
+
+
+def test_scan_item_phrase_is_one_phrase_as_a_template_slot_holds_it():
+    assert scan_item_phrase("we need milk, bread and cheese") == "milk and bread and cheese"
+
+
+@pytest.mark.parametrize(("text", "left"), [
+    ("add orange juice to the shopping list full stop", "add orange juice to the shopping list"),
+    ("add mince to the shopping list, cheers", "add mince to the shopping list"),
+    ("What time is it, thanks.", "What time is it"),
+    ("how do you say thank you", "how do you say thank you"),  # no pause: part of the question
+    ("the car came to a full stop", "the car came to a full stop"),
+    ("thank you", "thank you"),  # nothing else: kept
+])
+def test_a_dictated_full_stop_and_thanks_after_a_pause_are_dropped(text, left):
+    assert drop_fillers(text) == left
+
+
+@pytest.mark.parametrize("text", ["what do we need to buy", "have we got any milk on the list",
+                                  "what do I need to do today", "do we need eggs"])
+def test_a_question_about_a_list_names_no_items_to_change(text):
+    assert scan_items(text) is None
+
+
+@pytest.mark.parametrize(("command", "text", "expected"), [
+    ("get_weather", "what's the weather like in London please", {"city": "london"}),
+    ("get_current_time", "what time is it in Tokyo please", {"location": "tokyo"}),
+    ("tell_joke", "tell me a joke about cats please", {"topic": "cats"}),
+])
+def test_thanks_after_a_name_is_not_part_of_it(command, text, expected):
+    claim = COMMANDS[command].pre_route(text, RouteContext(now=NOW, timezone=LONDON))
+    assert claim is not None and claim.arguments == expected
+
+
+@pytest.mark.parametrize("text", [
+    "set a timer for the pasta and add milk to the shopping list",
+    "remember that I like jazz and tell me a joke",
+    "how long is left on the rice and what's the weather",
+    "what's the weather in Leeds and set a timer for ten minutes",
+    "add eggs to the shopping list and then read me the to do list",
+    "cancel the pasta timer and start one for the rice",
+])
+def test_a_text_slot_never_takes_a_second_request(text):
+    """Two requests in one utterance: no template claims it (one command cannot answer both)."""
+    context = RouteContext(now=NOW, timezone=LONDON)
+    assert [name for name, command in COMMANDS.items() if command.pre_route(text, context)] == []
