@@ -24,8 +24,7 @@ from zoneinfo import ZoneInfo
 
 from voxd.commands.api import RouteContext
 from voxd.commands.registry import built_in_commands
-from voxd.language.scanners import sounds_compound
-from voxd.services.command_center.pipeline import claims
+from voxd.services.command_center.pipeline import template_claim
 from voxd.services.command_center.semantic import SemanticRouter, load_embedder
 
 CORPUS = Path(__file__).parent / "corpus" / "utterances.jsonl"
@@ -44,7 +43,7 @@ def main() -> None:
     rows = [row for row in rows if row["split"] == args.split]
     commands = built_in_commands()
     context = RouteContext(now=datetime.now(ZoneInfo("Europe/London")), timezone=ZoneInfo("Europe/London"))
-    left = [row for row in rows if next(claims(commands, row["text"], context), None) is None]
+    left = [row for row in rows if template_claim(commands, row["text"], context) is None]
     if args.threads:
         import torch
 
@@ -75,7 +74,7 @@ def main() -> None:
             for row, choice in results:
                 if choice is not None and args.measure == "support":
                     choice = replace(choice, similarity=choice.support)
-                taken = choice is not None and router.claims(choice) and not sounds_compound(row["text"])
+                taken = choice is not None and router.claims(choice, row["text"])
                 if not row["command"]:
                     claimed += taken
                 elif not taken:

@@ -37,9 +37,6 @@ _ITEM_PHRASES = (
 _POINTERS = {"it", "them", "that", "this", "those", "these", "some", "more", "one", "something", "things",
              "that down", "it down", "them down", "stuff"}
 _ITEM_SEPARATOR = re.compile(r" and | plus ")
-# A second request joined on with "and": "cancel the pasta timer and start one for the rice".
-_COMPOUND = re.compile(r" (?:and|then) (?:then |also )?(?:start|set|read|tell|what|how|cancel|add|put|remind|"
-                       r"turn|play|clear|remove|take|check|give|show|is|are|can|could|will) ")
 _TOPIC = re.compile(r"\b(?:about|on the topic of|involving) (?:a |an |the )?(?P<topic>.+)$")
 
 
@@ -104,11 +101,6 @@ def scan_item_phrase(text: str) -> str | None:
 def split_item_phrase(phrase: str) -> list[str]:
     items = (item.strip() for item in _ITEM_SEPARATOR.split(phrase))
     return [item for item in items if item and item not in _POINTERS]
-
-
-def sounds_compound(text: str) -> bool:
-    """Two requests in one utterance: one command and one set of arguments cannot answer it."""
-    return _COMPOUND.search(normalize_utterance(text)) is not None
 
 
 def scan_topic(text: str) -> str | None:
