@@ -26,6 +26,7 @@ class GetCurrentTime(Command):
         "what time is it in new york",
         "current time in sydney please",
         "could you tell me what time it is",
+        "what time is it back in london",
     )
     parameters = (
         Parameter("location", "string", "city or time zone, only when the user names one"),

@@ -86,6 +86,7 @@ class TellJoke(Command):
         "got any good jokes about cats",
         "crack a joke",
         "know any puns",
+        "got a joke about dogs",
     )
     parameters = (Parameter("topic", "string", "topic of the joke, only when the user asks for one"),)
     templates = (

@@ -173,13 +173,13 @@ class ShoppingList(HouseholdList):
         "put bread on the list",
         "we've run out of coffee, add it to the list",
         "the ketchup is finished, stick it on the list",
-        "no cheese left in the fridge, it needs to go on the list",
+        "pop some onions on the shopping list",
         "add bin bags to my groceries",
         "I need to buy flour",
         "don't let me forget to get cheese",
         "take the milk off the list, I got it",
         "what do we need from the shops",
-        "read me the groceries",
+        "remember to get stamps, add them to the shopping list",
         "empty the shopping list",
         "we're low on sugar and margarine",
         "get some more rice on the list",
@@ -205,6 +205,10 @@ class TodoList(HouseholdList):
         "clear my task list",
         "add water the plants to the list of things to do",
         "what do I still have to do",
+        "I need to clean the oven, put that on my to-do list",
+        "I've posted the letter, take it off the to do list",
+        "mark phone the dentist as done",
+        "tick off walk the dog",
     )
     templates = list_templates("(to do|todo|task|tasks) list")
 

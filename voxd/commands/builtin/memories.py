@@ -43,6 +43,10 @@ class Remember(MemoryCommand):
         "make a note that my birthday is in june",
         "remember I prefer tea",
         "just so you know, I don't eat meat",
+        "remember my favourite food is curry",
+        "for the record, my shoe size is nine",
+        "I'm allergic to cats, remember that",
+        "please remember that my car is blue",
     )
     slot = "content"
     parameters = (Parameter(slot, "string", "fact to remember, as a short sentence", required=True),)
@@ -66,6 +70,8 @@ class Forget(MemoryCommand):
         "you can forget that I have a dog now",
         "please forget what I said about my brother",
         "no need to remember that I work nights any more",
+        "you can forget about my diet now",
+        "wipe what you know about my address",
     )
     slot = "content_match"
     parameters = (Parameter(slot, "string", "words of the memory to forget", required=True),)

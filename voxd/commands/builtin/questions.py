@@ -53,6 +53,16 @@ class AnswerQuestion(Command):
         "how fast does light travel",
         "how do bees make honey",
         "what's another word for happy",
+        "how many players are on a football team",
+        "how far away is the sun",
+        "how many weeks are there in a year",
+        "what does democracy mean",
+        "how long do you roast a chicken for",
+        "what's the tallest mountain in africa",
+        "how many continents are there",
+        "why do we yawn",
+        "is the sun a star",
+        "who discovered penicillin",
     )
     broad = True  # any subject: the examples sample question shapes, `declines` keeps out the rest
     parameters = (Parameter("query", "string", "question to answer", required=True),)

@@ -24,6 +24,9 @@ class Stop(Command):
         "hush",
         "I'm done, thanks",
         "stop it please",
+        "that's all, cheers",
+        "cancel that",
+        "no, that's everything thanks",
     )
     # Bare words only: "stop the timer" or "cancel my order" carry an object and belong elsewhere.
     templates = (

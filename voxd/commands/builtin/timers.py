@@ -118,6 +118,8 @@ class SetTimer(Command):
         "start the clock for forty five seconds",
         "could you start a timer please",
         "set up a countdown",
+        "wake me up in half an hour",
+        "give me ten minutes on the clock",
     )
     parameters = (
         Parameter("duration_seconds", "duration", "length of the timer", required=True),
@@ -161,6 +163,8 @@ class CheckTimers(Command):
         "when does the pasta timer finish",
         "do I have a timer on",
         "check my timers",
+        "how much time is left?",
+        "time remaining on the timer",
     )
     parameters = (Parameter("label", "string", LABEL_HINT),)
     templates = (
@@ -211,6 +215,8 @@ class CancelTimer(Command):
         "stop the countdown",
         "cancel the oven timer",
         "switch the timer off",
+        "scrap the timer",
+        "bin the oven timer",
     )
     parameters = (
         Parameter("label", "string", "name of the timer, such as pasta, or 'all' for every timer"),
