@@ -91,6 +91,9 @@ def test_a_command_without_a_time_parameter_declines_a_reminder_at_a_time():
     ("quick question, why is the sea salty", True),
     ("is a bat a bird", True),
     ("explain gravity", True),
+    ("could you tell me why the sea is salty", True),
+    ("can you play some jazz", False),  # a polite request for an action
+    ("will you turn the heating up", False),
     ("the capital of peru?", True),
     ("I'm hungry", False),
     ("put the radio on", False),
@@ -108,6 +111,7 @@ def test_question_form(text, question):
     ("when's the next train to leeds", "local"),
     ("what's on my calendar", "personal"),
     ("where is my parcel", "personal"),
+    ("is the heating on", "home"),
     ("how old are you", "assistant"),
     ("what's your favourite film", "assistant"),
     ("how do you spell necessary", None),  # "you" as anyone

@@ -4,7 +4,8 @@ needs information voxd does not have.
 `answer_question` takes general-knowledge and everyday questions ("how many legs does a spider
 have"); with a language model it answers them, without one it says so and how to add one. A
 question that needs live, local or personal information ("what's the news today", "when does the
-chemist close", "what's on my calendar") is not its to take, with a model or without: no command
+chemist close", "what's on my calendar"), the state of the home's devices ("is the heating on") or
+is about voxd itself ("what's your name") is not its to take, with a model or without: no command
 can answer it (bench/corpus/README.md, Conventions). Those are told apart by words that mark them,
 kept as data in live_information.tsv (`kind<TAB>phrase`), not in code, so a household's phrasing
 the table misses is one row to add.
@@ -20,7 +21,7 @@ from pathlib import Path
 from voxd.language.templates import normalize_utterance
 
 TABLE = Path(__file__).with_name("live_information.tsv")
-KINDS = ("live", "local", "personal", "assistant")
+KINDS = ("live", "local", "personal", "home", "assistant")
 
 # Words that open a question (after normalize_utterance: "what's" is "what is"), and requests for
 # an explanation that are asked as commands.
@@ -30,19 +31,26 @@ QUESTION_WORDS: tuple[str, ...] = (
     "explain", "define", "describe",
 )
 QUESTION_WITHIN = 3  # "quick question, why ...": a question word among the first few words
+# "can you play the radio" asks for an action, not an answer: after these openers only words of
+# telling make a question ("could you tell me why ...").
+POLITE_REQUEST = re.compile(r"^(?:please )?(?:can|could|would|will) you (?:please )?(?!tell|explain|say|remind)")
 
 
 @dataclass(frozen=True)
 class Marker:
-    kind: str  # live, local, personal or assistant (the assistant itself: "what's your name")
+    kind: str  # live, local, personal, home (its devices: "is the heating on") or assistant ("what's your name")
     phrase: str  # normalised words, matched whole
 
 
 def is_question(text: str) -> bool:
-    """Asked as a question: ends with "?", or one of its first words opens a question."""
+    """Asked as a question: ends with "?", or one of its first words opens a question; not a polite
+    request for an action ("could you turn the heating up")."""
+    words = normalize_utterance(text)
+    if POLITE_REQUEST.match(words):
+        return False
     if text.rstrip().endswith("?"):
         return True
-    return any(word in QUESTION_WORDS for word in normalize_utterance(text).split()[:QUESTION_WITHIN])
+    return any(word in QUESTION_WORDS for word in words.split()[:QUESTION_WITHIN])
 
 
 def read_markers(text: str) -> tuple[Marker, ...]:
