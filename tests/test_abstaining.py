@@ -31,6 +31,7 @@ COMPOUND = [
     "tell me a joke then what's the weather",
     "what's 4 times 5 and how cold is it",
     "read me the to do list and also clear it",
+    "the time and the weather please",
 ]
 ONE_REQUEST = [
     "salt and pepper",
@@ -44,6 +45,7 @@ ONE_REQUEST = [
     "add a can of beans and a can of soup to the list",
     "and we need more toothpaste",
     "fish and chips",
+    "add bread and butter pudding and custard to the list",
 ]
 
 

@@ -8,9 +8,9 @@ request begins. Two signs, both read from words, not from any command:
 
 - the words after the joiner open a request: a verb of command ("set", "add", "tell") or a
   question ("what's", "how", "is it") - REQUEST_OPENERS;
-- the same thing is acted on on both sides: a list or a timer named before the joiner and another
+- a thing requests act on is named on both sides: a list or a timer before the joiner and another
   after it ("add bread to the shopping list and soap to the other list", "a five minute timer and
-  a ten minute timer") - REPEATED_HEADS.
+  a ten minute timer", "the time and the weather") - REPEATED_HEADS.
 
 One request with "and" inside stays one: "salt and pepper", "mac and cheese", "add milk and
 eggs", "what's 5 and 3", "the difference between a crocodile and an alligator". So does a to-do
@@ -36,8 +36,9 @@ REQUEST_OPENERS: tuple[str, ...] = (
     "would", "do", "does",
 )
 
-# Nouns a request acts on: named on both sides of a joiner, they are two requests.
-REPEATED_HEADS: tuple[str, ...] = ("list", "timer", "timers")
+# Nouns a request acts on: one named on each side of a joiner makes two requests ("the pasta timer
+# and the rice timer", "the time and the weather").
+REPEATED_HEADS: tuple[str, ...] = ("list", "lists", "timer", "timers", "weather", "forecast", "time", "joke")
 
 # Verbs whose object is a list's items: "add A and B to the list" names items, not requests.
 ADDING = ("add", "put", "stick", "pop", "write", "jot")
