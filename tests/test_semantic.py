@@ -6,6 +6,7 @@ follow-up question for what the scanners did not find."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import stat
 from datetime import datetime
@@ -134,6 +135,17 @@ def test_every_built_in_command_has_examples():
         # Questions on any subject need more examples than one command's phrasings.
         most = 40 if command.name == "answer_question" else 15
         assert 5 <= len(command.examples) <= most, command.name
+
+
+def test_no_hand_written_example_is_an_utterance_of_the_corpus_test_split():
+    """bench/corpus/README.md: the test split is never used to choose examples, so its figures
+    measure phrasings the examples did not see."""
+    corpus = Path(__file__).parent.parent / "bench" / "corpus" / "utterances.jsonl"
+    plain = lambda text: " ".join(re.sub(r"[^a-z0-9 ]", " ", text.lower()).split())  # noqa: E731
+    tested = {plain(row["text"]) for row in map(json.loads, corpus.read_text().splitlines()) if row["split"] == "test"}
+    copied = [(command.name, example) for command in built_in_commands() for example in command.examples
+              if plain(example) in tested]
+    assert copied == []
 
 
 @pytest.mark.parametrize("text, seconds", [

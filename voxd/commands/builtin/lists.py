@@ -178,7 +178,6 @@ class ShoppingList(HouseholdList):
         "I need to buy flour",
         "don't let me forget to get cheese",
         "take the milk off the list, I got it",
-        "what do we need from the shops",
         "remember to get stamps, add them to the shopping list",
         "empty the shopping list",
         "we're low on sugar and margarine",

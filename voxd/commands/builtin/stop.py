@@ -14,7 +14,6 @@ class Stop(Command):
         "be quiet or that's all. Not for stopping a timer, music or a device."
     )
     examples = (
-        "shut up",
         "quiet now please",
         "that will do, thanks",
         "okay you can stop now",
@@ -25,7 +24,6 @@ class Stop(Command):
         "I'm done, thanks",
         "stop it please",
         "that's all, cheers",
-        "cancel that",
         "no, that's everything thanks",
     )
     # Bare words only: "stop the timer" or "cancel my order" carry an object and belong elsewhere.

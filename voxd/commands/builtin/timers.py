@@ -163,7 +163,7 @@ class CheckTimers(Command):
         "when does the pasta timer finish",
         "do I have a timer on",
         "check my timers",
-        "how much time is left?",
+        "how much time is left on it?",
         "time remaining on the timer",
     )
     parameters = (Parameter("label", "string", LABEL_HINT),)
@@ -208,10 +208,8 @@ class CancelTimer(Command):
     )
     examples = (
         "turn off the timer",
-        "kill the timer",
         "I don't need the timer anymore",
         "remove the pasta timer",
-        "delete all my timers",
         "stop the countdown",
         "cancel the oven timer",
         "switch the timer off",

@@ -56,7 +56,6 @@ class GetWeather(Command):
         "is it going to rain today",
         "do I need an umbrella tomorrow",
         "how cold is it out",
-        "what's it like outside",
         "weather forecast for paris",
         "will it be warm this afternoon",
         "how's the weather looking for sunday",
