@@ -7,18 +7,21 @@ real model is in tests/test_semantic_serve.py."""
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
 
 from pipeline_fakes import make_pipeline
-from voxd.commands.api import Command, Parameter
+from voxd.commands.api import Command, Parameter, RouteContext
 from voxd.commands.builtin.questions import AnswerQuestion
 from voxd.commands.registry import built_in_commands
 from voxd.language.compounds import is_compound
 from voxd.language.questions import is_question, needs_information_voxd_lacks, read_markers
 from voxd.language.reminders import reminder_at_a_time
 from voxd.services.command_center.language_model import ModelUnavailable
+from voxd.services.command_center.pipeline import claims
 from voxd.services.command_center.semantic import SemanticRouter
 from voxd.services.command_center.turn import RoutedBy, Turn
 
@@ -175,6 +178,18 @@ def test_a_broad_command_has_its_own_threshold_and_its_declines_hold():
     assert router.choose("tell me about the moon") is None  # declined: not a question
     strict = SemanticRouter([Timer(), Questions()], TopicEmbedder(), threshold=0.9, margin=0.05)
     assert strict.choose("how many moons does jupiter have") is None  # without the broad bar
+
+
+def test_a_template_claim_the_command_declines_is_dropped():
+    class Errand(Command):
+        name, description = "errand", "test"
+        parameters = (Parameter("item", "string", "what", required=True),)
+        templates = ("remind me to {item}",)
+
+    now = datetime(2026, 11, 22, 15, 0, tzinfo=ZoneInfo("Europe/London"))
+    context = RouteContext(now=now, timezone=now.tzinfo)
+    assert [c.name for c, _ in claims([Errand()], "remind me to buy milk", context)] == ["errand"]
+    assert list(claims([Errand()], "remind me to buy milk tomorrow", context)) == []
 
 
 def run(pipeline, text: str) -> Turn:

@@ -51,7 +51,9 @@ def claims(commands: list[Command], text: str, context: RouteContext) -> Iterato
     declines it. A matcher that raises is logged and passed over."""
     for command in commands:
         try:
-            claim = None if command.declines(text) else command.pre_route(text, context)
+            claim = command.pre_route(text, context)
+            if claim is not None and command.declines(text):  # asked only of a claim: most never match
+                claim = None
         except Exception:
             log.exception("pre_route of %s failed", command.name)
             continue
