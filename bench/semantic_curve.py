@@ -24,12 +24,14 @@ from zoneinfo import ZoneInfo
 
 from voxd.commands.api import RouteContext
 from voxd.commands.registry import built_in_commands
-from voxd.language.scanners import sounds_compound
-from voxd.services.command_center.pipeline import claims
+from voxd.language.fillers import drop_fillers
+from voxd.services.command_center.pipeline import template_claim
 from voxd.services.command_center.semantic import SemanticRouter, load_embedder
+from voxd.services.command_center.settings import SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_THRESHOLD
 
 CORPUS = Path(__file__).parent / "corpus" / "utterances.jsonl"
 THRESHOLDS = [0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70]
+BROAD_THRESHOLDS = [0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.55]
 
 
 def main() -> None:
@@ -38,13 +40,15 @@ def main() -> None:
     parser.add_argument("--margins", default="0,0.03,0.05,0.08")
     parser.add_argument("--measure", default="similarity", choices=["similarity", "support"],
                         help="what the threshold bars: the winner's nearest example, or its share of the votes")
+    parser.add_argument("--broad", type=float, default=SEMANTIC_BROAD_THRESHOLD.default,
+                        help="the bar for a broad command (answer_question) in the first table")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     args = parser.parse_args()
     rows = [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
-    rows = [row for row in rows if row["split"] == args.split]
+    rows = [{**row, "text": drop_fillers(row["text"])} for row in rows if row["split"] == args.split]  # as the pipeline does
     commands = built_in_commands()
     context = RouteContext(now=datetime.now(ZoneInfo("Europe/London")), timezone=ZoneInfo("Europe/London"))
-    left = [row for row in rows if next(claims(commands, row["text"], context), None) is None]
+    left = [row for row in rows if template_claim(commands, row["text"], context) is None]
     if args.threads:
         import torch
 
@@ -66,26 +70,39 @@ def main() -> None:
           f"({in_domain} in-domain, {len(left) - in_domain} must-not-claim)")
     print(f"stage time per utterance: p50 {statistics.median(timings):.1f} ms, "
           f"p90 {sorted(timings)[int(0.9 * len(timings))]:.1f} ms")
+    print(f"answer_question (a broad command) held to {args.broad:.2f} throughout")
     print("| margin | threshold | right | wrong | abstained | must-not-claim claimed |")
     print("|---|---|---|---|---|---|")
+    router.broad_threshold = args.broad
     for margin in (float(m) for m in args.margins.split(",")):
         for threshold in THRESHOLDS:
             router.threshold, router.margin = threshold, margin
-            right = wrong = abstained = claimed = 0
-            for row, choice in results:
-                if choice is not None and args.measure == "support":
-                    choice = replace(choice, similarity=choice.support)
-                taken = choice is not None and router.claims(choice) and not sounds_compound(row["text"])
-                if not row["command"]:
-                    claimed += taken
-                elif not taken:
-                    abstained += 1
-                elif choice.command.name == row["command"]:
-                    right += 1
-                else:
-                    wrong += 1
-            print(f"| {margin:.2f} | {threshold:.2f} | {right} | {wrong} | {abstained} | {claimed} |")
+            print(f"| {margin:.2f} | {threshold:.2f} | " + " | ".join(map(str, outcomes(results, router, args.measure))) + " |")
+    router.threshold, router.margin = SEMANTIC_THRESHOLD.default, SEMANTIC_MARGIN.default
+    print(f"\nthe broad threshold at threshold {router.threshold:.2f}, margin {router.margin:.2f}")
+    print("| broad threshold | right | wrong | abstained | must-not-claim claimed |")
+    print("|---|---|---|---|---|")
+    for broad in BROAD_THRESHOLDS:
+        router.broad_threshold = broad
+        print(f"| {broad:.2f} | " + " | ".join(map(str, outcomes(results, router, args.measure))) + " |")
 
+
+def outcomes(results: list, router: SemanticRouter, measure: str) -> tuple[int, int, int, int]:
+    """Right, wrong command, abstained (in-domain), and must-not-claim claimed, at the router's bars."""
+    right = wrong = abstained = claimed = 0
+    for row, choice in results:
+        if choice is not None and measure == "support":
+            choice = replace(choice, similarity=choice.support)
+        taken = choice is not None and router.claims(choice, row["text"])
+        if not row["command"]:
+            claimed += taken
+        elif not taken:
+            abstained += 1
+        elif choice.command.name == row["command"]:
+            right += 1
+        else:
+            wrong += 1
+    return right, wrong, abstained, claimed
 
 if __name__ == "__main__":
     main()

@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 
 from pipeline_fakes import LONDON, FakeModel, FakeStore, chose, make_pipeline
-from voxd.commands.api import CommandResponse, RouteContext
+from voxd.commands.api import ADD_A_MODEL, CommandResponse, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.commands.builtin.jokes import JOKES
 from voxd.commands.registry import built_in_commands
@@ -440,7 +440,9 @@ def test_weather_asks_for_a_city_when_there_is_no_default():
 
 def test_questions_need_a_model():
     response = execute("answer_question", {"query": "who wrote hamlet"})
-    assert response.spoken_response == "I can't answer questions right now: no language model is available."
+    assert response.spoken_response == (
+        "I can't answer questions right now: no language model is available. " + ADD_A_MODEL)
+    assert "voxd models pull" in ADD_A_MODEL  # the no-model help reply says the same (no_model.py)
 
     async def model(question: str) -> str:
         return "Hamlet was written by **William Shakespeare**."

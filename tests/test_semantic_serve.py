@@ -1,6 +1,7 @@
 """The semantic stage through a real `voxd serve`: paraphrases no template matches are routed by
 sentence embeddings (all-MiniLM-L6-v2) with the arguments the scanners find, a missing argument is
-asked for and filled by the follow-up, an out-of-domain question falls through to the model (503
+asked for and filled by the follow-up, a general-knowledge question goes to answer_question while
+a live one, two requests at once or a reminder at a clock time fall through to the model (503
 without one), a plug-in command's examples route to it, and without the embeddings package the stage
 is skipped with one log line."""
 
@@ -114,9 +115,25 @@ def test_a_missing_argument_is_asked_for_then_filled_by_the_follow_up(semantic_d
 
 
 @pytest.mark.slow
-def test_an_out_of_domain_question_falls_through_to_the_model(semantic_daemon):
+def test_a_general_question_goes_to_answer_question_which_says_how_to_add_a_model(semantic_daemon):
     node = register_node(semantic_daemon)
-    for words in ("why is the sky blue", "who wrote the origin of species"):
+    for words in ("why is the sea salty", "who wrote the origin of species"):
+        body = say(semantic_daemon, node, words).json()
+        assert (body["command"], body["routed_by"]) == ("answer_question", "semantic"), words
+        assert body["arguments"]["query"] == words
+        assert "no language model is available" in body["text"] and "voxd models pull" in body["text"]
+
+
+@pytest.mark.slow
+def test_what_no_command_can_do_falls_through_to_the_model(semantic_daemon):
+    """Live or local information, two requests at once, a reminder at a clock time: no stage claims
+    them (without a model, the 503 the node speaks)."""
+    node = register_node(semantic_daemon)
+    for words in ("what time does the chemist close today", "who won the rugby last night",
+                  "what's the weather like and can you tell me a joke",
+                  "set a two minute timer and a four minute timer",
+                  "put eggs on the shopping list and ironing on the to-do list",
+                  "remind me to buy milk on saturday"):
         reply = say(semantic_daemon, node, words)
         assert (reply.status_code, reply.json()["error"]["code"]) == (503, "llm_unavailable"), words
 

@@ -2,8 +2,10 @@
 
 A command is a class with a `name`, a `description`, typed `parameters`, the `required_secrets` it
 needs, optional sentence `templates` that claim short utterances without a language model (with
-`refine` to tidy or refuse what a template matched), and `execute`. voxd validates secrets and arguments before `execute`
-runs, so `execute` receives clean, typed keyword arguments. See docs/commands.md for a worked example.
+`refine` to tidy or refuse what a template matched), example sentences for the semantic stage
+(`examples`, with `declines` for what the command must leave alone), and `execute`. voxd
+validates secrets and arguments before `execute` runs, so `execute` receives clean, typed keyword
+arguments. See docs/commands.md for a worked example.
 
 Third-party commands are found through the entry-point group `voxd.commands`: each entry point
 names a `Command` subclass (or a callable returning a list of instances).
@@ -18,7 +20,12 @@ from typing import Any, ClassVar, Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from voxd.language.expansions import expansions
+from voxd.language.reminders import reminder_at_a_time
 from voxd.language.templates import Template, normalize_utterance, slot_anchors
+
+# How a household adds a language model (docs/llm.md), for every answer that says none is set up:
+# the no-model help reply, and a command whose `ask_model` answered None.
+ADD_A_MODEL = "To add a model, an administrator can run voxd models pull."
 
 ParameterType = Literal["string", "integer", "number", "boolean", "enum", "date", "datetime", "duration"]
 PARAMETER_TYPES: tuple[str, ...] = ParameterType.__args__  # type: ignore[attr-defined]
@@ -136,6 +143,10 @@ class Command:
     # Sentences that mean this command, said in different ways: the semantic stage compares an
     # utterance no template matched with them (and with the templates' own expansions).
     examples: ClassVar[tuple[str, ...]] = ()
+    # True when the examples can only sample what the command takes (questions on any subject): the
+    # semantic stage then holds it to the lower VOXD_SEMANTIC_BROAD_THRESHOLD, and `declines` must
+    # say what it must not take.
+    broad: ClassVar[bool] = False
     # Commands that share documents (set_timer, check_timers, cancel_timer) name one scope.
     storage_scope: ClassVar[str | None] = None
 
@@ -151,6 +162,14 @@ class Command:
                 refined = self.refine(slots, text)
                 return None if refined is None else PreRouteResult(arguments=refined)
         return None
+
+    def declines(self, text: str) -> bool:
+        """Whether this command must leave `text` to the model (or to no one) whatever its templates
+        or examples say: neither the templates nor the semantic stage claim it for this command. By
+        default, a reminder at a clock time or on a date ("remind me to buy milk tomorrow") when no
+        date or datetime parameter can hold the time. Override to add what else the command cannot
+        do; keep the default by calling it."""
+        return reminder_at_a_time(text) and not any(p.type in ("date", "datetime") for p in self.parameters)
 
     def semantic_examples(self) -> tuple[str, ...]:
         """`examples`, then a typical sentence or two of each template (voxd.language.expansions)."""

@@ -57,9 +57,6 @@ _TRAILING = re.compile(r"(?: (?:please|thanks|thank you|cheers|now|already|as we
 _POINTERS = {"it", "them", "that", "this", "those", "these", "some", "more", "one", "something", "things",
              "that down", "it down", "them down", "it off", "them off", "that off", "stuff"}
 _ITEM_SEPARATOR = re.compile(r" and | plus ")
-# A second request joined on with "and": "cancel the pasta timer and start one for the rice".
-_COMPOUND = re.compile(r" (?:and|then) (?:then |also )?(?:start|set|read|tell|what|how|cancel|add|put|remind|"
-                       r"turn|play|clear|remove|take|check|give|show|is|are|can|could|will) ")
 _CLAUSE_BREAK = re.compile(r"[,;:!?]|\.(?!\d)")
 _TOPIC = re.compile(r"\b(?:about|on the topic of|involving) (?:a |an |the )?(?P<topic>.+)$")
 
@@ -149,11 +146,6 @@ def clauses(text: str) -> list[str]:
     speech-to-text marks the pauses between "we're out of butter" and "put it on the list"."""
     parts = (normalize_utterance(part) for part in _CLAUSE_BREAK.split(text))
     return [part for part in parts if part]
-
-
-def sounds_compound(text: str) -> bool:
-    """Two requests in one utterance: one command and one set of arguments cannot answer it."""
-    return _COMPOUND.search(normalize_utterance(text)) is not None
 
 
 def scan_topic(text: str) -> str | None:

@@ -10,7 +10,6 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import without_politeness
-from voxd.language.scanners import sounds_compound
 
 
 class GetCurrentTime(Command):
@@ -28,6 +27,7 @@ class GetCurrentTime(Command):
         "what time is it in new york",
         "current time in sydney please",
         "could you tell me what time it is",
+        "what time is it back in london",
     )
     parameters = (
         Parameter("location", "string", "city or time zone, only when the user names one"),
@@ -40,8 +40,6 @@ class GetCurrentTime(Command):
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """A place that is not a known time zone may be a question about something else."""
-        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
-            return None
         if not arguments.get("location"):
             return arguments
         location = re.sub(r"( right)? now$", "", without_politeness(arguments["location"]))

@@ -11,7 +11,6 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plain_speech, without_politeness
-from voxd.language.scanners import sounds_compound
 
 
 @dataclass(frozen=True)
@@ -87,6 +86,7 @@ class TellJoke(Command):
         "got any good jokes about cats",
         "crack a joke",
         "know any puns",
+        "got a joke about dogs",
     )
     parameters = (Parameter("topic", "string", "topic of the joke, only when the user asks for one"),)
     templates = (
@@ -102,8 +102,6 @@ class TellJoke(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
-            return None
         return {"topic": wanted_topic(without_politeness(arguments.get("topic")))}
 
     async def execute(self, request: CommandRequest, topic: str | None = None) -> CommandResponse:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.language.items import LEADING_FILLER, split_items
-from voxd.language.scanners import scan_item_phrase, sounds_compound
+from voxd.language.scanners import scan_item_phrase
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
@@ -92,8 +92,6 @@ class HouseholdList(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
-            return None
         # Items said before a pointer ("we're out of butter, put it on the list") are read from
         # the words `named` holds, as the semantic stage reads them; none there: not claimed.
         if arguments.get("named"):
@@ -191,13 +189,12 @@ class ShoppingList(HouseholdList):
         "put bread on the list",
         "we've run out of coffee, add it to the list",
         "the ketchup is finished, stick it on the list",
-        "no cheese left in the fridge, it needs to go on the list",
+        "pop some onions on the shopping list",
         "add bin bags to my groceries",
         "I need to buy flour",
         "don't let me forget to get cheese",
         "take the milk off the list, I got it",
-        "what do we need from the shops",
-        "read me the groceries",
+        "remember to get stamps, add them to the shopping list",
         "empty the shopping list",
         "we're low on sugar and margarine",
         "get some more rice on the list",
@@ -223,6 +220,10 @@ class TodoList(HouseholdList):
         "clear my task list",
         "add water the plants to the list of things to do",
         "what do I still have to do",
+        "I need to clean the oven, put that on my to-do list",
+        "I've posted the letter, take it off the to do list",
+        "mark phone the dentist as done",
+        "tick off walk the dog",
     )
     templates = list_templates("(to do|todo|task|tasks) list")
 

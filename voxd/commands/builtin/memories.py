@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
 from voxd.commands.builtin.lists import as_written
-from voxd.language.scanners import sounds_compound
 from voxd.language.templates import normalize_utterance
 
 # What follows "remember" or "forget" when it is not a fact about the speaker.
@@ -32,8 +31,6 @@ class MemoryCommand(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Words that are no fact give the utterance up: "remember to buy milk" is a reminder,
         "forget about it" means stop."""
-        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
-            return None
         words = arguments.get(self.slot)
         if words is not None and NOT_A_FACT.match(words):
             return None
@@ -65,6 +62,10 @@ class Remember(MemoryCommand):
         "make a note that my birthday is in june",
         "remember I prefer tea",
         "just so you know, I don't eat meat",
+        "remember my favourite food is curry",
+        "for the record, my shoe size is nine",
+        "I'm allergic to cats, remember that",
+        "please remember that my car is blue",
     )
     slot = "content"
     asking = re.compile(
@@ -97,6 +98,8 @@ class Forget(MemoryCommand):
         "you can forget that I have a dog now",
         "please forget what I said about my brother",
         "no need to remember that I work nights any more",
+        "you can forget about my diet now",
+        "wipe what you know about my address",
     )
     slot = "content_match"
     asking = re.compile(

@@ -14,7 +14,6 @@ class Stop(Command):
         "be quiet or that's all. Not for stopping a timer, music or a device."
     )
     examples = (
-        "shut up",
         "quiet now please",
         "that will do, thanks",
         "okay you can stop now",
@@ -24,6 +23,8 @@ class Stop(Command):
         "hush",
         "I'm done, thanks",
         "stop it please",
+        "that's all, cheers",
+        "no, that's everything thanks",
     )
     # Bare words only: "stop the timer" or "cancel my order" carry an object and belong elsewhere.
     templates = (

@@ -23,7 +23,7 @@ from voxd.commands.api import (
 )
 from voxd.commands.builtin import plural, sentence_case, spoken_duration
 from voxd.language.dates import is_time_expression
-from voxd.language.scanners import scan_numbers, sounds_compound
+from voxd.language.scanners import scan_numbers
 
 SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
 STORAGE_KEY = "timers"
@@ -121,6 +121,8 @@ class SetTimer(Command):
         "start the clock for forty five seconds",
         "could you start a timer please",
         "set up a countdown",
+        "wake me up in half an hour",
+        "give me ten minutes on the clock",
     )
     parameters = (
         Parameter("duration_seconds", "duration", "length of the timer", required=True),
@@ -142,8 +144,6 @@ class SetTimer(Command):
         """A label that is a clock time or a number ("a timer for 6 pm") is not a name: an alarm
         is no timer, and a length of time the templates could not read is asked for, not named."""
         label = clean_label(arguments.get("label"))
-        if sounds_compound(text):  # a text slot took a second request: "... and add milk to the list"
-            return None
         if label and (is_time_expression(label) or scan_numbers(label)):
             return None
         return {**arguments, "label": label}
@@ -173,6 +173,8 @@ class CheckTimers(Command):
         "when does the pasta timer finish",
         "do I have a timer on",
         "check my timers",
+        "how much time is left on it?",
+        "time remaining on the timer",
     )
     parameters = (Parameter("label", "string", LABEL_HINT),)
     templates = (
@@ -188,8 +190,6 @@ class CheckTimers(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        if sounds_compound(text):  # a text slot took a second request
-            return None
         return {"label": clean_label(arguments.get("label"))}
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
@@ -220,13 +220,13 @@ class CancelTimer(Command):
     )
     examples = (
         "turn off the timer",
-        "kill the timer",
         "I don't need the timer anymore",
         "remove the pasta timer",
-        "delete all my timers",
         "stop the countdown",
         "cancel the oven timer",
         "switch the timer off",
+        "scrap the timer",
+        "bin the oven timer",
     )
     parameters = (
         Parameter("label", "string", "name of the timer, such as pasta, or 'all' for every timer"),
@@ -239,10 +239,6 @@ class CancelTimer(Command):
         f"[please] ({CANCEL}) [the|my] timer for [the] {{label}} [please]",
         "(never mind|forget) [about] [the|my] timer",
     )
-
-    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """'cancel the pasta timer and start one for the rice' is two requests: not claimed."""
-        return None if sounds_compound(text) else arguments
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
         timers = await running_timers(request.storage, request.now)

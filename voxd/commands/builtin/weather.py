@@ -23,7 +23,6 @@ from voxd.commands.api import (
 )
 from voxd.commands.builtin import sentence_case, spoken_number, without_politeness
 from voxd.language.dates import PARTS_OF_DAY, is_time_expression
-from voxd.language.scanners import sounds_compound
 
 API = "https://api.openweathermap.org/data/2.5"
 TIMEOUT = aiohttp.ClientTimeout(total=5)
@@ -57,7 +56,6 @@ class GetWeather(Command):
         "is it going to rain today",
         "do I need an umbrella tomorrow",
         "how cold is it out",
-        "what's it like outside",
         "weather forecast for paris",
         "will it be warm this afternoon",
         "how's the weather looking for sunday",
@@ -78,8 +76,6 @@ class GetWeather(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """"the weather for tomorrow" or "for this weekend" names a time where a city may stand: the
         words are the time."""
-        if sounds_compound(text):  # a text slot took a second request: "... and set a timer"
-            return None
         when, city = arguments.get("resolved_datetimes"), without_politeness(arguments.get("city"))
         if city and when and is_time_expression(f"{city} {when}"):
             when, city = f"{city} {when}", None

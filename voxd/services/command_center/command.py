@@ -29,7 +29,8 @@ from voxd.services.command_center.no_model import help_reply
 from voxd.services.command_center.pipeline import PIPELINE, Pipeline
 from voxd.services.command_center.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
 from voxd.services.command_center.settings import (
-    REPLY_BUDGET, SEMANTIC, SEMANTIC_MARGIN, SEMANTIC_THRESHOLD, SPEECH_BIAS,
+    REPLY_BUDGET, SEMANTIC, SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_THRESHOLD,
+    SPEECH_BIAS,
 )
 from voxd.services.command_center.store import CC_STORE
 from voxd.services.command_center.turn import RoutedBy, Turn
@@ -174,7 +175,8 @@ def semantic_router(commands: list, settings: Settings):
     if embedder is None:
         return None
     router = SemanticRouter(commands, embedder, settings.value(SEMANTIC_THRESHOLD),
-                            settings.value(SEMANTIC_MARGIN), cache_dir=models)
+                            settings.value(SEMANTIC_MARGIN), cache_dir=models,
+                            broad_threshold=settings.value(SEMANTIC_BROAD_THRESHOLD))
     log.info("semantic stage ready: %d example sentences of %d commands", len(router.sentences),
              len(router.commands))
     return router

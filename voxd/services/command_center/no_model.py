@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from voxd.commands.api import Command
+from voxd.commands.api import ADD_A_MODEL, Command
 
 OFFERED = 4  # a few; the reply is spoken
 MOST_WORDS = 8  # of one command's summary
@@ -34,4 +34,4 @@ def help_reply(commands: list[Command]) -> str:
     offer = f" Without one I can {'; '.join(things[:-1])}; or {things[-1]}." if len(things) > 1 else (
         f" Without one I can {things[0]}." if things else "")
     return ("I didn't understand that, and no language model is set up to help." + offer
-            + " To add a model, an administrator can run voxd models pull.")
+            + " " + ADD_A_MODEL)

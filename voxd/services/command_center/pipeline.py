@@ -24,6 +24,7 @@ from aiohttp import web
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
+from voxd.language.compounds import is_compound
 from voxd.language.fillers import drop_fillers
 from voxd.commands.scanning import refined_arguments
 from voxd.language.slips import repair as repair_slips
@@ -46,16 +47,24 @@ NOT_HEARD = "Sorry, I didn't catch that."
 
 
 def claims(commands: list[Command], text: str, context: RouteContext) -> Iterator[tuple[Command, PreRouteResult]]:
-    """Every command's fast matcher, in order: each claim on `text`. A matcher that raises is
-    logged and passed over."""
+    """Every command's fast matcher, in order: each claim on `text`, but none of a command that
+    declines it. A matcher that raises is logged and passed over."""
     for command in commands:
         try:
             claim = command.pre_route(text, context)
+            if claim is not None and command.declines(text):  # asked only of a claim: most never match
+                claim = None
         except Exception:
             log.exception("pre_route of %s failed", command.name)
             continue
         if claim is not None:
             yield command, claim
+
+
+def template_claim(commands: list[Command], text: str, context: RouteContext) -> tuple[Command, PreRouteResult] | None:
+    """The templates stage's answer: the first claim on `text`; none for two requests in one
+    utterance, of which a template would answer one half (voxd.language.compounds)."""
+    return None if is_compound(text) else next(claims(commands, text, context), None)
 
 
 class Pipeline:
@@ -151,12 +160,14 @@ class Pipeline:
     def pre_route(self, turn: Turn) -> None:
         """The first claim wins."""
         with turn.timed(Stage.PRE_ROUTE):
-            for command, claim in claims(self.commands, turn.text, self.route_context(turn)):
-                turn.command, turn.tool, turn.arguments = command, command.name, dict(claim.arguments)
-                turn.routed_by = RoutedBy.PRE_ROUTE
-                if claim.spoken_response:
-                    turn.response = CommandResponse(spoken_response=claim.spoken_response)
-                break
+            claimed = template_claim(self.commands, turn.text, self.route_context(turn))
+            if claimed is None:
+                return
+            command, claim = claimed
+            turn.command, turn.tool, turn.arguments = command, command.name, dict(claim.arguments)
+            turn.routed_by = RoutedBy.PRE_ROUTE
+            if claim.spoken_response:
+                turn.response = CommandResponse(spoken_response=claim.spoken_response)
 
     def resume(self, turn: Turn, question: PendingQuestion) -> None:
         """The answer completes the asking command: first read as one utterance with the question's

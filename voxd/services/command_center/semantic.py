@@ -4,9 +4,11 @@ sentence embeddings (docs/architecture.md, The voice pipeline).
 Every command's example sentences (`Command.semantic_examples`) are embedded once; an utterance's
 nearest examples vote for their commands, weighted by similarity. The router abstains - and the
 utterance goes on to the language model, or to the speakable "no model" answer - when the winner's
-best example is less similar than `threshold`, when the runner-up command's best example comes
-within `margin` of it, or when the utterance joins two requests with "and": a wrong command is
-worse than none.
+best example is less similar than `threshold` (`broad_threshold` for a command whose examples
+only sample what it takes, `Command.broad`: answer_question), when the runner-up command's best
+example comes within `margin` of it, when the winner declines the utterance (`Command.declines`:
+a question needing live information for answer_question, a reminder at a clock time), or when
+the utterance joins two requests (voxd.language.compounds): a wrong command is worse than none.
 
 The embedder is a Protocol so unit tests use a tiny fake; `load_embedder` gives the real one
 (all-MiniLM-L6-v2 through sentence-transformers), or None when the package is not installed.
@@ -26,7 +28,7 @@ from typing import Protocol
 import numpy as np
 
 from voxd.commands.api import Command
-from voxd.language.scanners import sounds_compound
+from voxd.language.compounds import is_compound
 
 log = logging.getLogger("voxd.command-center.semantic")
 
@@ -52,8 +54,9 @@ class Choice:
 
 class SemanticRouter:
     def __init__(self, commands: list[Command], embedder: Embedder, threshold: float, margin: float,
-                 cache_dir: Path | None = None) -> None:
+                 cache_dir: Path | None = None, broad_threshold: float | None = None) -> None:
         self.embedder, self.threshold, self.margin = embedder, threshold, margin
+        self.broad_threshold = threshold if broad_threshold is None else broad_threshold  # Command.broad
         self.sentences: list[str] = []
         owners: list[int] = []
         self.commands = [command for command in commands if command.semantic_examples()]
@@ -80,16 +83,15 @@ class SemanticRouter:
                       float(votes[winner]) / TOP_K)
 
     def choose(self, text: str) -> Command | None:
-        """The command `text` means, or None to abstain (also for two requests in one utterance)."""
-        if sounds_compound(text):
-            return None
+        """The command `text` means, or None to abstain."""
         choice = self.nearest(text)
-        if choice is None or not self.claims(choice):
-            return None
-        return choice.command
+        return choice.command if choice is not None and self.claims(choice, text) else None
 
-    def claims(self, choice: Choice) -> bool:
-        return choice.similarity >= self.threshold and choice.similarity - choice.runner_up >= self.margin
+    def claims(self, choice: Choice, text: str) -> bool:
+        """Whether the stage claims `text` for the voted `choice` at the current threshold and margin."""
+        threshold = self.broad_threshold if choice.command.broad else self.threshold
+        return (choice.similarity >= threshold and choice.similarity - choice.runner_up >= self.margin
+                and not is_compound(text) and not choice.command.declines(text))
 
 
 def cached_vectors(embedder: Embedder, sentences: list[str], cache_dir: Path | None) -> np.ndarray:

@@ -24,6 +24,11 @@ SEMANTIC_THRESHOLD = Setting("VOXD_SEMANTIC_THRESHOLD", NUMBER, 0.55, "The least
 SEMANTIC_MARGIN = Setting("VOXD_SEMANTIC_MARGIN", NUMBER, 0.05, "How much nearer the chosen command's "
                           "example must be than any other command's for the semantic stage to claim.",
                           minimum=0, maximum=2)
+SEMANTIC_BROAD_THRESHOLD = Setting("VOXD_SEMANTIC_BROAD_THRESHOLD", NUMBER, 0.2, "The least cosine "
+                                   "similarity for the semantic stage to claim an utterance for a command whose "
+                                   "examples only sample what it takes (answer_question: questions on any "
+                                   "subject, which it declines when they need live or personal information).",
+                                   minimum=-1, maximum=1)
 
 SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, SPEECH_BIAS, REPLY_BUDGET, SEMANTIC,
-            SEMANTIC_THRESHOLD, SEMANTIC_MARGIN)
+            SEMANTIC_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_BROAD_THRESHOLD)

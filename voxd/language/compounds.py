@@ -1,0 +1,66 @@
+"""Two requests in one utterance ("set a timer for ten minutes and add rice to the list"): no
+stage may claim it, since one command with one set of arguments would answer only one half, and a
+half-done request said to be done is worse than none. The templates (`pre_route`) and the semantic
+stage both ask `is_compound` before they claim (docs/architecture.md, The voice pipeline).
+
+An utterance is compound when, at a joining word ("and", "then", "also", "and then"...), a second
+request begins. Two signs, both read from words, not from any command:
+
+- the words after the joiner open a request: a verb of command ("set", "add", "tell") or a
+  question ("what's", "how", "is it") - REQUEST_OPENERS;
+- a thing requests act on is named on both sides: a list or a timer before the joiner and another
+  after it ("add bread to the shopping list and soap to the other list", "a five minute timer and
+  a ten minute timer", "the time and the weather") - REPEATED_HEADS.
+
+One request with "and" inside stays one: "salt and pepper", "mac and cheese", "add milk and
+eggs", "what's 5 and 3", "the difference between a crocodile and an alligator". So does a to-do
+list of tasks said as verbs ("add wash the car and take out the bins to my to-do list"): words
+that follow a verb of adding, before the one list they go to, are its items.
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxd.language.templates import normalize_utterance
+
+# What joins two requests; longest first, so "and then" is one joiner.
+JOINERS: tuple[str, ...] = ("and then", "and also", "and after that", "then", "also", "and")
+
+# First words of a request: verbs of command and question openers (after normalize_utterance,
+# so "what's" is "what is"). Not "get", "make", "need": they start list items and tasks too.
+REQUEST_OPENERS: tuple[str, ...] = (
+    "start", "set", "read", "tell", "cancel", "add", "put", "remind", "turn", "switch", "play", "clear",
+    "remove", "take", "check", "give", "show", "stop", "convert", "delete", "forget", "remember",
+    "what", "how", "when", "where", "who", "why", "which", "is", "are", "can", "could", "will",
+    "would", "do", "does",
+)
+
+# Nouns a request acts on: one named on each side of a joiner makes two requests ("the pasta timer
+# and the rice timer", "the time and the weather").
+REPEATED_HEADS: tuple[str, ...] = ("list", "lists", "timer", "timers", "weather", "forecast", "time", "joke")
+
+# Verbs whose object is a list's items: "add A and B to the list" names items, not requests.
+ADDING = ("add", "put", "stick", "pop", "write", "jot")
+
+_JOINER = re.compile(r" (?:" + "|".join(re.escape(j) for j in JOINERS) + r") ")
+_OPENER = re.compile(r"(?:" + "|".join(REQUEST_OPENERS) + r")\b")
+_HEAD = re.compile(r"\b(?:" + "|".join(REPEATED_HEADS) + r")\b")
+
+
+def is_compound(text: str) -> bool:
+    """Whether `text` asks for two things at once (see the module's docstring)."""
+    utterance = normalize_utterance(text)
+    for joiner in _JOINER.finditer(utterance):
+        before, after = utterance[:joiner.start()], utterance[joiner.end():]
+        if _HEAD.search(before) and _HEAD.search(after):
+            return True
+        if _OPENER.match(after) and not _items_of_one_list(before, after):
+            return True
+    return False
+
+
+def _items_of_one_list(before: str, after: str) -> bool:
+    """"add wash the car | and | take out the bins to my to-do list": the joiner sits among the
+    items of a verb of adding whose one list comes after it."""
+    return before.split(" ", 1)[0] in ADDING and not _HEAD.search(before) and _HEAD.search(after) is not None

@@ -1,0 +1,84 @@
+"""Questions read without a model: whether an utterance is asked as a question, and whether it
+needs information voxd does not have.
+
+`answer_question` takes general-knowledge and everyday questions ("how many legs does a spider
+have"); with a language model it answers them, without one it says so and how to add one. A
+question that needs live, local or personal information ("what's the news today", "when does the
+chemist close", "what's on my calendar"), the state of the home's devices ("is the heating on") or
+is about voxd itself ("what's your name") is not its to take, with a model or without: no command
+can answer it (bench/corpus/README.md, Conventions). Those are told apart by words that mark them,
+kept as data in live_information.tsv (`kind<TAB>phrase`), not in code, so a household's phrasing
+the table misses is one row to add.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from voxd.language.templates import normalize_utterance
+
+TABLE = Path(__file__).with_name("live_information.tsv")
+KINDS = ("live", "local", "personal", "home", "assistant")
+
+# Words that open a question (after normalize_utterance: "what's" is "what is"), and requests for
+# an explanation that are asked as commands.
+QUESTION_WORDS: tuple[str, ...] = (
+    "what", "who", "whom", "whose", "why", "how", "when", "where", "which", "is", "are", "was", "were",
+    "do", "does", "did", "can", "could", "should", "would", "will", "has", "have", "had",
+    "explain", "define", "describe",
+)
+QUESTION_WITHIN = 3  # "quick question, why ...": a question word among the first few words
+# "can you play the radio" asks for an action, not an answer: after these openers only words of
+# telling make a question ("could you tell me why ...").
+POLITE_REQUEST = re.compile(r"^(?:please )?(?:can|could|would|will) you (?:please )?(?!tell|explain|say|remind)")
+
+
+@dataclass(frozen=True)
+class Marker:
+    kind: str  # live, local, personal, home (its devices: "is the heating on") or assistant ("what's your name")
+    phrase: str  # normalised words, matched whole
+
+
+def is_question(text: str) -> bool:
+    """Asked as a question: ends with "?", or one of its first words opens a question; not a polite
+    request for an action ("could you turn the heating up")."""
+    words = normalize_utterance(text)
+    if POLITE_REQUEST.match(words):
+        return False
+    if text.rstrip().endswith("?"):
+        return True
+    return any(word in QUESTION_WORDS for word in words.split()[:QUESTION_WITHIN])
+
+
+def read_markers(text: str) -> tuple[Marker, ...]:
+    """The rows of a markers table; blank lines and lines starting with # are skipped. A
+    malformed row raises ValueError naming its line."""
+    markers = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        columns = [column.strip() for column in line.split("\t")]
+        if len(columns) != 2 or columns[0] not in KINDS or not normalize_utterance(columns[1]):
+            raise ValueError(f"markers table line {number}: expected `kind<TAB>phrase` with a kind of "
+                             f"{', '.join(KINDS)}, got {line!r}")
+        markers.append(Marker(columns[0], normalize_utterance(columns[1])))
+    return tuple(markers)
+
+
+@functools.cache
+def _table() -> tuple[tuple[Marker, ...], re.Pattern[str]]:
+    markers = read_markers(TABLE.read_text(encoding="utf-8"))
+    phrases = sorted({m.phrase for m in markers}, key=len, reverse=True)
+    return markers, re.compile(r"\b(?:" + "|".join(re.escape(phrase) for phrase in phrases) + r")\b")
+
+
+def needs_information_voxd_lacks(text: str) -> Marker | None:
+    """The first marker of live, local or personal information in `text`, or None."""
+    markers, pattern = _table()
+    found = pattern.search(normalize_utterance(text))
+    if found is None:
+        return None
+    return next(marker for marker in markers if marker.phrase == found.group())

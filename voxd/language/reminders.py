@@ -1,0 +1,29 @@
+"""A request to be reminded or woken at a clock time or on a date ("remind me to buy milk
+tomorrow", "wake me up at half six"), as opposed to after a length of time ("remind me in ten
+minutes", which a countdown timer does). A command with nowhere to keep a time or a date (no date
+or datetime parameter) must not claim such a request: the shopping list would add "milk" and
+forget the "tomorrow", a timer would ask how long. `Command.declines` asks this.
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxd.language.dates import find_time_expressions
+from voxd.language.scanners import scan_duration
+from voxd.language.templates import normalize_utterance
+
+# Words that ask for something to happen later, to the speaker (after normalize_utterance).
+REMINDING: tuple[str, ...] = (
+    "remind me", "remind us", "reminder", "wake me", "wake us", "alarm", "alert me", "give me a shout",
+    "do not let me forget", "nudge me",
+)
+
+_REMINDING = re.compile(r"\b(?:" + "|".join(re.escape(phrase) for phrase in REMINDING) + r")\b")
+
+
+def reminder_at_a_time(text: str) -> bool:
+    """Whether `text` asks to be reminded or woken at a time or on a date, naming no length of time."""
+    if not _REMINDING.search(normalize_utterance(text)):
+        return False
+    return scan_duration(text) is None and bool(find_time_expressions(text))
