@@ -166,7 +166,8 @@ def test_the_guard_refuses_non_public_addresses_on_every_hop(guarded_daemon, sit
     for url, kind in ((f"http://[::1]:{port}/cake", "loopback"), ("http://10.1.2.3/", "private"),
                       ("http://192.168.1.20/", "private"), ("http://169.254.169.254/latest/meta-data/", "link-local"),
                       ("http://0.0.0.0/", "unspecified"), ("http://224.0.0.1/", "multicast"),
-                      (f"http://[::ffff:127.0.0.1]:{port}/cake", "loopback"), ("http://100.64.0.1/", "not a public")):
+                      (f"http://[::ffff:127.0.0.1]:{port}/cake", "loopback"), ("http://100.64.0.1/", "not a public"),
+                      (f"http://2130706433:{port}/cake", "legacy form"), (f"http://0x7f.1:{port}/cake", "legacy form")):
         error = error_of(extract(guarded_daemon, url), 400, "url_not_allowed")
         assert kind in error["details"]["reason"], error
     site.serve("/guarded-cake", RECIPE_PAGE)

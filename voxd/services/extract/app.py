@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal
 
+import aiohttp
 from aiohttp import web
 from pydantic_core import to_jsonable_python
 
@@ -25,7 +26,7 @@ from voxd.services.extract.settings import FetchPolicy, load_policy
 
 log = logging.getLogger("voxd.extract")
 
-SESSION = web.AppKey("extract_session", object)
+SESSION = web.AppKey("extract_session", aiohttp.ClientSession)
 POLICY = web.AppKey("extract_policy", FetchPolicy)
 MAX_URL = 4096
 
@@ -52,7 +53,7 @@ async def extract(call: Call[ExtractRequest]) -> web.Response:
     if len(request.url) > MAX_URL:
         raise bad_request(f"the URL is longer than {MAX_URL} characters", "invalid_url")
     started = time.perf_counter()
-    page = await fetch(call.app[SESSION], request.url, call.app[POLICY])  # type: ignore[arg-type]
+    page = await fetch(call.app[SESSION], request.url, call.app[POLICY])
     fetched = time.perf_counter()
     body = decoded(page)
     is_html = page.content_type != "text/plain"
@@ -86,6 +87,6 @@ def create_app(settings: Settings) -> web.Application:
         if policy.allow_private:
             log.warning("VOXD_EXTRACT_ALLOW_PRIVATE is on: pages on loopback and private addresses can be fetched")
         yield
-        await app[SESSION].close()  # type: ignore[attr-defined]
+        await app[SESSION].close()
 
     return create_service_app("extract", settings, ROUTES, resources=[lifecycle])
