@@ -104,6 +104,10 @@ def test_redirects_are_followed_up_to_five(open_daemon, site):
     site.redirect("/r0", "/r1")
     error = error_of(extract(open_daemon, site.url + "/r0"), 502, "too_many_redirects")
     assert error["details"]["max_redirects"] == 5
+    broken = site.redirect("/to-nowhere", "http://[::1")
+    error_of(extract(open_daemon, broken), 502, "fetch_failed")
+    elsewhere = site.redirect("/to-ftp", "ftp://example.com/cake.txt")
+    error_of(extract(open_daemon, elsewhere), 400, "url_not_allowed")
 
 
 def test_a_page_larger_than_5_mb_is_refused_while_streaming(open_daemon, site):

@@ -14,6 +14,7 @@ from typing import Literal
 import aiohttp
 from aiohttp import web
 from pydantic_core import to_jsonable_python
+from yarl import URL
 
 from voxd.kit.app import create_service_app
 from voxd.kit.auth import Pattern
@@ -63,7 +64,8 @@ async def extract(call: Call[ExtractRequest]) -> web.Response:
         answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, text=text)
     else:
         answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, html=body)
-    log.info("extracted %s (%s, %d bytes, format %s): fetch %.0f ms, extraction %.0f ms", page.final_url,
+    shown_url = URL(page.final_url).with_query(None).with_fragment(None)  # a query may carry a token
+    log.info("extracted %s (%s, %d bytes, format %s): fetch %.0f ms, extraction %.0f ms", shown_url,
              page.content_type, len(page.body), request.format, (fetched - started) * 1000,
              (time.perf_counter() - fetched) * 1000)
     shown = to_jsonable_python(answer)
