@@ -6,10 +6,11 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from conftest import Daemon, app_headers, free_port_offset
+from conftest import Daemon, app_headers
+from daemons import serving, serving_with_model
 from households import member
 from recipe_cards import PANCAKES, RecipeCard, card_image
-from scripted_llm import ScriptedModel, text, tool_call
+from scripted_llm import text, tool_call
 
 IMPORT_IMAGE = "/api/v0/recipes/import-image"
 SERVICES = ["config", "auth", "logs", "ocr", "recipes"]
@@ -26,36 +27,25 @@ SOUP = RecipeCard(
 )
 
 
-def start(tmp_path_factory, services: list[str], **env: str) -> Daemon:
-    return Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), services, extra_env=env).start()
-
-
 @pytest.fixture(scope="module")
 def reader(tmp_path_factory):
     """OCR and the recipes service, no language model: the rule-based draft."""
-    daemon = start(tmp_path_factory, SERVICES)
-    yield daemon
-    assert daemon.stop() == 0, daemon.output()
+    with serving(tmp_path_factory, SERVICES) as daemon:
+        yield daemon
 
 
 @pytest.fixture(scope="module")
 def model_reader(tmp_path_factory):
     """The same with the language-model proxy in front of a scripted model."""
-    scripted = ScriptedModel()
-    daemon = start(tmp_path_factory, [*SERVICES, "llm"], VOXD_LLM_BACKEND="openai", VOXD_LLM_URL=scripted.url,
-                   VOXD_LLM_MODEL="scripted")
-    daemon.model = scripted
-    yield daemon
-    assert daemon.stop() == 0, daemon.output()
-    scripted.close()
+    with serving_with_model(tmp_path_factory, SERVICES) as daemon:
+        yield daemon
 
 
 @pytest.fixture(scope="module")
 def blind(tmp_path_factory):
     """No OCR service at all, and a small photo limit."""
-    daemon = start(tmp_path_factory, ["config", "auth", "recipes"], VOXD_RECIPES_MAX_IMAGE_BYTES="100000")
-    yield daemon
-    assert daemon.stop() == 0, daemon.output()
+    with serving(tmp_path_factory, ["config", "auth", "recipes"], VOXD_RECIPES_MAX_IMAGE_BYTES="100000") as daemon:
+        yield daemon
 
 
 def post_photo(daemon: Daemon, who: dict, photo: bytes, content_type: str = "image/png", multipart: bool = False,

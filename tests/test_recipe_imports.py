@@ -9,12 +9,14 @@ import json
 import httpx
 import pytest
 
-from conftest import Daemon, app_headers, free_port_offset
-from scripted_llm import ScriptedModel, text, tool_call
+from conftest import Daemon, app_headers
+from daemons import serving, serving_with_model
+from scripted_llm import text, tool_call
 from households import member
 from web_pages import PageServer
 
 SERVICES = ["config", "auth", "logs", "extract", "recipes"]
+OPEN = {"VOXD_EXTRACT_ALLOW_PRIVATE": "true"}  # the test site is on loopback
 IMPORT_URL = "/api/v0/recipes/import-url"
 
 CAKE = {
@@ -63,29 +65,18 @@ def site():
         yield server
 
 
-def start(tmp_path_factory, services: list[str], **env: str) -> Daemon:
-    env = {"VOXD_EXTRACT_ALLOW_PRIVATE": "true", **env}
-    return Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), services, extra_env=env).start()
-
-
 @pytest.fixture(scope="module")
 def importer(tmp_path_factory):
     """No language model: pages without schema.org data are 422."""
-    daemon = start(tmp_path_factory, SERVICES)
-    yield daemon
-    assert daemon.stop() == 0, daemon.output()
+    with serving(tmp_path_factory, SERVICES, **OPEN) as daemon:
+        yield daemon
 
 
 @pytest.fixture(scope="module")
 def model_importer(tmp_path_factory):
     """The language-model proxy in front of a scripted model."""
-    scripted = ScriptedModel()
-    daemon = start(tmp_path_factory, [*SERVICES, "llm"], VOXD_LLM_BACKEND="openai", VOXD_LLM_URL=scripted.url,
-                   VOXD_LLM_MODEL="scripted")
-    daemon.model = scripted
-    yield daemon
-    assert daemon.stop() == 0, daemon.output()
-    scripted.close()
+    with serving_with_model(tmp_path_factory, SERVICES, **OPEN) as daemon:
+        yield daemon
 
 
 def import_url(daemon: Daemon, who: dict, url: str, **params: str) -> httpx.Response:
