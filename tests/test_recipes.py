@@ -84,6 +84,7 @@ def test_a_recipe_is_created_read_changed_and_deleted(daemon, cook):
     ({"title": "Soup", "servings": "4"}, "servings"),
     ({"title": "Soup", "ingredients": [""]}, "ingredients"),
     ({"title": "Soup", "ingredients": [{"quantity": 2}]}, "ingredients"),
+    ({"title": "Soup", "ingredients": [{"text": "eggs", "quantity": {"min": 3, "max": 2}}]}, "ingredients"),
     ({"title": "Soup", "steps": "Boil it."}, "steps"),
     ({"title": "Soup", "cook_time_minutes": -5}, "cook_time_minutes"),
     ({"title": "Soup", "tags": ["x" * 51]}, "tags"),

@@ -110,6 +110,13 @@ def tidy(value: float) -> float | int:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
+def multiplied(quantity: Quantity, factor: float = 1.0) -> Quantity:
+    """The quantity times `factor`, each end of a range alike, tidied (2.0 is 2)."""
+    if isinstance(quantity, QuantityRange):
+        return QuantityRange(tidy(quantity.min * factor), tidy(quantity.max * factor))
+    return tidy(quantity * factor) if quantity is not None else None
+
+
 def read_amount(text: str) -> Reading | None:
     """The amount at the start of `text` (after "about"), digits or words; None when there is none."""
     lead = _LEAD.match(text)

@@ -44,6 +44,10 @@ class QuantityRange:
     min: Amount
     max: Amount
 
+    def __post_init__(self) -> None:
+        if self.min > self.max:
+            raise ValueError("a range's min must not be more than its max")
+
 
 Quantity = Amount | QuantityRange | None
 

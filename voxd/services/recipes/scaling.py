@@ -10,21 +10,15 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 from voxd.kit.errors import ApiError
-from voxd.services.recipes.ingredients import format_quantity, read_ingredient, tidy
-from voxd.services.recipes.model import Ingredient, Quantity, QuantityRange, Recipe, ScaledRecipe, Scaling
-
-
-def scaled_quantity(quantity: Quantity, factor: float) -> Quantity:
-    if isinstance(quantity, QuantityRange):
-        return QuantityRange(tidy(quantity.min * factor), tidy(quantity.max * factor))
-    return tidy(quantity * factor) if quantity is not None else None
+from voxd.services.recipes.ingredients import format_quantity, multiplied, read_ingredient
+from voxd.services.recipes.model import Ingredient, Recipe, ScaledRecipe, Scaling
 
 
 def scaled_line(line: Ingredient, factor: float) -> Ingredient | None:
     """The line for `factor` times the amount; None when it has no quantity to scale."""
     if line.quantity is None:
         return None
-    quantity = scaled_quantity(line.quantity, factor)
+    quantity = multiplied(line.quantity, factor)
     reading = read_ingredient(line.text)
     text = line.text
     if reading.quantity == line.quantity and reading.end > reading.start:

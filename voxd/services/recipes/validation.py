@@ -3,6 +3,7 @@ validated exactly like a POST, so nothing reaches the database that a client cou
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -10,7 +11,7 @@ from yarl import URL
 
 from voxd.kit.errors import bad_request
 from voxd.kit.routes import adapter
-from voxd.services.recipes.ingredients import ingredient
+from voxd.services.recipes.ingredients import ingredient, multiplied
 from voxd.services.recipes.model import (
     Ingredient,
     RecipeFields,
@@ -43,7 +44,7 @@ def ingredient_of(line: str | Ingredient) -> Ingredient:
         return ingredient(line)
     if line.quantity is None and line.unit is None and line.name is None:
         return ingredient(line.text)
-    return line
+    return replace(line, quantity=multiplied(line.quantity))
 
 
 def web_url(raw: str | None, field: str) -> str | None:
