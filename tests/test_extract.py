@@ -104,6 +104,10 @@ def test_redirects_are_followed_up_to_five(open_daemon, site):
     site.redirect("/r0", "/r1")
     error = error_of(extract(open_daemon, site.url + "/r0"), 502, "too_many_redirects")
     assert error["details"]["max_redirects"] == 5
+    broken = site.redirect("/to-nowhere", "http://[::1")
+    error_of(extract(open_daemon, broken), 502, "fetch_failed")
+    elsewhere = site.redirect("/to-ftp", "ftp://example.com/cake.txt")
+    error_of(extract(open_daemon, elsewhere), 400, "url_not_allowed")
 
 
 def test_a_page_larger_than_5_mb_is_refused_while_streaming(open_daemon, site):
@@ -166,7 +170,8 @@ def test_the_guard_refuses_non_public_addresses_on_every_hop(guarded_daemon, sit
     for url, kind in ((f"http://[::1]:{port}/cake", "loopback"), ("http://10.1.2.3/", "private"),
                       ("http://192.168.1.20/", "private"), ("http://169.254.169.254/latest/meta-data/", "link-local"),
                       ("http://0.0.0.0/", "unspecified"), ("http://224.0.0.1/", "multicast"),
-                      (f"http://[::ffff:127.0.0.1]:{port}/cake", "loopback"), ("http://100.64.0.1/", "not a public")):
+                      (f"http://[::ffff:127.0.0.1]:{port}/cake", "loopback"), ("http://100.64.0.1/", "not a public"),
+                      (f"http://2130706433:{port}/cake", "legacy form"), (f"http://0x7f.1:{port}/cake", "legacy form")):
         error = error_of(extract(guarded_daemon, url), 400, "url_not_allowed")
         assert kind in error["details"]["reason"], error
     site.serve("/guarded-cake", RECIPE_PAGE)

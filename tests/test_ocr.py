@@ -8,6 +8,7 @@ import zlib
 
 import httpx
 import pytest
+from PIL import Image, ImageOps
 
 from conftest import Daemon, app_headers, free_port_offset
 from recipe_cards import PANCAKES, RecipeCard, card_image, degraded, encoded, render
@@ -74,6 +75,14 @@ def test_a_photographed_card_is_straightened_and_read(ocr_daemon, format, conten
     assert_every_line_read(result, PANCAKES)
     assert result["image"]["format"] == format
     assert abs(result["image"]["skew_degrees"] + 3.0) <= 0.3, result["image"]
+
+
+def test_text_on_a_transparent_background_is_read(ocr_daemon):
+    """Black text on transparent pixels that are black too: read as on white paper."""
+    card = render(SOUP)
+    transparent = Image.merge("RGBA", (*[Image.new("L", card.size, 0)] * 3, ImageOps.invert(card)))
+    result = read(ocr_daemon, encoded(transparent, "PNG")).json()
+    assert_every_line_read(result, SOUP)
 
 
 def test_small_text_is_enlarged_before_reading(ocr_daemon):

@@ -11,8 +11,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal
 
+import aiohttp
 from aiohttp import web
 from pydantic_core import to_jsonable_python
+from yarl import URL
 
 from voxd.kit.app import create_service_app
 from voxd.kit.auth import Pattern
@@ -25,7 +27,7 @@ from voxd.services.extract.settings import FetchPolicy, load_policy
 
 log = logging.getLogger("voxd.extract")
 
-SESSION = web.AppKey("extract_session", object)
+SESSION = web.AppKey("extract_session", aiohttp.ClientSession)
 POLICY = web.AppKey("extract_policy", FetchPolicy)
 MAX_URL = 4096
 
@@ -52,7 +54,7 @@ async def extract(call: Call[ExtractRequest]) -> web.Response:
     if len(request.url) > MAX_URL:
         raise bad_request(f"the URL is longer than {MAX_URL} characters", "invalid_url")
     started = time.perf_counter()
-    page = await fetch(call.app[SESSION], request.url, call.app[POLICY])  # type: ignore[arg-type]
+    page = await fetch(call.app[SESSION], request.url, call.app[POLICY])
     fetched = time.perf_counter()
     body = decoded(page)
     is_html = page.content_type != "text/plain"
@@ -62,7 +64,8 @@ async def extract(call: Call[ExtractRequest]) -> web.Response:
         answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, text=text)
     else:
         answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, html=body)
-    log.info("extracted %s (%s, %d bytes, format %s): fetch %.0f ms, extraction %.0f ms", page.final_url,
+    shown_url = URL(page.final_url).with_query(None).with_fragment(None)  # a query may carry a token
+    log.info("extracted %s (%s, %d bytes, format %s): fetch %.0f ms, extraction %.0f ms", shown_url,
              page.content_type, len(page.body), request.format, (fetched - started) * 1000,
              (time.perf_counter() - fetched) * 1000)
     shown = to_jsonable_python(answer)
@@ -86,6 +89,6 @@ def create_app(settings: Settings) -> web.Application:
         if policy.allow_private:
             log.warning("VOXD_EXTRACT_ALLOW_PRIVATE is on: pages on loopback and private addresses can be fetched")
         yield
-        await app[SESSION].close()  # type: ignore[attr-defined]
+        await app[SESSION].close()
 
     return create_service_app("extract", settings, ROUTES, resources=[lifecycle])

@@ -63,7 +63,7 @@ async def follow(session: aiohttp.ClientSession, url: str, policy: FetchPolicy) 
             async with session.get(current, allow_redirects=False) as response:
                 location = response.headers.get("Location")
                 if response.status in REDIRECTS and location:
-                    current = checked_url(str(current.join(URL(location))), policy)
+                    current = checked_url(redirect_target(url, current, location), policy)
                     continue
                 return await read_page(url, str(current), response, policy)
         except aiohttp.ClientConnectorError as error:
@@ -76,6 +76,14 @@ async def follow(session: aiohttp.ClientSession, url: str, policy: FetchPolicy) 
             raise fetch_failed(url, f"fetching {current} failed: {error}") from None
     raise ApiError(502, "too_many_redirects", f"{url} redirects more than {policy.max_redirects} times",
                    {"url": url, "max_redirects": policy.max_redirects})
+
+
+def redirect_target(url: str, current: URL, location: str) -> str:
+    """Where a redirect points, relative locations resolved against the hop that sent it."""
+    try:
+        return str(current.join(URL(location)))
+    except (ValueError, TypeError):
+        raise fetch_failed(url, f"{current} redirects to {location!r}, which is not a URL") from None
 
 
 def fetch_failed(url: str, message: str, **details: object) -> ApiError:

@@ -58,11 +58,23 @@ def checked_url(raw: str, policy: FetchPolicy) -> URL:
     try:
         literal = ipaddress.ip_address(url.host)
     except ValueError:
+        if legacy_ipv4(url.host):
+            raise url_not_allowed(raw, f"{url.host} is an IPv4 address in a legacy form") from None
         return url  # a name: GuardedResolver checks what it resolves to
     refusal = address_refusal(literal)
     if refusal and not host_is_trusted(url.host, policy):
         raise url_not_allowed(raw, f"{literal} is {refusal}")
     return url
+
+
+def legacy_ipv4(host: str) -> bool:
+    """2130706433, 0x7f.1, 127.1: forms the C resolver reads as an address (inet_aton) that are no
+    address to Python; never needed by a real page, and a classic way around a guard."""
+    try:
+        socket.inet_aton(host)
+    except OSError:
+        return False
+    return True
 
 
 class AddressRefused(OSError):

@@ -27,7 +27,7 @@ class Prepared:
 
 
 def prepare(image: Image.Image) -> Prepared:
-    grey = ImageOps.autocontrast(image.convert("L"), cutoff=1)
+    grey = ImageOps.autocontrast(on_white(image).convert("L"), cutoff=1)
     angle = skew_angle(grey)
     if abs(angle) >= FINE_STEP:
         grey = grey.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
@@ -35,6 +35,15 @@ def prepare(image: Image.Image) -> Prepared:
     if scale > 1:
         grey = grey.resize((round(grey.width * scale), round(grey.height * scale)), Image.Resampling.LANCZOS)
     return Prepared(grey.filter(ImageFilter.MedianFilter(3)), angle, scale)  # after upscaling: thin strokes stay
+
+
+def on_white(image: Image.Image) -> Image.Image:
+    """A transparent background becomes white paper: dropping the alpha channel would leave
+    whatever colour the transparent pixels hold, often black, under black text."""
+    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        return Image.alpha_composite(Image.new("RGBA", rgba.size, "white"), rgba)
+    return image
 
 
 def ink_of(grey: Image.Image) -> Image.Image:

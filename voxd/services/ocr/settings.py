@@ -16,7 +16,7 @@ MAX_BYTES = Setting("VOXD_OCR_MAX_BYTES", WHOLE, 15 * 1024 * 1024, "The largest 
                     "bytes.", minimum=1024)
 MAX_PIXELS = Setting("VOXD_OCR_MAX_PIXELS", WHOLE, 40_000_000, "The most pixels an image may have "
                      "(width × height, read from its header before decoding: a decompression bomb is "
-                     "refused with 413).", minimum=10_000)
+                     "refused with 413).", minimum=10_000, maximum=89_000_000)  # Pillow refuses more itself
 WORKERS = Setting("VOXD_OCR_WORKERS", WHOLE, 1, "Images recognised at once; tesseract already uses "
                   "every core for one image, so more mostly adds memory.", minimum=1, maximum=8)
 TIMEOUT = Setting("VOXD_OCR_TIMEOUT", DURATION, 60.0, "How long tesseract may take for one image.",
