@@ -2,6 +2,10 @@
 microdata; site-specific scrapers for the sites it knows, its generic schema.org scraper for the
 rest). CPU-bound: run it in a worker thread.
 
+recipe-scrapers and extruct are imported on the first import of a page, in that thread: loading them
+(every site scraper, lxml's extractors) takes about 0.3 s, which `voxd serve` should not pay at
+every start for a feature used now and then.
+
 What the scraper reads is clipped to the limits of a POST body (a description of 20,000 characters
 is still a recipe) and then validated exactly like one (validation.draft_input).
 """
@@ -13,10 +17,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
-
-import extruct
-from recipe_scrapers import scrape_html
-from recipe_scrapers._exceptions import RecipeScrapersExceptions
 
 from voxd.services.recipes.model import MAX_INGREDIENTS, MAX_STEPS, MAX_TAGS, MAX_TEXT, RecipeInput
 from voxd.services.recipes.validation import draft_input
@@ -45,6 +45,8 @@ def scraped(read: Callable[[], T]) -> T | None:
 
 def count_recipes(html: str) -> int:
     """How many schema.org Recipe items the page holds (JSON-LD, in @graph too, and microdata)."""
+    import extruct  # loaded on first use (see the module docstring)
+
     data = extruct.extract(html, syntaxes=["json-ld", "microdata"], uniform=True, errors="ignore")
     seen: set[str] = set()
     for item in data.get("json-ld", []) + data.get("microdata", []):
@@ -84,6 +86,9 @@ def minutes(value: Any) -> int | None:
 
 def read_page(html: str, url: str) -> PageRecipe | None:
     """The page's first recipe, or None when it has no schema.org recipe the scrapers can read."""
+    from recipe_scrapers import scrape_html  # loaded on first use (see the module docstring)
+    from recipe_scrapers._exceptions import RecipeScrapersExceptions
+
     try:
         scraper = scrape_html(html, url, supported_only=False)
     except RecipeScrapersExceptions:
