@@ -54,6 +54,7 @@ CATALOG: dict[str, ServiceSpec] = {
         ServiceSpec("extract", 7709, "/health", "voxd.services.extract.app:create_app", False),
         ServiceSpec("ocr", 7031, "/health", "voxd.services.ocr.app:create_app", False,
                     needs=Extra("ocr", ("pytesseract", "PIL"))),
+        ServiceSpec("recipes", 7030, "/health", "voxd.services.recipes.app:create_app", True),
     )
 }
 
