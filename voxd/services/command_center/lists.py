@@ -18,13 +18,12 @@ from pydantic import Field, StringConstraints
 from voxd.commands.builtin.list_items import ListItem, ListItems
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import not_found
-from voxd.kit.household_scope import HouseholdQuery, acting_household
+from voxd.kit.household_scope import MEMBERS, HouseholdQuery, acting_household
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.command_center.store import CC_STORE, DocumentStorage
 
 # The list names of the URL -> the command whose document holds the items.
 LISTS = {"shopping": "shopping_list", "todo": "todo_list", "to-do": "todo_list"}
-CALLERS = (Pattern.USER, Pattern.APP)
 
 ItemText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 
@@ -64,7 +63,7 @@ def household_list(call: Call) -> tuple[str, ListItems]:
     command = LISTS.get(name)
     if command is None:
         raise not_found(f"no list {name!r}; the lists are {', '.join(LISTS)}", "list_not_found")
-    household = acting_household(call.principal, call.query)
+    household = acting_household(call)
     return name, ListItems(DocumentStorage(call.app[CC_STORE], household, command), command)
 
 
@@ -93,10 +92,10 @@ async def remove_items(call: Call[ItemTexts]) -> web.Response:
 
 PATH = "/api/v0/lists/{list}/items"
 ROUTES = [
-    Route("GET", PATH, read_items, CALLERS, query=HouseholdQuery, response=ListAnswer,
+    Route("GET", PATH, read_items, MEMBERS, query=HouseholdQuery, response=ListAnswer,
           summary="the items of a household list (shopping, todo or to-do)"),
-    Route("POST", PATH, add_items, CALLERS, body=ItemTexts, query=HouseholdQuery, response=AddAnswer,
+    Route("POST", PATH, add_items, MEMBERS, body=ItemTexts, query=HouseholdQuery, response=AddAnswer,
           summary="add items to a household list; items already on it are named, not added twice"),
-    Route("DELETE", PATH, remove_items, CALLERS, body=ItemTexts, query=HouseholdQuery, response=RemoveAnswer,
+    Route("DELETE", PATH, remove_items, MEMBERS, body=ItemTexts, query=HouseholdQuery, response=RemoveAnswer,
           summary="remove items from a household list by their text"),
 ]
