@@ -51,6 +51,7 @@ CATALOG: dict[str, ServiceSpec] = {
         ServiceSpec("stt", 7706, "/health", "voxd.services.stt.app:create_app", True,
                     needs=Extra("voice", ("numpy", "faster_whisper"))),
         ServiceSpec("tts", 7707, "/health", "voxd.services.tts.app:create_app", False),
+        ServiceSpec("recipes", 7030, "/health", "voxd.services.recipes.app:create_app", True),
     )
 }
 
