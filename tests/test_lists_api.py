@@ -8,24 +8,15 @@ import uuid
 import httpx
 import pytest
 
-from conftest import app_headers, login, register_node, say, unique_email
+from conftest import app_headers, household_member, register_node, say
 
 
 def lists_url(daemon, name: str) -> str:
     return daemon.url("command-center") + f"/api/v0/lists/{name}/items"
 
 
-def bearer(tokens: dict) -> dict[str, str]:
-    return {"Authorization": f"Bearer {tokens['access_token']}"}
-
-
 def household_user(daemon, household_id: str) -> dict[str, str]:
-    """A user of `household_id`, logged in: their bearer header."""
-    email, password = unique_email(), "correct horse battery"
-    body = {"email": email, "display_name": "Kim", "password": password, "household_id": household_id}
-    made = httpx.post(daemon.url("auth") + "/users", json=body, headers={"X-Admin-Key": daemon.admin_key})
-    assert made.status_code == 201, made.text
-    return bearer(login(daemon, email, password).json())
+    return household_member(daemon, household_id)["headers"]
 
 
 @pytest.fixture

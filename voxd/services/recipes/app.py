@@ -10,9 +10,10 @@ from voxd.kit.app import create_service_app, database
 from voxd.kit.routes import Route
 from voxd.kit.settings import Settings
 from voxd.services.recipes import routes
+from voxd.services.recipes.mealplans import routes as mealplans
 from voxd.services.recipes.migrations import MIGRATIONS
 
-ROUTE_MODULES = (routes,)
+ROUTE_MODULES = (routes, mealplans)
 
 
 def all_routes() -> list[Route]:
