@@ -6,7 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from conftest import app_headers, login, unique_email
+from conftest import app_headers
+from households import member
 
 RECIPES = "/api/v0/recipes"
 
@@ -21,18 +22,6 @@ LASAGNE = {
     "steps": ["Brown the mince.", "Layer the sheets and sauce.", "Bake for 45 minutes."],
     "tags": ["Dinner", "pasta", "dinner"],
 }
-
-
-def member(daemon) -> dict:
-    """A user in a household of their own: their bearer headers and the household's id."""
-    admin = {"X-Admin-Key": daemon.admin_key}
-    household = httpx.post(daemon.url("auth") + "/households", json={"name": "Home"}, headers=admin).json()
-    email, password = unique_email(), "correct horse battery"
-    body = {"email": email, "display_name": "Cook", "password": password,
-            "household_id": household["household_id"]}
-    assert httpx.post(daemon.url("auth") + "/users", json=body, headers=admin).status_code == 201
-    token = login(daemon, email, password).json()["access_token"]
-    return {"headers": {"Authorization": f"Bearer {token}"}, "household_id": household["household_id"]}
 
 
 @pytest.fixture

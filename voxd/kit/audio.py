@@ -10,6 +10,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from voxd.kit.errors import ApiError, bad_request
+from voxd.kit.uploads import read_part
 
 WAV_TYPES = ("audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave")
 AUDIO_TYPES = (*WAV_TYPES, "multipart/form-data")
@@ -24,27 +25,9 @@ async def read_audio(request: web.Request, limit: int) -> bytes:
                        "send the recording as a WAV body (Content-Type: audio/wav) or as multipart/form-data with "
                        f"a `file` part; got {request.content_type or 'no Content-Type'}")
     if request.content_type == "multipart/form-data":
-        audio = await read_part(request, limit)
+        audio = await read_part(request, FILE_PARTS, limit, "the recording", "audio_missing")
     else:
         audio = await request.read()  # aiohttp enforces the size limit on chunked bodies too
     if not audio:
         raise bad_request("the request body is empty; send a WAV recording", "empty_audio")
     return audio
-
-
-async def read_part(request: web.Request, limit: int) -> bytes:
-    try:
-        reader = await request.multipart()
-        async for part in reader:
-            if getattr(part, "name", None) not in FILE_PARTS:
-                continue
-            chunks, size = [], 0
-            while chunk := await part.read_chunk():
-                size += len(chunk)
-                if size > limit:
-                    raise ApiError(413, "body_too_large", f"the recording is larger than {limit} bytes")
-                chunks.append(chunk)
-            return b"".join(chunks)
-    except (ValueError, AssertionError) as error:  # aiohttp's word for a broken multipart body
-        raise bad_request(f"the multipart body cannot be read: {error}", "malformed_multipart") from None
-    raise bad_request("send the recording in a multipart part named file (or audio)", "audio_missing")

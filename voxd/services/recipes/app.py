@@ -9,11 +9,12 @@ from aiohttp import web
 from voxd.kit.app import create_service_app, database
 from voxd.kit.routes import Route
 from voxd.kit.settings import Settings
-from voxd.services.recipes import routes
+from voxd.services.recipes import importing, routes
 from voxd.services.recipes.mealplans import routes as mealplans
 from voxd.services.recipes.migrations import MIGRATIONS
 
-ROUTE_MODULES = (routes, mealplans)
+# Each module declares its `ROUTES` (and, when it keeps something on the app, its `RESOURCES`).
+ROUTE_MODULES = (routes, importing, mealplans)
 
 
 def all_routes() -> list[Route]:
@@ -21,4 +22,6 @@ def all_routes() -> list[Route]:
 
 
 def create_app(settings: Settings) -> web.Application:
-    return create_service_app("recipes", settings, all_routes(), resources=[database(MIGRATIONS)])
+    resources = [database(MIGRATIONS)]
+    resources += [resource for module in ROUTE_MODULES for resource in getattr(module, "RESOURCES", ())]
+    return create_service_app("recipes", settings, all_routes(), resources=resources)

@@ -50,18 +50,8 @@ Quantity = Amount | QuantityRange | None
 
 @dataclass(frozen=True)
 class Ingredient:
-    """One ingredient line: `text` as written, the rest read from it (null when it cannot be)."""
-
-    text: Line
-    quantity: Quantity = None
-    unit: Annotated[str, Field(max_length=40)] | None = None
-    name: Annotated[str, Field(max_length=500)] | None = None
-
-
-@dataclass(frozen=True)
-class IngredientInput:
-    """An ingredient a client sends as an object: the text, and optionally what it already knows
-    about it. Given only the text, the service reads quantity, unit and name itself."""
+    """One ingredient line: `text` as written, the rest read from it (null when it cannot be).
+    A client may send only the text (or a plain string); the service then reads the rest."""
 
     text: Line
     quantity: Quantity = None
@@ -80,7 +70,7 @@ class RecipeInput:
     cook_time_minutes: Minutes | None = None
     total_time_minutes: Minutes | None = None
     # Each line a string ("2 cloves garlic") or an object with at least its text.
-    ingredients: Annotated[list[Line | IngredientInput], Field(max_length=MAX_INGREDIENTS)] = field(
+    ingredients: Annotated[list[Line | Ingredient], Field(max_length=MAX_INGREDIENTS)] = field(
         default_factory=list)
     steps: Annotated[list[Step], Field(max_length=MAX_STEPS)] = field(default_factory=list)
     tags: Annotated[list[Tag], Field(max_length=MAX_TAGS)] = field(default_factory=list)
@@ -107,21 +97,11 @@ class RecipeFields:
 
 
 @dataclass(frozen=True)
-class Recipe:
+class Recipe(RecipeFields):
+    """A stored recipe: its fields, and whose it is and when it was made and changed."""
+
     id: str
     household_id: str
-    title: str
-    description: str | None
-    servings: int | None
-    prep_time_minutes: int | None
-    cook_time_minutes: int | None
-    total_time_minutes: int | None
-    ingredients: list[Ingredient]
-    steps: list[str]
-    tags: list[str]
-    source_url: str | None
-    image_url: str | None
-    source_type: SourceType
     created_at: str
     updated_at: str
 

@@ -13,7 +13,6 @@ from voxd.kit.routes import adapter
 from voxd.services.recipes.ingredients import ingredient
 from voxd.services.recipes.model import (
     Ingredient,
-    IngredientInput,
     RecipeFields,
     RecipeInput,
     SourceType,
@@ -38,18 +37,22 @@ def checked(body: RecipeInput, source_type: SourceType = SourceType.MANUAL) -> R
     )
 
 
-def ingredient_of(line: str | IngredientInput) -> Ingredient:
+def ingredient_of(line: str | Ingredient) -> Ingredient:
     """A plain line is read; an object that says more than its text is kept as the client gave it."""
     if isinstance(line, str):
         return ingredient(line)
     if line.quantity is None and line.unit is None and line.name is None:
         return ingredient(line.text)
-    return Ingredient(line.text, line.quantity, line.unit, line.name)
+    return line
 
 
 def web_url(raw: str | None, field: str) -> str | None:
-    if not raw:
-        return None
+    """An optional URL: None when empty, else checked."""
+    return checked_url(raw, field) if raw else None
+
+
+def checked_url(raw: str, field: str) -> str:
+    """`raw` when it is an absolute http(s) URL; 400 naming `field` otherwise."""
     try:
         url = URL(raw)
         valid = url.scheme in ("http", "https") and bool(url.host)

@@ -1,0 +1,91 @@
+"""Web extraction service (7709): POST /extract fetches one page from the web, every redirect hop
+checked against the SSRF guards (guard.py) and the limits (settings.py), and answers its HTML or its
+main text. The recipes service imports pages through it; nothing else in voxd fetches the web."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Literal
+
+from aiohttp import web
+from pydantic_core import to_jsonable_python
+
+from voxd.kit.app import create_service_app
+from voxd.kit.auth import Pattern
+from voxd.kit.errors import bad_request
+from voxd.kit.routes import Call, Route
+from voxd.kit.settings import Settings
+from voxd.services.extract.fetcher import fetch, open_session
+from voxd.services.extract.page import decoded, main_text, title_of
+from voxd.services.extract.settings import FetchPolicy, load_policy
+
+log = logging.getLogger("voxd.extract")
+
+SESSION = web.AppKey("extract_session", object)
+POLICY = web.AppKey("extract_policy", FetchPolicy)
+MAX_URL = 4096
+
+
+@dataclass(frozen=True)
+class ExtractRequest:
+    url: str
+    format: Literal["html", "text"] = "html"
+
+
+@dataclass(frozen=True)
+class ExtractedPage:
+    url: str  # as asked for
+    final_url: str  # after redirects
+    status: int
+    content_type: str
+    title: str | None
+    html: str | None = None  # format html: the page as served (text/plain pages: their text)
+    text: str | None = None  # format text: the main text only
+
+
+async def extract(call: Call[ExtractRequest]) -> web.Response:
+    request = call.body
+    if len(request.url) > MAX_URL:
+        raise bad_request(f"the URL is longer than {MAX_URL} characters", "invalid_url")
+    started = time.perf_counter()
+    page = await fetch(call.app[SESSION], request.url, call.app[POLICY])  # type: ignore[arg-type]
+    fetched = time.perf_counter()
+    body = decoded(page)
+    is_html = page.content_type != "text/plain"
+    title = await asyncio.to_thread(title_of, body) if is_html else None
+    if request.format == "text":
+        text = await asyncio.to_thread(main_text, body, page.final_url) if is_html else body
+        answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, text=text)
+    else:
+        answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, html=body)
+    log.info("extracted %s (%s, %d bytes, format %s): fetch %.0f ms, extraction %.0f ms", page.final_url,
+             page.content_type, len(page.body), request.format, (fetched - started) * 1000,
+             (time.perf_counter() - fetched) * 1000)
+    shown = to_jsonable_python(answer)
+    shown.pop("text" if request.format == "html" else "html")
+    return web.json_response(shown)
+
+
+ROUTES = [
+    Route("POST", "/extract", extract, (Pattern.APP,), body=ExtractRequest, response=ExtractedPage,
+          max_body=16 * 1024, summary="fetch a web page (SSRF-guarded, every redirect checked) and answer "
+          "its HTML or main text"),
+]
+
+
+def create_app(settings: Settings) -> web.Application:
+    policy = load_policy(settings)
+
+    async def lifecycle(app: web.Application) -> AsyncIterator[None]:
+        app[POLICY] = policy
+        app[SESSION] = open_session(policy)
+        if policy.allow_private:
+            log.warning("VOXD_EXTRACT_ALLOW_PRIVATE is on: pages on loopback and private addresses can be fetched")
+        yield
+        await app[SESSION].close()  # type: ignore[attr-defined]
+
+    return create_service_app("extract", settings, ROUTES, resources=[lifecycle])

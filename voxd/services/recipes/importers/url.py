@@ -1,0 +1,88 @@
+"""Import from a web page: the web extraction service fetches it (the one place voxd fetches the
+web, with its guards), recipe-scrapers reads its schema.org recipe, and a page without one goes to
+the language model as main text when a model is configured (docs/recipes.md, Import from a web page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Literal
+
+import aiohttp
+from pydantic import ValidationError
+
+from voxd.kit.errors import ApiError, UpstreamError
+from voxd.kit.routes import adapter
+from voxd.kit.service_client import ServiceClient
+from voxd.services.recipes.importers.schema_org import read_page
+from voxd.services.recipes.model import RecipeInput
+from voxd.services.recipes.structuring import Structurer
+
+log = logging.getLogger("voxd.recipes")
+
+# The extraction service's answers about the page itself (not about us): passed on as they are.
+PAGE_PROBLEMS = (502, 504)
+
+
+@dataclass(frozen=True)
+class FetchedPage:
+    """What the web extraction service answers for `POST /extract`."""
+
+    url: str
+    final_url: str
+    status: int
+    content_type: str
+    title: str | None = None
+    html: str | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class PageDraft:
+    recipe: RecipeInput
+    final_url: str
+    read_by: str  # "schema.org" or "the language model", for the log
+
+
+def no_recipe(url: str, model_asked: bool) -> ApiError:
+    why = ("and the language model found none in its text" if model_asked
+           else "and no language model is configured to read its text (docs/llm.md)")
+    return ApiError(422, "no_recipe_found", f"no recipe was found on {url}: the page has no schema.org recipe {why}")
+
+
+async def fetch(client: ServiceClient, url: str, format: Literal["html", "text"],
+                timeout: aiohttp.ClientTimeout) -> FetchedPage:
+    """The page through the extraction service. Its refusals (400 url_not_allowed, 422 too_large...)
+    reach the client as they are; a page that could not be fetched (502 fetch_failed, 504
+    fetch_timeout) too, rather than being mistaken for the service being down."""
+    try:
+        answer = await client.call("extract", "POST", "/extract", json={"url": url, "format": format},
+                                   timeout=timeout)
+    except UpstreamError as error:
+        if error.status in PAGE_PROBLEMS and error.code:
+            raise ApiError(error.status, error.code, error.message, error.details) from None
+        raise
+    try:
+        return adapter(FetchedPage).validate_python(answer)
+    except ValidationError:
+        raise UpstreamError("extract", None, None, "the extract service answered something unexpected") from None
+
+
+async def page_draft(client: ServiceClient, structurer: Structurer, url: str,
+                     timeout: aiohttp.ClientTimeout) -> PageDraft:
+    """The page's recipe; 422 no_recipe_found when neither its schema.org data nor the model has one."""
+    page = await fetch(client, url, "html", timeout)
+    found = await asyncio.to_thread(read_page, page.html or "", page.final_url)
+    if found is not None:
+        if found.recipes_on_page > 1:
+            log.info("%s holds %d recipes; imported the first, %r", page.final_url, found.recipes_on_page,
+                     found.recipe.title)
+        return PageDraft(found.recipe, page.final_url, "schema.org")
+    if structurer.configured:
+        text = await fetch(client, url, "text", timeout)
+        recipe = await structurer.structure(text.text or "", page.final_url)
+        if recipe is not None:
+            return PageDraft(recipe, page.final_url, "the language model")
+    raise no_recipe(page.final_url, structurer.configured)
