@@ -8,7 +8,9 @@ import stat
 
 import httpx
 
-from conftest import household_member
+from conftest import household_member, run_voxd
+from recipe_cards import PANCAKES, card_image
+from web_pages import PageServer
 
 RECIPE = {"title": "Shakshuka", "servings": 2, "total_time_minutes": 30, "tags": ["brunch"],
           "ingredients": ["4 eggs", "1 can chopped tomatoes"], "steps": ["Simmer the tomatoes.", "Poach the eggs."]}
@@ -84,10 +86,37 @@ def test_an_expired_access_token_is_refreshed_and_the_new_refresh_token_kept(dae
     assert json.loads(session_file.read_text() or "{}") == {}
 
 
-def test_import_says_what_it_cannot_read(voxd_cli, tmp_path, daemon):
-    log_in(voxd_cli, household_member(daemon))
+PAGE = ('<html><head><script type="application/ld+json">' + json.dumps({
+    "@context": "https://schema.org", "@type": "Recipe", "name": "Lemon Drizzle Cake",
+    "recipeIngredient": ["225 g butter", "4 eggs"], "recipeInstructions": ["Beat.", "Bake."]}) +
+    "</script></head><body><h1>Cake</h1></body></html>")
+
+
+def test_import_from_a_page_and_from_a_photo(make_daemon, tmp_path):
+    running = make_daemon(services=["config", "auth", "logs", "extract", "ocr", "recipes"],
+                          VOXD_EXTRACT_ALLOW_PRIVATE="true")
+    cook = household_member(running)
+
+    def voxd(*args: str, input: str | None = None):
+        return run_voxd(running.env, *args, input=input)
+
+    assert voxd("login", "--email", cook["email"], "--password-stdin", input=cook["password"] + "\n").exit_code == 0
+    with PageServer() as site:
+        url = site.serve("/cake", PAGE)
+        imported = voxd("recipes", "import", url)
+        assert imported.exit_code == 0, imported.output
+        assert "Imported Lemon Drizzle Cake (2 ingredients, 2 steps)" in imported.output
+        again = voxd("recipes", "import", url)
+        assert again.exit_code == 1 and "already imported as" in again.output and "--update" in again.output
+        assert voxd("recipes", "import", url, "--update").exit_code == 0
+
+    photo = tmp_path / "card.png"
+    photo.write_bytes(card_image(PANCAKES))
+    read = voxd("recipes", "import", str(photo), "--json")
+    assert read.exit_code == 0, read.output
+    assert json.loads(read.output)["title"] == "Buttermilk Pancakes"
+
     notes = tmp_path / "notes.txt"
     notes.write_text("not a photo")
-    assert "PNG, JPEG or WebP" in voxd_cli("recipes", "import", str(notes)).output
-    assert "neither a file nor an http(s) URL" in voxd_cli("recipes", "import", "ftp://example.org/x").output
-    voxd_cli("logout")
+    assert "PNG, JPEG or WebP" in voxd("recipes", "import", str(notes)).output
+    assert "neither a file nor an http(s) URL" in voxd("recipes", "import", "ftp://example.org/x").output

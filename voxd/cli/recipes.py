@@ -107,7 +107,7 @@ def import_recipe(source: str, update: bool, as_json: bool) -> None:
             return await client.call("recipes", call.pop("method"), call.pop("path"), **call, timeout=IMPORT_TIMEOUT)
         except UpstreamError as failure:
             if failure.code == "duplicate_recipe":
-                existing = (failure.details or {}).get("id") if isinstance(failure.details, dict) else None
+                existing = failure.details.get("recipe_id") if isinstance(failure.details, dict) else None
                 raise CliError(f"already imported{f' as {existing}' if existing else ''}; "
                                "add --update to replace it") from None
             raise
