@@ -66,6 +66,9 @@ def test_tonights_dinner_comes_from_the_meal_plan(daemon):
     node, cook, recipe_id = kitchen_with_lasagne(daemon)
     today = datetime.now(ZoneInfo(node["household"]["timezone"])).date().isoformat()
     assert say(daemon, node, "what's for dinner").json()["text"] == "There's no dinner planned for today."
+    asked = say(daemon, node, "read me the recipe")
+    assert asked.json()["text"] == "Which recipe should I read?" and listens(asked)
+    assert follow_up(daemon, node, "the lasagne").json()["text"].startswith("Lasagne. You need")
     plan = {"start_date": today, "end_date": today, "items": [{"date": today, "meal": "dinner", "recipe_id": recipe_id}]}
     assert httpx.post(daemon.url("recipes") + "/api/v0/meal-plans", json=plan, headers=cook["headers"]).status_code == 201
     assert say(daemon, node, "what's for dinner").json()["text"] == "Tonight it's Lasagne."

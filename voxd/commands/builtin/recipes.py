@@ -40,13 +40,12 @@ def dish(words: str) -> str:
 
 
 class RecipeCommand(Command):
-    """A failure to reach the recipes service is one sentence, whatever the command."""
-
-    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        return {name: dish(value) if name in ("title", "query") and isinstance(value, str) else value
-                for name, value in arguments.items()}
+    """A failure to reach the recipes service is one sentence, whatever the command. A dish named
+    by a template, a follow-up answer ("the lasagne") or a model is searched for as `dish` words."""
 
     async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
+        arguments = {name: dish(value) if name in ("title", "query") and isinstance(value, str) else value
+                     for name, value in arguments.items()}
         try:
             return await self.run(request, RecipeBook(request), **arguments)
         except RecipesUnreachable:
@@ -59,8 +58,8 @@ class RecipeCommand(Command):
 class FindRecipe(RecipeCommand):
     name = "find_recipe"
     description = "Look for a recipe in the household's recipe collection by dish, ingredient or tag."
-    parameters = (Parameter("query", "string", "what the recipe is for: a dish, an ingredient or a tag",
-                            required=True),)
+    # Asked for when missing: "I need to know the dish, ingredient or tag to look for."
+    parameters = (Parameter("query", "string", "dish, ingredient or tag to look for", required=True),)
     templates = (
         "(do|have) we (have|got) [a|any] (recipe|recipes) (for|with) {query}",
         "is there a recipe (for|with) {query}",
@@ -204,7 +203,7 @@ class WhatsForDinner(RecipeCommand):
 class AddRecipeToShoppingList(RecipeCommand):
     name = "add_recipe_to_shopping_list"
     description = "Put the ingredients of one of the household's recipes on the shopping list."
-    parameters = (Parameter("title", "string", "the recipe's title or dish", required=True),)
+    parameters = (Parameter("title", "string", "recipe to shop for (its title or dish)", required=True),)
     storage_scope = SHOPPING_LIST  # the shopping list's own documents: one list for voice and HTTP
     templates = (
         "[please] (add|put) [all] the ingredients (for|of) [the] {title} [recipe] (to|on|onto) [my|the|our] (shopping|grocery) list",
