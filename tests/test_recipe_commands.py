@@ -53,6 +53,10 @@ def test_find_and_read_a_recipe_step_by_step(daemon):
     assert follow_up(daemon, node, "repeat that").json()["text"] == "Step 1 of 3: Brown the mince."
     assert follow_up(daemon, node, "next step").json()["text"] == "Step 2 of 3: Layer the sheets and sauce."
     assert follow_up(daemon, node, "previous step").json()["text"] == "Step 1 of 3: Brown the mince."
+    unclear = follow_up(daemon, node, "banana custard")  # no template knows it: it is not a step
+    assert unclear.json()["text"] == "Say next step, repeat that, or previous step." and listens(unclear)
+    assert follow_up(daemon, node, "next step").json()["text"] == "Step 2 of 3: Layer the sheets and sauce."
+    assert follow_up(daemon, node, "previous step").json()["text"] == "Step 1 of 3: Brown the mince."
     follow_up(daemon, node, "next step")
     last = follow_up(daemon, node, "next step")
     assert last.json()["text"] == "Step 3 of 3: Bake for 45 minutes. That's the last step."
