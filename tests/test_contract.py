@@ -232,3 +232,23 @@ def test_credentials_that_are_not_utf8_are_401(daemon, header):
         assert body["error"]["code"].startswith("invalid_"), body
         checked += 1
     assert checked >= 15
+
+
+def test_bad_bodies_on_user_routes_are_400_or_415(daemon, user_tokens):
+    """The body checks of test_bad_bodies_are_400_with_reasons, on the routes a user calls."""
+    headers = {"Authorization": f"Bearer {user_tokens['access_token']}"}
+    checked = 0
+    for service in SERVICES:
+        for method, path, operation in routes(daemon, service):
+            any_user = any(requirement.get("bearer") == [] for requirement in operation["security"])
+            if "requestBody" not in operation or not any_user:
+                continue
+            url = daemon.url(service) + path
+            malformed = httpx.request(method, url, content=b'{"broken": ', headers={**headers, "content-type": "application/json"})
+            assert_error(malformed, 400, "malformed_json")
+            assert_error(httpx.request(method, url, content=b"", headers={**headers, "content-type": "application/json"}),
+                         400, "empty_body")
+            assert_error(httpx.request(method, url, json=[1, 2], headers=headers), 400)
+            assert_error(httpx.request(method, url, data={"a": "b"}, headers=headers), 415, "unsupported_media_type")
+            checked += 1
+    assert checked >= 4

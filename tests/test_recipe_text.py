@@ -60,6 +60,7 @@ lngredients:
 
 2 tsp baking powder
 300 ml buttermilk
+1.5 | water
 
 Method
 
@@ -78,7 +79,7 @@ def test_a_card_with_headings_is_drafted():
     recipe = draft(CARD)
     assert recipe.title == "Buttermilk Pancakes"
     assert (recipe.servings, recipe.prep_time_minutes, recipe.cook_time_minutes) == (4, 10, 20)
-    assert recipe.ingredients == ["200 g plain flour", "2 tsp baking powder", "300 ml buttermilk"]
+    assert recipe.ingredients == ["200 g plain flour", "2 tsp baking powder", "300 ml buttermilk", "1.5 l water"]
     assert recipe.steps == ["Whisk the flour and baking powder in a large bowl.",
                             "Beat in the buttermilk until just combined.", "Cook ladlefuls in a hot pan."]
     assert recipe.description is None

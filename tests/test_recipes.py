@@ -196,3 +196,43 @@ def test_search_filters_sorts_and_pages(daemon, cook):
         answer = httpx.get(recipes_url(daemon), params=params, headers=cook["headers"])
         assert answer.status_code == 400, (params, answer.text)
         assert answer.json()["error"]["code"] in ("invalid_cursor", "invalid_query")
+
+
+# A valid body for every recipes route that takes one: the isolation tests below reach each route's
+# handler, not its body validation. A new route with a body gets an entry here.
+BODIES = {
+    ("POST", "/api/v0/recipes"): {"json": LASAGNE},
+    ("PUT", "/api/v0/recipes/{id}"): {"json": LASAGNE},
+    ("POST", "/api/v0/recipes/import-url"): {"json": {"url": "http://127.0.0.1:9/recipe"}},
+    ("POST", "/api/v0/recipes/import-image"): {"content": b"\x89PNG\r\n\x1a\n", "headers": {"Content-Type": "image/png"}},
+}
+
+
+def household_routes(daemon) -> list[tuple[str, str, dict]]:
+    document = httpx.get(daemon.url("recipes") + "/openapi.json").json()
+    return [(method.upper(), path, operation) for path, operations in document["paths"].items()
+            for method, operation in operations.items() if operation["security"]]
+
+
+def send_as(daemon, who: dict, method: str, path: str, operation: dict, recipe_id: str, **params) -> httpx.Response:
+    if "requestBody" in operation:
+        assert (method, path) in BODIES, f"add a valid body for {method} {path} to BODIES"
+    body = BODIES.get((method, path), {})
+    headers = {**who["headers"], **body.get("headers", {})}
+    url = daemon.url("recipes") + path.replace("{id}", recipe_id)
+    return httpx.request(method, url, params=params, headers=headers, timeout=30,
+                         **{key: value for key, value in body.items() if key != "headers"})
+
+
+def test_every_route_refuses_to_act_for_another_household(daemon, cook, neighbour):
+    recipe = create(daemon, cook)
+    routes = household_routes(daemon)
+    assert len(routes) >= 7
+    for method, path, operation in routes:
+        answer = send_as(daemon, neighbour, method, path, operation, recipe["id"], household_id=cook["household_id"])
+        assert answer.status_code == 403, (method, path, answer.text)
+        assert answer.json()["error"]["code"] == "not_your_household"
+        if "{id}" in path:
+            answer = send_as(daemon, neighbour, method, path, operation, recipe["id"])
+            assert answer.status_code == 404, (method, path, answer.text)
+    assert httpx.get(recipes_url(daemon, f"/{recipe['id']}"), headers=cook["headers"]).json() == recipe

@@ -30,6 +30,8 @@ TIMES = {
     "total_time_minutes": re.compile(r"\b(?:total(?:\s+time)?|ready\s+in)\s*:?\s*(?P<rest>[^.,;|]+)", re.IGNORECASE),
 }
 HEADING_SIMILARITY = 0.8  # "lngredients" (OCR's l for I) is still the heading
+# OCR reads a lone "l" (litre) as "|": "1.5 | stock" is "1.5 l stock" (no recipe writes a bar there).
+LITRE_AS_BAR = re.compile(r"^([\d.,/½¼¾⅓⅔]+)\s*\|(?=\s)")
 
 
 @dataclass
@@ -151,7 +153,7 @@ def is_metadata(line: str) -> bool:
 
 def draft(text: str) -> RecipeInput | None:
     """A recipe from OCR text; None when the text holds no ingredient line to make one of."""
-    lines = [" ".join(line.split()) for line in text.splitlines()]
+    lines = [LITRE_AS_BAR.sub(r"\1 l", " ".join(line.split())) for line in text.splitlines()]
     lines = [line for line in lines if line]
     found = sections(lines)
     if not found.ingredients:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from aiohttp import web
 
 from voxd.kit.appkeys import DB
-from voxd.kit.errors import not_found
+from voxd.kit.errors import ApiError, not_found
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.recipes.access import MEMBERS, HouseholdQuery, acting_household
 from voxd.services.recipes.model import Recipe, RecipeInput, RecipeList, ScaledRecipe, Servings
@@ -30,7 +30,7 @@ def recipes(call: Call) -> RecipeStore:
     return RecipeStore(call.app[DB])
 
 
-def missing(recipe_id: str) -> Exception:
+def missing(recipe_id: str) -> ApiError:
     return not_found(f"there is no recipe {recipe_id!r} in your household", "recipe_not_found")
 
 
