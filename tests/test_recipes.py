@@ -206,6 +206,8 @@ BODIES = {
     ("PUT", "/api/v0/recipes/{id}"): {"json": LASAGNE},
     ("POST", "/api/v0/recipes/import-url"): {"json": {"url": "http://127.0.0.1:9/recipe"}},
     ("POST", "/api/v0/recipes/import-image"): {"content": b"\x89PNG\r\n\x1a\n", "headers": {"Content-Type": "image/png"}},
+    ("POST", "/api/v0/meal-plans"): {"json": {"start_date": "2026-11-23", "end_date": "2026-11-23"}},
+    ("PUT", "/api/v0/meal-plans/{id}"): {"json": {"start_date": "2026-11-23", "end_date": "2026-11-23"}},
 }
 
 

@@ -107,6 +107,28 @@ SAID: dict[str, tuple[str, ...]] = {
         "you can forget that I have a cat now",
         "please forget what I told you about my job",
     ),
+    "find_recipe": (
+        "do we have a recipe for lasagne",
+        "is there a recipe with chickpeas",
+        "search for recipes with mushrooms",
+        "find me a pancake recipe",
+    ),
+    "read_recipe": (
+        "read me the recipe for lasagne",
+        "read the shepherd's pie recipe",
+        "read me the recipe",
+        "next step",
+        "what's the next step",
+        "repeat that",
+        "say that again",
+        "go back to the previous step",
+        "read me the ingredients again",
+    ),
+    "whats_for_dinner": ("what's for dinner", "what are we having for tea tomorrow", "what's on the menu tonight"),
+    "add_recipe_to_shopping_list": (
+        "add all the ingredients for the lasagne to the shopping list",
+        "put the curry ingredients on my shopping list",
+    ),
 }
 
 UTTERANCES = [(name, text) for name, texts in SAID.items() for text in texts]

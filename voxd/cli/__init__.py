@@ -6,7 +6,7 @@ import click
 
 from voxd import __version__
 from voxd.cli import households, logs, models, nodes, secrets, serve, users
-from voxd.cli import settings, tls, voices
+from voxd.cli import login, mealplan, recipes, settings, tls, voices
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,3 +27,7 @@ main.add_command(models.models)
 main.add_command(voices.voices)
 main.add_command(tls.tls)
 main.add_command(settings.settings)
+main.add_command(login.login)
+main.add_command(login.logout)
+main.add_command(recipes.recipes)
+main.add_command(mealplan.mealplan)

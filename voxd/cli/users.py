@@ -16,13 +16,13 @@ def user() -> None:
     """Manage user accounts."""
 
 
-def read_password(from_stdin: bool) -> str:
+def read_password(from_stdin: bool, confirm: bool = True) -> str:
     if from_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
         if not password:
             raise CliError("--password-stdin: no password on standard input")
         return password
-    return click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    return click.prompt("Password", hide_input=True, confirmation_prompt=confirm)
 
 
 @user.command("add")

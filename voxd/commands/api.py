@@ -113,6 +113,15 @@ class CommandStorage(Protocol):
     async def delete(self, key: str) -> None: ...
 
 
+class VoxdServices(Protocol):
+    """The other voxd services, for a command that works with one (the recipe commands ask the
+    recipes service). `call` finds the service through discovery, sends the command center's app
+    credentials and the request id, and answers the parsed JSON; any failure (down, refused, an
+    error answer) raises `voxd.kit.errors.UpstreamError`, which the command turns into a sentence."""
+
+    async def call(self, service: str, method: str, path: str, **kwargs: Any) -> Any: ...
+
+
 @dataclass(frozen=True)
 class CommandRequest:
     """Everything `execute` may use about the request, besides its arguments."""
@@ -129,6 +138,7 @@ class CommandRequest:
     http: Any = None  # an aiohttp.ClientSession for commands that call out (only where configured)
     request_id: str | None = None
     memories: SpeakerMemories | None = None  # None when the speaker is not known
+    services: VoxdServices | None = None  # None where no other service can be reached (tests)
 
 
 class Command:

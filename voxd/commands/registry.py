@@ -17,6 +17,7 @@ BUILT_IN_MODULES = (
     "calculate",
     "timers",
     "measurements",
+    "recipes",  # before lists: "add the lasagne ingredients to the shopping list" is a recipe's
     "lists",
     "jokes",
     "weather",

@@ -1,6 +1,8 @@
 """`shopping_list` and `todo_list`: household lists that anyone in the house adds to and reads.
 
-Both keep the same shape of document, so one class does the work and each list only says its name.
+Both keep the same shape of document, so one class does the work and each list only says its name;
+the items themselves are read and changed through `list_items.ListItems`, which the command center's
+list routes share, so voice and HTTP see one list.
 Templates always name the list, so "add a reminder" or "add this song to my playlist" never land here.
 """
 
@@ -10,13 +12,12 @@ from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
+from voxd.commands.builtin.list_items import Added, ListItems, Removed, item_key
 from voxd.language.items import LEADING_FILLER, split_items
 from voxd.language.scanners import scan_item_phrase
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
-KNOWN_KEY = "known_items"  # a list's own storage key for the items it has held that contain "and"
-KNOWN_LIMIT = 200
 # Words that stand for items not yet named: "add something to the shopping list" asks what.
 PLACEHOLDERS = {"something", "thing", "things", "stuff", "item", "items", "anything"}  # after split_items
 
@@ -37,11 +38,6 @@ def as_written(phrase: str, original: str) -> str:
             if said != words[: len(said)]:
                 break
     return phrase
-
-
-def item_key(item: str) -> str:
-    """What two spellings of one item share: 'Eggs', 'the egg' -> 'egg'."""
-    return LEADING_FILLER.sub("", " ".join(item.lower().split())).removesuffix("s")
 
 
 def join_known(items: list[str], known: set[str]) -> list[str]:
@@ -105,39 +101,30 @@ class HouseholdList(Command):
             refined["items"] = [item for item in items if item.lower() not in PLACEHOLDERS]
         return refined
 
+    def items_of(self, request: CommandRequest) -> ListItems:
+        return ListItems(request.storage, self.name)
+
     async def execute(self, request: CommandRequest, action: str, items: list[str] | None = None) -> CommandResponse:
-        stored: list[dict[str, Any]] = await request.storage.get(self.name) or []
+        the_list = self.items_of(request)
         items = [item.strip() for item in items or [] if item.strip()]
-        known: list[str] = await request.storage.get(KNOWN_KEY) or []
-        items = join_known(items, {*known, *(item_key(entry["item"]) for entry in stored)})
+        items = join_known(items, await the_list.known())
         if action in ("add", "remove") and not items:
             return CommandResponse(f"What should I {action}?", wait_for_input=True)
         if action == "add":
-            return await self.add(request, stored, items)
+            return self.said_added(await the_list.add(items, request.now, request.speaker.name if request.speaker else None))
         if action == "remove":
-            return await self.remove(request, stored, items)
+            return self.said_removed(await the_list.remove(items))
         if action == "clear":
-            await request.storage.put(self.name, [])
-            said = f"Your {self.spoken_name} was already empty." if not stored else f"Cleared your {self.spoken_name}."
+            had_items = await the_list.clear()
+            said = f"Cleared your {self.spoken_name}." if had_items else f"Your {self.spoken_name} was already empty."
             return CommandResponse(said, data={"items": []})
-        names = [entry["item"] for entry in stored]
+        names = [item.text for item in await the_list.items()]
         if not names:
             return CommandResponse(f"Your {self.spoken_name} is empty.", data={"items": []})
         return CommandResponse(f"Your {self.spoken_name} has {spoken_list(names)}.", data={"items": names})
 
-    async def add(self, request: CommandRequest, stored: list[dict[str, Any]], items: list[str]) -> CommandResponse:
-        present = {item_key(entry["item"]) for entry in stored}
-        added, already = [], []
-        for item in items:
-            if item_key(item) in present:
-                already.append(item)
-            else:
-                added.append(item)
-                present.add(item_key(item))
-        await self.learn_compounds(request, added)
-        speaker = request.speaker.name if request.speaker else None
-        stored += [{"item": item, "added_at": request.now.isoformat(), "added_by": speaker} for item in added]
-        await request.storage.put(self.name, stored)
+    def said_added(self, outcome: Added) -> CommandResponse:
+        added, already = outcome.added, outcome.already_there
         sentences = []
         if added:
             sentences.append(f"Added {spoken_list(added)} to your {self.spoken_name}.")
@@ -146,26 +133,10 @@ class HouseholdList(Command):
             sentences.append(f"{sentence_case(spoken_list(already))} {verb} already on it." if added else
                              f"{sentence_case(spoken_list(already))} {verb} already on your {self.spoken_name}.")
         return CommandResponse(" ".join(sentences), data={"added": added, "already_there": already,
-                                                          "items": [entry["item"] for entry in stored]})
+                                                          "items": [item.text for item in outcome.items]})
 
-    @staticmethod
-    async def learn_compounds(request: CommandRequest, added: list[str]) -> None:
-        """Items added as one that hold "and" ("salt and pepper") are kept after they leave the
-        list, so the next "add salt and pepper to the shopping list" is one item again."""
-        compounds = [item_key(item) for item in added if " and " in item_key(item)]
-        if not compounds:
-            return
-        known: list[str] = await request.storage.get(KNOWN_KEY) or []
-        known = [key for key in known if key not in compounds] + compounds
-        await request.storage.put(KNOWN_KEY, known[-KNOWN_LIMIT:])
-
-    async def remove(self, request: CommandRequest, stored: list[dict[str, Any]], items: list[str]) -> CommandResponse:
-        wanted = {item_key(item): item for item in items}
-        kept = [entry for entry in stored if item_key(entry["item"]) not in wanted]
-        found = {item_key(entry["item"]) for entry in stored}
-        removed = [item for key, item in wanted.items() if key in found]
-        missing = [item for key, item in wanted.items() if key not in found]
-        await request.storage.put(self.name, kept)
+    def said_removed(self, outcome: Removed) -> CommandResponse:
+        removed, missing = outcome.removed, outcome.not_found
         sentences = []
         if removed:
             sentences.append(f"Removed {spoken_list(removed)} from your {self.spoken_name}.")
@@ -174,7 +145,7 @@ class HouseholdList(Command):
             sentences.append(f"{sentence_case(spoken_list(missing))} {verb} on your {self.spoken_name}.")
         return CommandResponse(" ".join(sentences), success=bool(removed),
                                data={"removed": removed, "not_found": missing,
-                                     "items": [entry["item"] for entry in kept]})
+                                     "items": [item.text for item in outcome.items]})
 
 
 class ShoppingList(HouseholdList):

@@ -11,7 +11,7 @@ from voxd.kit.app import create_service_app, database
 from voxd.kit.appkeys import DB, SETTINGS
 from voxd.kit.sealing import SecretBox
 from voxd.kit.settings import Settings
-from voxd.services.command_center import announcements, command, memories, nodes, secrets
+from voxd.services.command_center import announcements, command, lists, memories, nodes, secrets
 from voxd.services.command_center.store import CC_STORE, MIGRATIONS, CommandCenterStore
 
 
@@ -22,7 +22,8 @@ async def store_context(app: web.Application) -> AsyncIterator[None]:
 
 
 def create_app(settings: Settings) -> web.Application:
-    routes = [*nodes.ROUTES, *command.ROUTES, *memories.ROUTES, *secrets.ROUTES, *announcements.ROUTES]
+    routes = [*nodes.ROUTES, *command.ROUTES, *memories.ROUTES, *secrets.ROUTES, *announcements.ROUTES,
+              *lists.ROUTES]
     return create_service_app(
         "command-center", settings, routes,
         resources=[database(MIGRATIONS), store_context, command.pipeline_context,

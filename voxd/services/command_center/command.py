@@ -154,7 +154,7 @@ async def pipeline_context(app: web.Application):
     semantic = await asyncio.to_thread(semantic_router, commands, app[SETTINGS])
     app[PIPELINE] = Pipeline(commands, app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
                              reply_budget=app[SETTINGS].value(REPLY_BUDGET), semantic=semantic,
-                             repair=repair_slips if bias else str)
+                             repair=repair_slips if bias else str, services=app[CLIENT])
     yield
 
 

@@ -22,7 +22,8 @@ from zoneinfo import ZoneInfo
 
 from aiohttp import web
 
-from voxd.commands.api import Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext
+from voxd.commands.api import (Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext,
+                               VoxdServices)
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.language.compounds import is_compound
 from voxd.language.fillers import drop_fillers
@@ -83,6 +84,7 @@ class Pipeline:
         reply_budget: float = 3.0,
         semantic: SemanticRouter | None = None,
         repair: Callable[[str], str] = repair_slips,
+        services: VoxdServices | None = None,
     ) -> None:
         self.commands = commands
         self.by_name = {command.name: command for command in commands}
@@ -96,6 +98,7 @@ class Pipeline:
         self.reply_budget = reply_budget  # seconds the model may take to word a reply (VOXD_REPLY_BUDGET)
         self.semantic = semantic  # None: the stage is skipped (no embeddings package, or turned off)
         self.repair = repair  # known slips of small speech models, where safe (voxd/language/slips.py)
+        self.services = services  # other voxd services, for commands that use one (recipes)
         self.follow_ups = FollowUps()
 
     async def run(self, turn: Turn) -> Turn:
@@ -248,7 +251,7 @@ class Pipeline:
             text=turn.text, node_id=turn.node_id, household_id=turn.household_id, now=turn.now,
             timezone=turn.timezone, speaker=speaker, secrets=secrets,
             storage=DocumentStorage(self.store, turn.household_id, command.storage_scope or command.name),
-            ask_model=self.model.ask, http=self.http,
+            ask_model=self.model.ask, http=self.http, services=self.services,
             memories=SpeakerMemories(self.store, speaker.user_id, turn.household_id) if speaker else None,
         )
         try:

@@ -10,10 +10,11 @@ from voxd.kit.app import create_service_app, database
 from voxd.kit.routes import Route
 from voxd.kit.settings import Settings
 from voxd.services.recipes import importing, routes
+from voxd.services.recipes.mealplans import routes as mealplans
 from voxd.services.recipes.migrations import MIGRATIONS
 
 # Each module declares its `ROUTES` (and, when it keeps something on the app, its `RESOURCES`).
-ROUTE_MODULES = (routes, importing)
+ROUTE_MODULES = (routes, importing, mealplans)
 
 
 def all_routes() -> list[Route]:

@@ -7,6 +7,8 @@ at it, because an INTEGER PRIMARY KEY is the one row id a VACUUM keeps. `id` is 
 
 from __future__ import annotations
 
+from voxd.services.recipes.mealplans.store import MIGRATION as MEAL_PLANS
+
 MIGRATIONS: list[str] = [
     # 1: recipes, their tags, and the index `q` and `ingredient` search (docs/recipes.md, Search).
     """
@@ -43,4 +45,6 @@ MIGRATIONS: list[str] = [
         title, ingredients, tags, tokenize = 'unicode61 remove_diacritics 2'
     );
     """,
+    # 2: meal plans and their items (mealplans/store.py).
+    MEAL_PLANS,
 ]

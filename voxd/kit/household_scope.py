@@ -1,0 +1,47 @@
+"""Which household a request acts for: a user's own (from their token), or the one a service names.
+
+Household data (recipes, meal plans, the command center's lists) is reached by users, whose JWT
+carries their household, and by other voxd services acting for a node or a user, whose app
+credentials carry none, so they name it with `?household_id=` (issue 14: "App credentials pass
+`household_id` as a query parameter"). Every household route of every service asks here first, so
+households are isolated one way and no query runs without a household.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import Field
+
+from voxd.kit.auth import Pattern
+from voxd.kit.errors import bad_request, forbidden
+from voxd.kit.routes import Call
+
+MEMBERS = (Pattern.USER, Pattern.APP)  # the credentials a household route takes
+
+HouseholdId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+@dataclass(frozen=True)
+class HouseholdQuery:
+    """The query every household route accepts; a route's own query types extend it."""
+
+    household_id: HouseholdId | None = None
+
+
+def acting_household(call: Call) -> str:
+    """The household this call reads and writes. Users: their own (naming another one is 403);
+    services: the `household_id` they pass (400 without one)."""
+    principal = call.principal
+    assert principal is not None  # household routes are never public
+    named = call.query.household_id if isinstance(call.query, HouseholdQuery) else None
+    if principal.pattern is Pattern.APP:
+        if not named:
+            raise bad_request("a service acting for a household names it: ?household_id=…", "household_id_required")
+        return named
+    if not principal.household_id:
+        raise forbidden("your account belongs to no household; an administrator can add it to one", "no_household")
+    if named and named != principal.household_id:
+        raise forbidden("you can only act for your own household; leave household_id out", "not_your_household")
+    return principal.household_id
