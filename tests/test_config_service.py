@@ -9,19 +9,19 @@ from voxd.services.config.registry import url_for_caller
 
 def test_register_update_lookup_delete(daemon, admin, app_creds):
     url = daemon.url("config") + "/services"
-    created = httpx.post(url, json={"name": "recipes", "url": "http://10.0.0.5:7030/"}, headers=admin)
+    created = httpx.post(url, json={"name": "doorbell", "url": "http://10.0.0.5:8080/"}, headers=admin)
     assert created.status_code == 201
-    assert created.json() == {"name": "recipes", "url": "http://10.0.0.5:7030"}
-    updated = httpx.post(url, json={"name": "recipes", "url": "https://recipes.home.arpa"}, headers=admin)
+    assert created.json() == {"name": "doorbell", "url": "http://10.0.0.5:8080"}
+    updated = httpx.post(url, json={"name": "doorbell", "url": "https://doorbell.home.arpa"}, headers=admin)
     assert updated.status_code == 200
-    looked_up = httpx.get(url + "/recipes", headers=app_creds)
-    assert looked_up.json() == {"name": "recipes", "url": "https://recipes.home.arpa"}
+    looked_up = httpx.get(url + "/doorbell", headers=app_creds)
+    assert looked_up.json() == {"name": "doorbell", "url": "https://doorbell.home.arpa"}
     listed = httpx.get(url, headers=app_creds).json()["services"]
-    assert {"name": "recipes", "url": "https://recipes.home.arpa"} in listed
-    assert httpx.delete(url + "/recipes", headers=admin).status_code == 204
-    gone = httpx.get(url + "/recipes", headers=admin)
+    assert {"name": "doorbell", "url": "https://doorbell.home.arpa"} in listed
+    assert httpx.delete(url + "/doorbell", headers=admin).status_code == 204
+    gone = httpx.get(url + "/doorbell", headers=admin)
     assert gone.status_code == 404 and gone.json()["error"]["code"] == "service_not_found"
-    assert httpx.delete(url + "/recipes", headers=admin).status_code == 404
+    assert httpx.delete(url + "/doorbell", headers=admin).status_code == 404
 
 
 def test_names_and_urls_are_validated(daemon, admin):

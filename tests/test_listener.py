@@ -4,6 +4,7 @@ every service keeps answering with a console that stays small."""
 
 from __future__ import annotations
 
+import asyncio
 import resource
 import socket
 import sys
@@ -15,7 +16,7 @@ import httpx
 import pytest
 
 from voxd.catalog import CATALOG
-from voxd.kit.connections import accept_batch
+from voxd.kit.connections import OWN_HEADROOM, ConnectionCounts, ListenerLimits, accept_batch
 
 # The slow clients bind source addresses 127.0.0.2, .3, ... (all of 127/8 is loopback on Linux).
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="needs 127.0.0.x source addresses")
@@ -200,3 +201,21 @@ def test_the_listen_backlog_is_as_long_as_the_open_file_limit_allows():
     assert accept_batch(65536, len(CATALOG)) == 128
     assert accept_batch(1024, len(CATALOG)) == 16
     assert accept_batch(100, len(CATALOG)) == 16
+
+
+def test_outside_clients_filling_the_total_leave_room_for_the_services_own_calls():
+    """The total cap counts everyone, but voxd's own addresses (its services calling each other) get
+    a little headroom past it: a flood from outside cannot cut discovery or credential checks."""
+    limits = ListenerLimits(header_timeout=10, body_timeout=30, idle_timeout=75, max_per_service=1000,
+                            max_per_address=1000, max_total=4, own_addresses=frozenset({"127.0.0.1"}),
+                            accept_batch=16)
+
+    async def admitted() -> tuple[list[bool], list[bool]]:  # a refusal's report line is timed on the loop
+        counts = ConnectionCounts(limits)
+        outside = [counts.admit("auth", "192.0.2.7") for _ in range(5)]
+        own = [counts.admit("auth", "127.0.0.1") for _ in range(OWN_HEADROOM + 1)]
+        return outside, own
+
+    outside, own = asyncio.run(admitted())
+    assert outside == [True] * 4 + [False]
+    assert own == [True] * OWN_HEADROOM + [False]

@@ -26,6 +26,9 @@ log = logging.getLogger("voxd.connections")
 # Descriptors kept out of the connection budget: databases, calls between services, the broker's
 # node connections, model files, the log file.
 RESERVED_DESCRIPTORS = 128
+# Of those, how many connections voxd's own addresses may open past the total: when outside
+# clients fill the total, the services' calls to each other (discovery, credentials, logs) still get in.
+OWN_HEADROOM = 32
 # Each port's listen backlog, which is also how many connections asyncio accepts in one go: a
 # connection over a cap holds its descriptor for a few loop turns before it is closed, so a flood
 # keeps up to batch * ACCEPT_ROUNDS descriptors per port busy beyond the caps. A short backlog drops
@@ -151,11 +154,12 @@ class ConnectionCounts:
         """Count a new connection, or refuse it (and say so, rate-limited) when a cap is reached."""
         limits = self.limits
         reason = None
-        if self.total >= limits.max_total:
+        own = address in limits.own_addresses
+        if self.total >= limits.max_total + (OWN_HEADROOM if own else 0):
             reason = f"over the limit of {limits.max_total} connections in all (open-file limit)"
         elif self.by_service[service] >= limits.max_per_service:
             reason = f"over {service}'s limit of {limits.max_per_service} (VOXD_MAX_CONNECTIONS)"
-        elif address not in limits.own_addresses and self.by_address[address] >= limits.max_per_address:
+        elif not own and self.by_address[address] >= limits.max_per_address:
             reason = f"over the limit of {limits.max_per_address} per address (VOXD_MAX_CONNECTIONS_PER_ADDRESS)"
         if reason is not None:
             self.report.note(reason, address)
