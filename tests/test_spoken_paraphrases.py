@@ -52,7 +52,7 @@ def test_a_spoken_paraphrase_is_routed_by_the_semantic_stage(listening_daemon, w
 
 @pytest.mark.slow
 def test_torch_runs_on_the_configured_threads(listening_daemon):
-    """Both torch users (the semantic stage, and the speaker encoder the stt service preloads) loaded
-    in this daemon; the count was set once, before either ran (kit/torch_threads.py)."""
+    """The count is set once for the daemon, before the first torch model (here the semantic stage's;
+    the speaker encoder's loads later, at the first enrolment) runs (kit/torch_threads.py)."""
     lines = [line for line in listening_daemon.output().splitlines() if "VOXD_TORCH_THREADS" in line]
     assert len(lines) == 1 and "on 1 thread" in lines[0], lines
