@@ -4,7 +4,7 @@ with the right command and arguments, a wrong command, the right command with wr
 claimed by no stage; and of the utterances no command may claim, how many were claimed anyway.
 
     .venv/bin/python bench/routing.py [--corpus bench/corpus/utterances.jsonl] [--split dev|test|all]
-                                      [--backend none|llamacpp|openai] [--llm-url URL] [--llm-model NAME]
+                                      [--backend none|scripted|llamacpp|openai] [--llm-url URL] [--llm-model NAME]
                                       [--verbose]
 
 A daemon is started in a temporary home with the chosen language-model backend. The corpus format and
@@ -14,7 +14,8 @@ arguments given as time phrases, resolved against the household's clock; free te
 words); a case that lists `missing` is right when the answer asks for it (`result.wait_for_input`)
 without guessing it; `"command": null` must be claimed by no command. With `--split all` each split
 present in the corpus is reported, then the whole corpus. The older corpus bench/corpus/commands.jsonl
-(no splits) still runs with `--corpus bench/corpus/commands.jsonl`.
+(no splits) still runs with `--corpus bench/corpus/commands.jsonl`. `--backend scripted` puts a perfect
+model behind the pipeline (bench/perfect_model.py: it answers from the corpus labels).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
 from common import daemon, machine, percentile  # noqa: E402
+from perfect_model import PerfectModel  # noqa: E402
 
 ALL = ["config", "auth", "logs", "llm", "command-center"]
 CORPUS = Path(__file__).parent / "corpus"
@@ -248,6 +250,11 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
     if outside:
         claimed = sum(1 for _, _, outcome, _ in outside if outcome == "claimed")
         print(f"  must-not-claim: wrongly claimed {share(claimed, len(outside))}")
+    early = Counter(stage for _, stage, outcome, _ in results
+                    if stage in ("pre_route", "semantic", "follow_up")
+                    and outcome in ("wrong_command", "wrong_arguments", "claimed"))
+    print(f"  taken wrongly before the model (a perfect model would have been right): {sum(early.values())}"
+          + (f" ({', '.join(f'{stage} {count}' for stage, count in early.items())})" if early else ""))
     styles: dict[str, Counter[str]] = defaultdict(Counter)
     for case, _, outcome, _ in results:
         good = outcome in ("right", "declined")
@@ -293,6 +300,9 @@ def main() -> None:
     if not cases:
         sys.exit(f"no cases in {args.corpus} for split {args.split}")
     env = {"VOXD_LLM_BACKEND": args.backend}
+    perfect = PerfectModel(cases) if args.backend == "scripted" else None
+    if perfect is not None:
+        env = {"VOXD_LLM_BACKEND": "openai", "VOXD_LLM_URL": perfect.url, "VOXD_LLM_MODEL": "scripted"}
     if args.llm_url:
         env["VOXD_LLM_URL"] = args.llm_url
     if args.llm_model:
@@ -322,6 +332,9 @@ def main() -> None:
                 mark = "ok " if outcome in ("right", "declined") else "BAD"
                 print(f"  {mark} [{stage:9}] {outcome:15} {case.get('split', '-'):4} {case['text']!r} -> {got}"
                       f"   (expected {expected})")
+    if perfect is not None:
+        perfect.close()
+        print(f"\nthe perfect model was asked to route {perfect.routed} utterances")
     splits = sorted({case.get("split") for case, *_ in results if case.get("split")})
     if args.split == "all" and len(splits) > 1:
         for split in splits:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from loopback import LoopbackServer, QuietHandler
@@ -20,7 +21,10 @@ def text(content: str) -> dict[str, Any]:
 
 
 class ScriptedModel:
-    def __init__(self) -> None:
+    """Answers with the next message of `script`; or, given `respond`, with what it returns for the
+    request's body (bench/routing.py's perfect model)."""
+
+    def __init__(self, respond: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
         self.script: list[dict[str, Any]] = []
         self.requests: list[dict[str, Any]] = []
         model = self
@@ -29,7 +33,10 @@ class ScriptedModel:
             def do_POST(self):  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 model.requests.append(body)
-                message = model.script.pop(0) if model.script else text("I have nothing scripted.")
+                if respond is not None:
+                    message = respond(body)
+                else:
+                    message = model.script.pop(0) if model.script else text("I have nothing scripted.")
                 answer = {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": "scripted",
                           "choices": [{"index": 0, "message": message,
                                        "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],

@@ -25,6 +25,7 @@ from voxd.kit.redact import Redactor
 from voxd.kit.settings import DATABASE_URL, LOG_SHIP_LEVEL, SERVICE_DATABASE_URL, Settings, check_settings
 from voxd.registration import keep_registered
 from voxd.kit.tls import server_tls
+from voxd.kit import torch_threads
 
 log = logging.getLogger("voxd.daemon")
 
@@ -116,6 +117,7 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
     names = startable(ordered(names), skip_missing)
     settings = with_database_url(settings, names)
     check_settings(settings, names)  # every value of what starts, before anything starts
+    torch_threads.configure(settings)  # applied when a service first loads a torch model
     descriptors = raise_descriptor_limit()
     counts = ConnectionCounts(ListenerLimits.from_settings(settings, descriptors, len(names)))
     quiet_accept_errors()

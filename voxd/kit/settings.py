@@ -83,12 +83,19 @@ TIME_ZONE = Setting("TZ", TEXT, None, "The local time zone (an IANA name such as
                     "users created without one.", default_text="/etc/timezone or /etc/localtime, else UTC")
 MODELS_HUB_URL = Setting("VOXD_MODELS_HUB_URL", URL, "https://huggingface.co", "Where `voxd models "
                          "pull` downloads models from.")
+# One torch thread: a short sentence or clip is too little work to share, and two threads on a 2-core
+# box fight whisper and each other for the cores (kit/torch_threads.py; docs/performance.md, "The
+# semantic stage", Time).
+TORCH_THREADS = Setting("VOXD_TORCH_THREADS", WHOLE, 1, "Threads torch may use for one computation "
+                        "(the semantic stage's sentence embeddings, speaker identification), for the whole "
+                        "daemon.", minimum=1, maximum=256)
 
 SETTINGS = (
     HOME, PORT_OFFSET, BIND_HOST, ADVERTISE_HOST, TLS, TLS_NAMES, CONFIG_URL, CONFIG_URL_STYLE,
     SERVICE_URL, ADMIN_API_KEY, APP_KEY, SEALING_KEY, DATABASE_URL, SERVICE_DATABASE_URL, LOG_LEVEL,
     LOG_SHIP_LEVEL, REGISTER_INTERVAL, DISCOVERY_TTL, CREDENTIAL_CACHE_TTL, HEADER_TIMEOUT,
     BODY_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, TIME_ZONE, MODELS_HUB_URL,
+    TORCH_THREADS,
 )
 
 

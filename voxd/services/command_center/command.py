@@ -20,6 +20,7 @@ from voxd.kit.appkeys import CLIENT, HTTP, SETTINGS
 from voxd.kit.audio import AUDIO_TYPES, WAV_TYPES, read_audio
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import ApiError
+from voxd.kit import torch_threads
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
 from voxd.language.slips import repair as repair_slips
@@ -171,6 +172,7 @@ def semantic_router(commands: list, settings: Settings):
         log.info("semantic stage skipped: %s is not installed (pip install 'voxd[voice]')", error.name)
         return None
     models = settings.home / "models" / "semantic"
+    torch_threads.apply()  # before the embedder runs torch (VOXD_TORCH_THREADS)
     embedder = load_embedder(models)
     if embedder is None:
         return None

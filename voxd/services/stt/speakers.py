@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from voxd.kit import torch_threads
 from voxd.kit.optional import installed
 from voxd.kit.errors import ApiError, unavailable
 from voxd.services.stt.audio import TARGET_RATE
@@ -90,10 +91,9 @@ class SpeakerEncoder:
                 raise speaker_unavailable("speaker identification needs resemblyzer: pip install 'voxd[voice]'")
             started = time.perf_counter()
             try:
-                import torch
+                torch_threads.apply()  # before resemblyzer runs torch (VOXD_TORCH_THREADS)
                 from resemblyzer import VoiceEncoder
 
-                torch.set_num_threads(1)  # whisper has the other core(s) meanwhile
                 self._encoder = VoiceEncoder("cpu", weights_fpath=self.weights, verbose=False) if self.weights \
                     else VoiceEncoder("cpu", verbose=False)
                 warm_up = np.random.default_rng(0).normal(0, 0.05, TARGET_RATE).astype(np.float32)

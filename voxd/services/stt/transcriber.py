@@ -25,6 +25,8 @@ import numpy as np
 
 from voxd.kit.optional import installed
 from voxd.kit.errors import ApiError, unavailable
+from voxd.services.stt.audio import TARGET_RATE
+from voxd.services.stt.prompt_copy import copied_sentence, says_more_than, words as prompt_words
 from voxd.services.stt.settings import SttSettings, looks_like_path
 
 log = logging.getLogger("voxd.stt")
@@ -121,6 +123,17 @@ class Transcriber:
         model = self._load()
         if float(np.mean(np.square(samples, dtype=np.float64))) < SILENCE_POWER:
             return Transcript("", self.config.language)  # whisper invents words ("you") for long silences
+        heard = self._decode(model, samples, prompt)
+        copied = copied_sentence(heard.text, prompt) if prompt else None
+        if copied is not None and says_more_than(samples, TARGET_RATE, copied):
+            again = self._decode(model, samples, None)
+            longer = len(prompt_words(again.text)) > len(prompt_words(copied))
+            log.info("the transcript was a sentence of the prompt and the clip says more: decoded again without "
+                     "the prompt (%d words, %s)", len(prompt_words(again.text)), "kept" if longer else "not kept")
+            heard = again if longer else heard
+        return heard
+
+    def _decode(self, model: Any, samples: np.ndarray, prompt: str | None) -> Transcript:
         try:
             segments, info = model.transcribe(samples, beam_size=self.config.beam_size, language=self.config.language,
                                               condition_on_previous_text=False, without_timestamps=True,
@@ -132,7 +145,8 @@ class Transcriber:
 
     async def transcribe(self, samples: np.ndarray, prompt: str | None = None) -> Transcript:
         """The words in `samples`; `prompt` (the household's vocabulary, docs/speech.md) is given to
-        whisper as the text said before, which makes it likelier to hear those words."""
+        whisper as the text said before, which makes it likelier to hear those words. A transcript that
+        is only a copy of one of its sentences is decoded again without it (stt/prompt_copy.py)."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, self._transcribe, samples, prompt)
 
     async def warm(self) -> None:

@@ -1,0 +1,58 @@
+"""Spoken paraphrases (issue 13): commands no template claims, said by piper's joe, posted as WAV to
+the audio command path of a real `voxd serve` with the real speech-to-text (whisper tiny.en, biased
+by the household prompt) and the real semantic stage (all-MiniLM-L6-v2): routed by the semantic
+stage, with their arguments read from the transcript."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+import conftest
+from conftest import COMMAND, Daemon, free_port_offset, node_headers, register_node, say
+from spoken import piper
+from voxd.catalog import CATALOG
+
+PARAPHRASES = [  # what is said, the command, the arguments
+    ("put a reminder countdown on for ten minutes", "set_timer", {"duration_seconds": 600}),
+    ("would you work out seven multiplied by eight", "calculate", {"num1": 7, "num2": 8, "operation": "multiply"}),
+    ("jot down bread on the shopping list", "shopping_list", {"action": "add", "items": ["bread"]}),
+]
+
+
+@pytest.fixture(scope="module")
+def listening_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
+    """Every service, the semantic stage on at its default threshold, no language model."""
+    instance = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), list(CATALOG),
+                      extra_env={"VOXD_SEMANTIC": "true"})
+    startup, conftest.STARTUP_TIMEOUT = conftest.STARTUP_TIMEOUT, 180.0  # loading three models
+    try:
+        instance.start()
+    finally:
+        conftest.STARTUP_TIMEOUT = startup
+    yield instance
+    assert instance.stop() == 0, instance.output()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("words", "command", "arguments"), PARAPHRASES)
+def test_a_spoken_paraphrase_is_routed_by_the_semantic_stage(listening_daemon, words, command, arguments):
+    node = register_node(listening_daemon)
+    assert say(listening_daemon, node, words).json()["routed_by"] == "semantic"  # no template claims it
+    heard = httpx.post(listening_daemon.url("command-center") + COMMAND, content=piper(words), timeout=120,
+                       headers={**node_headers(node), "Content-Type": "audio/wav"})
+    assert heard.status_code == 200, heard.text
+    body = heard.json()
+    assert (body["command"], body["routed_by"]) == (command, "semantic"), body["transcript"]
+    assert body["arguments"] == arguments, body["transcript"]
+    assert {"stt", "semantic"} <= set(body["timings"])
+
+
+@pytest.mark.slow
+def test_torch_runs_on_the_configured_threads(listening_daemon):
+    """The count is set once for the daemon, before the first torch model (here the semantic stage's;
+    the speaker encoder's loads later, at the first enrolment) runs (kit/torch_threads.py)."""
+    lines = [line for line in listening_daemon.output().splitlines() if "VOXD_TORCH_THREADS" in line]
+    assert len(lines) == 1 and "on 1 thread" in lines[0], lines
