@@ -8,8 +8,6 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from typing import Literal
 
 import aiohttp
 from aiohttp import web
@@ -24,29 +22,13 @@ from voxd.kit.settings import Settings
 from voxd.services.extract.fetcher import fetch, open_session
 from voxd.services.extract.page import decoded, main_text, title_of
 from voxd.services.extract.settings import FetchPolicy, load_policy
+from voxd.wire.extract import ExtractedPage, ExtractRequest
 
 log = logging.getLogger("voxd.extract")
 
 SESSION = web.AppKey("extract_session", aiohttp.ClientSession)
 POLICY = web.AppKey("extract_policy", FetchPolicy)
 MAX_URL = 4096
-
-
-@dataclass(frozen=True)
-class ExtractRequest:
-    url: str
-    format: Literal["html", "text"] = "html"
-
-
-@dataclass(frozen=True)
-class ExtractedPage:
-    url: str  # as asked for
-    final_url: str  # after redirects
-    status: int
-    content_type: str
-    title: str | None
-    html: str | None = None  # format html: the page as served (text/plain pages: their text)
-    text: str | None = None  # format text: the main text only
 
 
 async def extract(call: Call[ExtractRequest]) -> web.Response:

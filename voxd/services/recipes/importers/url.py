@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Literal
 
 import aiohttp
@@ -20,24 +20,12 @@ from voxd.kit.service_client import ServiceClient
 from voxd.services.recipes.importers.schema_org import read_page
 from voxd.services.recipes.model import RecipeInput
 from voxd.services.recipes.structuring import Structurer
+from voxd.wire.extract import ExtractedPage, ExtractRequest
 
 log = logging.getLogger("voxd.recipes")
 
 # The extraction service's answers about the page itself (not about us): passed on as they are.
 PAGE_PROBLEMS = (502, 504)
-
-
-@dataclass(frozen=True)
-class FetchedPage:
-    """What the web extraction service answers for `POST /extract`."""
-
-    url: str
-    final_url: str
-    status: int
-    content_type: str
-    title: str | None = None
-    html: str | None = None
-    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,19 +50,19 @@ def no_recipe(url: str, model_asked: bool) -> ApiError:
 
 
 async def fetch(client: ServiceClient, url: str, format: Literal["html", "text"],
-                timeout: aiohttp.ClientTimeout) -> FetchedPage:
+                timeout: aiohttp.ClientTimeout) -> ExtractedPage:
     """The page through the extraction service. Its refusals (400 url_not_allowed, 422 too_large...)
     reach the client as they are; a page that could not be fetched (502 fetch_failed, 504
     fetch_timeout) too, rather than being mistaken for the service being down."""
     try:
-        answer = await client.call("extract", "POST", "/extract", json={"url": url, "format": format},
+        answer = await client.call("extract", "POST", "/extract", json=asdict(ExtractRequest(url, format)),
                                    timeout=timeout)
     except UpstreamError as error:
         if error.status in PAGE_PROBLEMS and error.code:
             raise ApiError(error.status, error.code, error.message, error.details) from None
         raise
     try:
-        return adapter(FetchedPage).validate_python(answer)
+        return adapter(ExtractedPage).validate_python(answer)
     except ValidationError:
         raise UpstreamError("extract", None, None, "the extract service answered something unexpected") from None
 
