@@ -12,11 +12,11 @@ from collections.abc import AsyncIterator
 import aiohttp
 from aiohttp import web
 from pydantic_core import to_jsonable_python
-from yarl import URL
 
 from voxd.kit.app import create_service_app
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import bad_request
+from voxd.kit.redact import shown_url
 from voxd.kit.routes import Call, Route
 from voxd.kit.settings import Settings
 from voxd.services.extract.fetcher import fetch, open_session
@@ -46,8 +46,7 @@ async def extract(call: Call[ExtractRequest]) -> web.Response:
         answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, text=text)
     else:
         answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, html=body)
-    shown_url = URL(page.final_url).with_query(None).with_fragment(None)  # a query may carry a token
-    log.info("extracted %s (%s, %d bytes, format %s): fetch %.0f ms, extraction %.0f ms", shown_url,
+    log.info("extracted %s (%s, %d bytes, format %s): fetch %.0f ms, extraction %.0f ms", shown_url(page.final_url),
              page.content_type, len(page.body), request.format, (fetched - started) * 1000,
              (time.perf_counter() - fetched) * 1000)
     shown = to_jsonable_python(answer)

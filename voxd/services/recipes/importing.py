@@ -15,11 +15,12 @@ from pydantic import Field
 from voxd.kit.appkeys import CLIENT, DB, SETTINGS
 from voxd.kit.errors import ApiError
 from voxd.kit.images import IMAGE, read_image
+from voxd.kit.redact import shown_url
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.llm.settings import model_configured
 from voxd.services.recipes.access import MEMBERS, HouseholdQuery, acting_household
 from voxd.services.recipes.importers.image import image_draft
-from voxd.services.recipes.importers.url import page_draft, shown
+from voxd.services.recipes.importers.url import page_draft
 from voxd.services.recipes.model import Recipe, SourceType, Url
 from voxd.services.recipes.settings import IMPORT_TIMEOUT, MAX_IMAGE_BYTES, STRUCTURE_WITH_MODEL
 from voxd.services.recipes.store import RecipeStore
@@ -65,10 +66,10 @@ async def import_url(call: Call[PageAddress]) -> web.Response:
     if existing:
         recipe = await store.replace(household, existing, fields)
         if recipe is not None:
-            log.info("recipe %s updated from %s (read by %s)", recipe.id, shown(page.final_url), page.read_by)
+            log.info("recipe %s updated from %s (read by %s)", recipe.id, shown_url(page.final_url), page.read_by)
             return json_response(recipe)
     recipe = await store.add(household, fields)
-    log.info("recipe %s imported from %s (read by %s)", recipe.id, shown(page.final_url), page.read_by)
+    log.info("recipe %s imported from %s (read by %s)", recipe.id, shown_url(page.final_url), page.read_by)
     return json_response(recipe, status=201)
 
 

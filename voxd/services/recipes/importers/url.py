@@ -12,9 +12,9 @@ from typing import Literal
 
 import aiohttp
 from pydantic import ValidationError
-from yarl import URL
 
 from voxd.kit.errors import ApiError, UpstreamError
+from voxd.kit.redact import shown_url
 from voxd.kit.routes import adapter
 from voxd.kit.service_client import ServiceClient
 from voxd.services.recipes.importers.schema_org import read_page
@@ -33,14 +33,6 @@ class PageDraft:
     recipe: RecipeInput
     final_url: str
     read_by: str  # "schema.org" or "the language model", for the log
-
-
-def shown(url: str) -> str:
-    """A page's address as the log shows it: without the query or fragment, which may carry a token."""
-    try:
-        return str(URL(url).with_query(None).with_fragment(None))
-    except ValueError:
-        return "(an address that cannot be read)"
 
 
 def no_recipe(url: str, model_asked: bool) -> ApiError:
@@ -74,12 +66,12 @@ async def page_draft(client: ServiceClient, structurer: Structurer, url: str,
     found = await asyncio.to_thread(read_page, page.html or "", page.final_url)
     if found is not None:
         if found.recipes_on_page > 1:
-            log.info("%s holds %d recipes; imported the first, %r", shown(page.final_url), found.recipes_on_page,
+            log.info("%s holds %d recipes; imported the first, %r", shown_url(page.final_url), found.recipes_on_page,
                      found.recipe.title)
         return PageDraft(found.recipe, page.final_url, "schema.org")
     if structurer.configured:
         text = await fetch(client, url, "text", timeout)
-        recipe = await structurer.structure(text.text or "", shown(page.final_url))
+        recipe = await structurer.structure(text.text or "", shown_url(page.final_url))
         if recipe is not None:
             return PageDraft(recipe, page.final_url, "the language model")
     raise no_recipe(page.final_url, structurer.configured)
