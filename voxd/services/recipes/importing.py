@@ -14,11 +14,11 @@ from pydantic import Field
 
 from voxd.kit.appkeys import CLIENT, DB, SETTINGS
 from voxd.kit.errors import ApiError
+from voxd.kit.household_scope import MEMBERS, HouseholdQuery, acting_household
 from voxd.kit.images import IMAGE, read_image
 from voxd.kit.redact import shown_url
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.llm.settings import model_configured
-from voxd.services.recipes.access import MEMBERS, HouseholdQuery, acting_household
 from voxd.services.recipes.importers.image import image_draft
 from voxd.services.recipes.importers.url import page_draft
 from voxd.services.recipes.model import Recipe, SourceType, Url

@@ -1,5 +1,5 @@
 """The one reader and writer of the recipes tables. Every method takes the household first: there is
-no way to read or change a recipe without saying whose it is (access.py decides that)."""
+no way to read or change a recipe without saying whose it is (kit/household_scope.py decides that)."""
 
 from __future__ import annotations
 
