@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from voxd.kit.db import Database, Transaction
-from voxd.kit.routes import adapter
+from voxd.kit.adapters import adapter
 from voxd.services.recipes.model import Ingredient, Recipe, RecipeFields, RecipeList, SourceType
 from voxd.services.recipes.search import KEY_COLUMNS, RecipeQuery, encode_cursor, listing
 

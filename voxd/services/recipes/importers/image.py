@@ -8,10 +8,8 @@ import logging
 from dataclasses import dataclass
 
 import aiohttp
-from pydantic import ValidationError
 
-from voxd.kit.errors import ApiError, UpstreamError
-from voxd.kit.routes import adapter
+from voxd.kit.errors import ApiError
 from voxd.kit.service_client import ServiceClient
 from voxd.services.recipes.draft import draft
 from voxd.services.recipes.model import RecipeInput
@@ -28,11 +26,8 @@ class ImageDraft:
 
 async def recognize(client: ServiceClient, data: bytes, kind: str, timeout: aiohttp.ClientTimeout) -> str:
     """The photo's text; an OCR service that is down or cannot read answers 503 ocr_unavailable."""
-    answer = await client.call("ocr", "POST", "/ocr", data=data, content_type=kind, timeout=timeout)
-    try:
-        return adapter(OcrResult).validate_python(answer).text
-    except ValidationError:
-        raise UpstreamError("ocr", None, None, "the ocr service answered something unexpected") from None
+    answer = await client.call_as(OcrResult, "ocr", "POST", "/ocr", data=data, content_type=kind, timeout=timeout)
+    return answer.text
 
 
 async def image_draft(client: ServiceClient, structurer: Structurer, data: bytes, kind: str,

@@ -11,11 +11,9 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 import aiohttp
-from pydantic import ValidationError
 
 from voxd.kit.errors import ApiError, UpstreamError
 from voxd.kit.redact import shown_url
-from voxd.kit.routes import adapter
 from voxd.kit.service_client import ServiceClient
 from voxd.services.recipes.importers.schema_org import read_page
 from voxd.services.recipes.model import RecipeInput
@@ -47,16 +45,12 @@ async def fetch(client: ServiceClient, url: str, format: Literal["html", "text"]
     reach the client as they are; a page that could not be fetched (502 fetch_failed, 504
     fetch_timeout) too, rather than being mistaken for the service being down."""
     try:
-        answer = await client.call("extract", "POST", "/extract", json=asdict(ExtractRequest(url, format)),
-                                   timeout=timeout)
+        return await client.call_as(ExtractedPage, "extract", "POST", "/extract",
+                                    json=asdict(ExtractRequest(url, format)), timeout=timeout)
     except UpstreamError as error:
         if error.status in PAGE_PROBLEMS and error.code:
             raise ApiError(error.status, error.code, error.message, error.details) from None
         raise
-    try:
-        return adapter(ExtractedPage).validate_python(answer)
-    except ValidationError:
-        raise UpstreamError("extract", None, None, "the extract service answered something unexpected") from None
 
 
 async def page_draft(client: ServiceClient, structurer: Structurer, url: str,
