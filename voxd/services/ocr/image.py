@@ -10,9 +10,9 @@ import warnings
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from voxd.kit.errors import ApiError
-from voxd.kit.images import unsupported_image
+from voxd.kit.images import IMAGE_TYPES, unsupported_image
 
-FORMATS = ("PNG", "JPEG", "WEBP")
+FORMATS = tuple(kind.removeprefix("image/").upper() for kind in IMAGE_TYPES)  # Pillow's names: PNG, JPEG, WEBP
 
 
 def opened(data: bytes, max_pixels: int) -> Image.Image:
