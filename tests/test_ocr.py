@@ -101,7 +101,7 @@ def test_a_multipart_form_and_the_bytes_not_the_header_decide(ocr_daemon):
     jpeg_called_png = read(ocr_daemon, card_image(SOUP, "JPEG"), "image/png").json()
     assert jpeg_called_png["image"]["format"] == "JPEG" and jpeg_called_png["lines"][0] == SOUP.title
     no_file = httpx.post(ocr_daemon.url("ocr") + "/ocr", headers=credentials, files={"photo": ("a.png", b"x")})
-    error_of(no_file, 400, "missing_file")
+    error_of(no_file, 400, "image_missing")
 
 
 def test_what_is_not_a_png_jpeg_or_webp_is_refused(ocr_daemon):
@@ -111,7 +111,7 @@ def test_what_is_not_a_png_jpeg_or_webp_is_refused(ocr_daemon):
     error_of(read(ocr_daemon, b"Tomato soup: lentils, onions", "image/jpeg"), 415, "unsupported_image")
     error_of(read(ocr_daemon, b"Tomato soup", "text/plain"), 415, "unsupported_media_type")
     error_of(read(ocr_daemon, card_image(SOUP)[:5000]), 400, "invalid_image")  # cut short
-    error_of(read(ocr_daemon, b""), 400, "empty_body")
+    error_of(read(ocr_daemon, b""), 400, "empty_image")
 
 
 def png_header_only(width: int, height: int) -> bytes:

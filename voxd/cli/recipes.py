@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import mimetypes
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -14,9 +13,9 @@ from voxd.cli.output import CliError, console, print_json, print_table
 from voxd.cli.settings_option import load_settings
 from voxd.cli.user_session import as_user, user_call
 from voxd.kit.errors import UpstreamError
+from voxd.kit.images import image_type
 
 RECIPES = "/api/v0/recipes"
-IMAGE_TYPES = {"image/png", "image/jpeg", "image/webp"}
 IMPORT_TIMEOUT = aiohttp.ClientTimeout(total=120)  # a photo goes through OCR, a page through web extraction
 
 
@@ -76,11 +75,6 @@ def print_recipe(recipe: dict[str, Any]) -> None:
         console.print(f"  {number}. {step}", markup=False, highlight=False)
 
 
-def image_type(path: Path) -> str:
-    kind = mimetypes.guess_type(path.name)[0] or ""
-    if kind not in IMAGE_TYPES:
-        raise CliError(f"{path}: import takes a PNG, JPEG or WebP photo, or an http(s) URL")
-    return kind
 
 
 @recipes.command("import")
@@ -91,9 +85,11 @@ def import_recipe(source: str, update: bool, as_json: bool) -> None:
     """Import a recipe from a web page (URL) or a photo of a recipe card (a file)."""
     path = Path(source)
     if path.is_file():
-        kind = image_type(path)
-        call: dict[str, Any] = dict(method="POST", path=f"{RECIPES}/import-image", data=path.read_bytes(),
-                                    content_type=kind)
+        data = path.read_bytes()
+        kind = image_type(data)
+        if kind is None:
+            raise CliError(f"{path}: import takes a PNG, JPEG or WebP photo, or an http(s) URL")
+        call: dict[str, Any] = dict(method="POST", path=f"{RECIPES}/import-image", data=data, content_type=kind)
         doing = f"Reading {path.name} (text recognition)…"
     elif source.startswith(("http://", "https://")):
         call = dict(method="POST", path=f"{RECIPES}/import-url", json={"url": source},

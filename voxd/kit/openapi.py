@@ -6,7 +6,8 @@ import re
 from typing import Any
 
 from voxd.kit.auth import Pattern
-from voxd.kit.routes import Route, adapter
+from voxd.kit.adapters import adapter
+from voxd.kit.routes import Route
 
 SECURITY_SCHEMES = {
     "node": {"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "{node_id}:{api_key}"},

@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from yarl import URL
+
 REDACTED = "[redacted]"
 # A context key names a secret when its last word is one of these (so `access_token` and `X-API-Key`
 # are secret, `max_tokens` and `passenger_count` are not).
@@ -34,6 +36,14 @@ def has_hint(text: str) -> bool:
         if hint in lowered:
             return True
     return False
+
+
+def shown_url(url: str) -> str:
+    """A web address as a log line shows it: without its query or fragment, which may carry a token."""
+    try:
+        return str(URL(url).with_query(None).with_fragment(None))
+    except ValueError:
+        return "(an address that cannot be read)"
 
 
 class Redactor:

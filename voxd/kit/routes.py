@@ -6,15 +6,15 @@ query validation into typed dataclasses, and the service's OpenAPI document.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from aiohttp import web
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
+from voxd.kit.adapters import adapter
 from voxd.kit.appkeys import VALIDATOR
 from voxd.kit.auth import Pattern, Principal, authenticate
 from voxd.kit.errors import ApiError, bad_request
@@ -58,11 +58,6 @@ class Route:
     raw_types: tuple[str, ...] = ()
     raw_max_body: int | None = None  # bytes of a `raw_types` body; `max_body` when None
     tags: tuple[str, ...] = field(default_factory=tuple)
-
-
-@functools.lru_cache(maxsize=None)
-def adapter(model: type) -> TypeAdapter[Any]:
-    return TypeAdapter(model)
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:

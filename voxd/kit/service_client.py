@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import aiohttp
+from pydantic import ValidationError
 
+from voxd.kit.adapters import adapter
 from voxd.kit.auth import APP_ID_HEADER, APP_KEY_HEADER
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
 from voxd.kit.errors import UpstreamError
 from voxd.kit.settings import AppCredentials
 
 DEFAULT_TIMEOUT = aiohttp.ClientTimeout(total=10)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,15 @@ class ServiceClient:
     async def call(self, service: str, method: str, path: str, **kwargs: Any) -> Any:
         """The parsed answer of one call (bytes for audio); any failure raises `UpstreamError`."""
         return (await self.request(service, method, path, **kwargs)).data
+
+    async def call_as(self, answer: type[T], service: str, method: str, path: str, **kwargs: Any) -> T:
+        """The answer of one call read as its wire type (voxd/wire/): an answer of another shape is
+        an `UpstreamError` like any other failure of the peer."""
+        data = await self.call(service, method, path, **kwargs)
+        try:
+            return adapter(answer).validate_python(data)
+        except ValidationError:
+            raise UpstreamError(service, None, None, f"the {service} service answered something unexpected") from None
 
 
 def upstream_error(service: str, status: int, body: Any) -> UpstreamError:

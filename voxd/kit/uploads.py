@@ -1,31 +1,67 @@
-"""Reading a file a client uploads as one part of a multipart form: the audio routes (kit/audio.py)
-and the recipes service's photo import take a file either as the whole body or as a form part, and
-read the part the same way: by name, with a size limit checked while it streams."""
+"""Reading a file a client uploads either as the whole body or as one part of a multipart form:
+the audio routes (kit/audio.py), the OCR service and the recipes service's photo import
+(kit/images.py) all take one this way, so they answer the same 415, 413 and 400s."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from aiohttp import web
 
 from voxd.kit.errors import ApiError, bad_request
+from voxd.kit.routes import read_limited
+
+MULTIPART = "multipart/form-data"
 
 
-async def read_part(request: web.Request, names: tuple[str, ...], limit: int, noun: str,
-                    missing_code: str) -> bytes:
-    """The bytes of the first part named one of `names`: 413 past `limit`, 400 when the form is
-    broken or has no such part (`noun` says what the client sends: "the recording", "the image")."""
+@dataclass(frozen=True)
+class Upload:
+    """What a route takes: the body's content types, the form parts that may hold it, and the
+    words and codes its errors use."""
+
+    body_types: tuple[str, ...]  # the Content-Types of a body that is the file itself
+    parts: tuple[str, ...]  # the names of the multipart part that holds it, the usual one first
+    noun: str  # what the client sends, for messages: "the recording", "the image"
+    missing_code: str  # a form without such a part
+    empty_code: str  # a body or part with no bytes
+
+    @property
+    def content_types(self) -> tuple[str, ...]:
+        """Everything the route accepts (its `Route.raw_types`)."""
+        return (*self.body_types, MULTIPART)
+
+
+async def read_upload(request: web.Request, upload: Upload, limit: int) -> bytes:
+    """The file's bytes, the whole body or the first part named one of `upload.parts`: 415 for
+    another Content-Type, 413 past `limit` (checked while it streams), 400 when the form is
+    broken, has no such part, or the file is empty."""
+    if request.content_type not in upload.content_types:
+        raise ApiError(415, "unsupported_media_type", f"send {upload.noun} as the body (Content-Type: "
+                       f"{' or '.join(upload.body_types)}) or as {MULTIPART} with a `{upload.parts[0]}` part; "
+                       f"got {request.content_type or 'no Content-Type'}")
+    if request.content_type == MULTIPART:
+        data = await read_part(request, upload, limit)
+    else:
+        data = await read_limited(request, limit)
+    if not data:
+        raise bad_request(f"{upload.noun} is empty", upload.empty_code)
+    return data
+
+
+async def read_part(request: web.Request, upload: Upload, limit: int) -> bytes:
     try:
         reader = await request.multipart()
         async for part in reader:
-            if getattr(part, "name", None) not in names:
+            if getattr(part, "name", None) not in upload.parts:
                 continue
             chunks, size = [], 0
             while chunk := await part.read_chunk():
                 size += len(chunk)
                 if size > limit:
-                    raise ApiError(413, "body_too_large", f"{noun} is larger than {limit} bytes")
+                    raise ApiError(413, "body_too_large", f"{upload.noun} is larger than {limit} bytes")
                 chunks.append(chunk)
             return b"".join(chunks)
     except (ValueError, AssertionError) as error:  # aiohttp's word for a broken multipart body
         raise bad_request(f"the multipart body cannot be read: {error}", "malformed_multipart") from None
-    others = f" (or {', '.join(names[1:])})" if len(names) > 1 else ""
-    raise bad_request(f"send {noun} in a multipart part named {names[0]}{others}", missing_code)
+    others = f" (or {', '.join(upload.parts[1:])})" if len(upload.parts) > 1 else ""
+    raise bad_request(f"send {upload.noun} in a multipart part named {upload.parts[0]}{others}", upload.missing_code)

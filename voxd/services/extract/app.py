@@ -8,45 +8,27 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from typing import Literal
 
 import aiohttp
 from aiohttp import web
 from pydantic_core import to_jsonable_python
-from yarl import URL
 
 from voxd.kit.app import create_service_app
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import bad_request
+from voxd.kit.redact import shown_url
 from voxd.kit.routes import Call, Route
 from voxd.kit.settings import Settings
 from voxd.services.extract.fetcher import fetch, open_session
 from voxd.services.extract.page import decoded, main_text, title_of
 from voxd.services.extract.settings import FetchPolicy, load_policy
+from voxd.wire.extract import ExtractedPage, ExtractRequest
 
 log = logging.getLogger("voxd.extract")
 
 SESSION = web.AppKey("extract_session", aiohttp.ClientSession)
 POLICY = web.AppKey("extract_policy", FetchPolicy)
 MAX_URL = 4096
-
-
-@dataclass(frozen=True)
-class ExtractRequest:
-    url: str
-    format: Literal["html", "text"] = "html"
-
-
-@dataclass(frozen=True)
-class ExtractedPage:
-    url: str  # as asked for
-    final_url: str  # after redirects
-    status: int
-    content_type: str
-    title: str | None
-    html: str | None = None  # format html: the page as served (text/plain pages: their text)
-    text: str | None = None  # format text: the main text only
 
 
 async def extract(call: Call[ExtractRequest]) -> web.Response:
@@ -64,8 +46,7 @@ async def extract(call: Call[ExtractRequest]) -> web.Response:
         answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, text=text)
     else:
         answer = ExtractedPage(page.url, page.final_url, page.status, page.content_type, title, html=body)
-    shown_url = URL(page.final_url).with_query(None).with_fragment(None)  # a query may carry a token
-    log.info("extracted %s (%s, %d bytes, format %s): fetch %.0f ms, extraction %.0f ms", shown_url,
+    log.info("extracted %s (%s, %d bytes, format %s): fetch %.0f ms, extraction %.0f ms", shown_url(page.final_url),
              page.content_type, len(page.body), request.format, (fetched - started) * 1000,
              (time.perf_counter() - fetched) * 1000)
     shown = to_jsonable_python(answer)

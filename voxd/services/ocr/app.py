@@ -9,79 +9,25 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 from aiohttp import web
 
 from voxd.kit.app import create_service_app
 from voxd.kit.auth import Pattern
-from voxd.kit.errors import ApiError, bad_request
-from voxd.kit.routes import Call, Route, json_response, read_limited, too_large
+from voxd.kit.images import IMAGE, read_image
+from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
 from voxd.services.ocr.cleanup import prepare
 from voxd.services.ocr.engine import TesseractRecognizer
 from voxd.services.ocr.image import opened
 from voxd.services.ocr.settings import OcrSettings, load_settings
+from voxd.wire.ocr import ImageInfo, OcrResult, Timings
 
 log = logging.getLogger("voxd.ocr")
 
-IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp")
-MULTIPART = "multipart/form-data"
-FILE_FIELD = "file"
 ENGINE = web.AppKey("ocr_engine", TesseractRecognizer)
 POOL = web.AppKey("ocr_pool", ThreadPoolExecutor)
 LIMITS = web.AppKey("ocr_limits", OcrSettings)
-
-
-@dataclass(frozen=True)
-class Timings:
-    """Milliseconds: waiting for a worker, decoding, clean-up, tesseract, and all of it."""
-
-    queued_ms: float
-    decode_ms: float
-    cleanup_ms: float
-    recognize_ms: float
-    total_ms: float
-
-
-@dataclass(frozen=True)
-class ImageInfo:
-    format: str
-    width: int
-    height: int
-    skew_degrees: float  # the rotation the clean-up applied to straighten the text
-    scale: float  # the upscaling it applied
-
-
-@dataclass(frozen=True)
-class OcrResult:
-    text: str  # the lines in reading order, a blank line between paragraphs
-    lines: list[str]  # each recognised line of text, top to bottom
-    timings: Timings
-    image: ImageInfo
-
-
-async def image_bytes(request: web.Request, limit: int) -> bytes:
-    """The image from a raw body or from a multipart form's `file` field, at most `limit` bytes."""
-    if request.content_type in IMAGE_TYPES:
-        return await read_limited(request, limit)
-    if request.content_type != MULTIPART:
-        raise ApiError(415, "unsupported_media_type", "send the image as the body with Content-Type "
-                       f"{', '.join(IMAGE_TYPES)}, or as the `{FILE_FIELD}` field of a {MULTIPART} form")
-    try:
-        reader = await request.multipart()
-        while (part := await reader.next()) is not None:
-            if getattr(part, "name", None) != FILE_FIELD:
-                continue
-            data = bytearray()
-            while chunk := await part.read_chunk(64 * 1024):  # type: ignore[union-attr]
-                data += chunk
-                if len(data) > limit:
-                    raise too_large(limit)
-            return bytes(data)
-    except (ValueError, AssertionError) as error:  # a malformed form
-        raise bad_request(f"the multipart form cannot be read: {error}", "invalid_form") from None
-    raise bad_request(f"the form has no `{FILE_FIELD}` field: send the image as `{FILE_FIELD}`", "missing_file")
 
 
 def recognise(data: bytes, limits: OcrSettings, engine: TesseractRecognizer, queued: float) -> OcrResult:
@@ -105,9 +51,7 @@ def ms(start: float, end: float) -> float:
 
 async def ocr(call: Call[None]) -> web.Response:
     limits = call.app[LIMITS]
-    data = await image_bytes(call.request, limits.max_bytes)
-    if not data:
-        raise bad_request("the image is empty", "empty_body")
+    data, _ = await read_image(call.request, limits.max_bytes)
     queued = time.perf_counter()
     loop = asyncio.get_running_loop()
     result = await loop.run_in_executor(call.app[POOL], recognise, data, limits, call.app[ENGINE], queued)
@@ -120,8 +64,8 @@ async def ocr(call: Call[None]) -> web.Response:
 def routes(limits: OcrSettings) -> list[Route]:
     return [
         Route("POST", "/ocr", ocr, (Pattern.APP,), response=OcrResult, max_body=64 * 1024,
-              raw_types=(*IMAGE_TYPES, MULTIPART), raw_max_body=limits.max_bytes + 64 * 1024,
-              summary=f"the text of a PNG, JPEG or WebP image (the body, or the `{FILE_FIELD}` field of a "
+              raw_types=IMAGE.content_types, raw_max_body=limits.max_bytes + 64 * 1024,
+              summary="the text of a PNG, JPEG or WebP image (the body, or the `file` field of a "
               "multipart form)"),
     ]
 

@@ -10,8 +10,9 @@ import warnings
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from voxd.kit.errors import ApiError
+from voxd.kit.images import IMAGE_TYPES, unsupported_image
 
-FORMATS = ("PNG", "JPEG", "WEBP")
+FORMATS = tuple(kind.removeprefix("image/").upper() for kind in IMAGE_TYPES)  # Pillow's names: PNG, JPEG, WEBP
 
 
 def opened(data: bytes, max_pixels: int) -> Image.Image:
@@ -23,8 +24,7 @@ def opened(data: bytes, max_pixels: int) -> Image.Image:
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise too_many_pixels(None, max_pixels) from None
     except UnidentifiedImageError:
-        raise ApiError(415, "unsupported_image", "the body is not a PNG, JPEG or WebP image",
-                       {"accepted": ["image/png", "image/jpeg", "image/webp"]}) from None
+        raise unsupported_image() from None
     width, height = image.size
     if width * height > max_pixels:
         raise too_many_pixels((width, height), max_pixels)

@@ -14,11 +14,13 @@ from pydantic import Field
 
 from voxd.kit.appkeys import CLIENT, DB, SETTINGS
 from voxd.kit.errors import ApiError
+from voxd.kit.household_scope import MEMBERS, HouseholdQuery, acting_household
+from voxd.kit.images import IMAGE, read_image
+from voxd.kit.redact import shown_url
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.llm.settings import model_configured
-from voxd.services.recipes.access import MEMBERS, HouseholdQuery, acting_household
-from voxd.services.recipes.importers.image import UPLOAD_TYPES, image_draft, read_image
-from voxd.services.recipes.importers.url import page_draft, shown
+from voxd.services.recipes.importers.image import image_draft
+from voxd.services.recipes.importers.url import page_draft
 from voxd.services.recipes.model import Recipe, SourceType, Url
 from voxd.services.recipes.settings import IMPORT_TIMEOUT, MAX_IMAGE_BYTES, STRUCTURE_WITH_MODEL
 from voxd.services.recipes.store import RecipeStore
@@ -64,10 +66,10 @@ async def import_url(call: Call[PageAddress]) -> web.Response:
     if existing:
         recipe = await store.replace(household, existing, fields)
         if recipe is not None:
-            log.info("recipe %s updated from %s (read by %s)", recipe.id, shown(page.final_url), page.read_by)
+            log.info("recipe %s updated from %s (read by %s)", recipe.id, shown_url(page.final_url), page.read_by)
             return json_response(recipe)
     recipe = await store.add(household, fields)
-    log.info("recipe %s imported from %s (read by %s)", recipe.id, shown(page.final_url), page.read_by)
+    log.info("recipe %s imported from %s (read by %s)", recipe.id, shown_url(page.final_url), page.read_by)
     return json_response(recipe, status=201)
 
 
@@ -95,6 +97,6 @@ ROUTES = [
           response=Recipe, status=201, max_body=16 * 1024,
           summary="import a recipe from a web page (201; 200 with ?update=true when it replaced one)"),
     Route("POST", "/api/v0/recipes/import-image", import_image, MEMBERS, query=HouseholdQuery,
-          response=Recipe, status=201, raw_types=UPLOAD_TYPES, raw_max_body=ROUTE_IMAGE_LIMIT,
+          response=Recipe, status=201, raw_types=IMAGE.content_types, raw_max_body=ROUTE_IMAGE_LIMIT,
           summary="import a recipe from a photo (PNG, JPEG or WebP body, or multipart part `file`)"),
 ]

@@ -12,8 +12,8 @@ from aiohttp import web
 
 from voxd.kit.appkeys import DB
 from voxd.kit.errors import ApiError, not_found
+from voxd.kit.household_scope import MEMBERS, HouseholdQuery, acting_household
 from voxd.kit.routes import Call, Route, json_response
-from voxd.services.recipes.access import MEMBERS, HouseholdQuery, acting_household
 from voxd.services.recipes.model import Recipe, RecipeInput, RecipeList, ScaledRecipe, Servings
 from voxd.services.recipes.scaling import scaled
 from voxd.services.recipes.search import RecipeQuery

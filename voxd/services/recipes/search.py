@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from voxd.kit.errors import bad_request
-from voxd.services.recipes.access import HouseholdQuery
+from voxd.kit.household_scope import HouseholdQuery
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100

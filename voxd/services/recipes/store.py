@@ -1,5 +1,5 @@
 """The one reader and writer of the recipes tables. Every method takes the household first: there is
-no way to read or change a recipe without saying whose it is (access.py decides that)."""
+no way to read or change a recipe without saying whose it is (kit/household_scope.py decides that)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from voxd.kit.db import Database, Transaction
-from voxd.kit.routes import adapter
+from voxd.kit.adapters import adapter
 from voxd.services.recipes.model import Ingredient, Recipe, RecipeFields, RecipeList, SourceType
 from voxd.services.recipes.search import KEY_COLUMNS, RecipeQuery, encode_cursor, listing
 

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from yarl import URL
 
 from voxd.kit.errors import bad_request
-from voxd.kit.routes import adapter
+from voxd.kit.adapters import adapter
 from voxd.services.recipes.ingredients import ingredient, multiplied
 from voxd.services.recipes.model import (
     Ingredient,

@@ -7,37 +7,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Literal
 
 import aiohttp
-from pydantic import ValidationError
-from yarl import URL
 
 from voxd.kit.errors import ApiError, UpstreamError
-from voxd.kit.routes import adapter
+from voxd.kit.redact import shown_url
 from voxd.kit.service_client import ServiceClient
 from voxd.services.recipes.importers.schema_org import read_page
 from voxd.services.recipes.model import RecipeInput
 from voxd.services.recipes.structuring import Structurer
+from voxd.wire.extract import ExtractedPage, ExtractRequest
 
 log = logging.getLogger("voxd.recipes")
 
 # The extraction service's answers about the page itself (not about us): passed on as they are.
 PAGE_PROBLEMS = (502, 504)
-
-
-@dataclass(frozen=True)
-class FetchedPage:
-    """What the web extraction service answers for `POST /extract`."""
-
-    url: str
-    final_url: str
-    status: int
-    content_type: str
-    title: str | None = None
-    html: str | None = None
-    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -47,14 +33,6 @@ class PageDraft:
     read_by: str  # "schema.org" or "the language model", for the log
 
 
-def shown(url: str) -> str:
-    """A page's address as the log shows it: without the query or fragment, which may carry a token."""
-    try:
-        return str(URL(url).with_query(None).with_fragment(None))
-    except ValueError:
-        return "(an address that cannot be read)"
-
-
 def no_recipe(url: str, model_asked: bool) -> ApiError:
     why = ("and the language model found none in its text" if model_asked
            else "and no language model is configured to read its text (docs/llm.md)")
@@ -62,21 +40,17 @@ def no_recipe(url: str, model_asked: bool) -> ApiError:
 
 
 async def fetch(client: ServiceClient, url: str, format: Literal["html", "text"],
-                timeout: aiohttp.ClientTimeout) -> FetchedPage:
+                timeout: aiohttp.ClientTimeout) -> ExtractedPage:
     """The page through the extraction service. Its refusals (400 url_not_allowed, 422 too_large...)
     reach the client as they are; a page that could not be fetched (502 fetch_failed, 504
     fetch_timeout) too, rather than being mistaken for the service being down."""
     try:
-        answer = await client.call("extract", "POST", "/extract", json={"url": url, "format": format},
-                                   timeout=timeout)
+        return await client.call_as(ExtractedPage, "extract", "POST", "/extract",
+                                    json=asdict(ExtractRequest(url, format)), timeout=timeout)
     except UpstreamError as error:
         if error.status in PAGE_PROBLEMS and error.code:
             raise ApiError(error.status, error.code, error.message, error.details) from None
         raise
-    try:
-        return adapter(FetchedPage).validate_python(answer)
-    except ValidationError:
-        raise UpstreamError("extract", None, None, "the extract service answered something unexpected") from None
 
 
 async def page_draft(client: ServiceClient, structurer: Structurer, url: str,
@@ -86,12 +60,12 @@ async def page_draft(client: ServiceClient, structurer: Structurer, url: str,
     found = await asyncio.to_thread(read_page, page.html or "", page.final_url)
     if found is not None:
         if found.recipes_on_page > 1:
-            log.info("%s holds %d recipes; imported the first, %r", shown(page.final_url), found.recipes_on_page,
+            log.info("%s holds %d recipes; imported the first, %r", shown_url(page.final_url), found.recipes_on_page,
                      found.recipe.title)
         return PageDraft(found.recipe, page.final_url, "schema.org")
     if structurer.configured:
         text = await fetch(client, url, "text", timeout)
-        recipe = await structurer.structure(text.text or "", shown(page.final_url))
+        recipe = await structurer.structure(text.text or "", shown_url(page.final_url))
         if recipe is not None:
             return PageDraft(recipe, page.final_url, "the language model")
     raise no_recipe(page.final_url, structurer.configured)

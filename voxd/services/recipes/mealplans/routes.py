@@ -18,8 +18,8 @@ from pydantic import Field
 
 from voxd.kit.appkeys import CLIENT, DB
 from voxd.kit.errors import ApiError, bad_request, not_found
+from voxd.kit.household_scope import MEMBERS, HouseholdQuery, acting_household
 from voxd.kit.routes import Call, Route, json_response
-from voxd.services.recipes.access import MEMBERS, HouseholdQuery, acting_household
 from voxd.services.recipes.mealplans.generation import generate
 from voxd.services.recipes.mealplans.model import (MAX_DAYS, Day, Generate, MealPlan, MealPlanInput, MealPlanList,
                                                    PlanFields, PlanItemInput)
