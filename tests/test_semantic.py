@@ -99,6 +99,21 @@ def test_it_abstains_when_two_commands_are_too_close():
     assert router(threshold=0.5, margin=0.1).choose("sunny weather timer countdown").name == "timer"
 
 
+def test_a_broad_command_minds_only_a_runner_up_near_enough_to_claim():
+    """answer_question's examples are questions on other subjects: a place or a number in a question
+    brings some other command's example about as near, which is no reason to abstain."""
+    class Questions(Example):
+        broad = True
+
+    questions = Questions("questions", ("who wrote the funny play", "why is the sky blue"))
+    routing = SemanticRouter([questions, TIMER], WordsEmbedder(), 0.9, 0.3, broad_threshold=0.3)
+    choice = routing.nearest("funny timer")
+    assert choice.command.name == "questions" and choice.similarity - choice.runner_up < 0.3
+    assert choice.runner_up < 0.9 and routing.choose("funny timer").name == "questions"
+    routing.threshold = choice.runner_up  # the timer's example could claim: too close, abstain
+    assert routing.choose("funny timer") is None
+
+
 def test_the_nearest_example_wins_over_many_middling_ones():
     """A vote of the nearest examples once sent "let me know when twenty minutes is up" to the clock,
     whose many examples were all half like it, over the timer's example that was nearly the same."""

@@ -94,8 +94,18 @@ class SemanticRouter:
     def claims(self, choice: Choice, text: str) -> bool:
         """Whether the stage claims `text` for the voted `choice` at the current threshold and margin."""
         threshold = self.broad_threshold if choice.command.broad else self.threshold
-        return (choice.similarity >= threshold and choice.similarity - choice.runner_up >= self.margin
+        return (choice.similarity >= threshold and self.clear_of_the_runner_up(choice)
                 and not is_compound(text) and not choice.command.declines(text))
+
+    def clear_of_the_runner_up(self, choice: Choice) -> bool:
+        """Whether no other command is a close second. For a broad command (answer_question) the
+        runner-up only counts when it is itself near enough to claim (at `threshold`): a question's
+        nearest examples are other questions on other subjects, so a place or a number in it
+        ("what's the capital of australia") brings the clock's or the timers' examples about as near,
+        which says nothing about which command it is."""
+        if choice.command.broad and choice.runner_up < self.threshold:
+            return True
+        return choice.similarity - choice.runner_up >= self.margin
 
 
 def cached_vectors(embedder: Embedder, sentences: list[str], cache_dir: Path | None) -> np.ndarray:
