@@ -282,3 +282,9 @@ def test_the_stage_does_not_run_when_a_template_claimed_or_abstains_to_the_model
     assert claimed.routed_by is RoutedBy.PRE_ROUTE and Stage.SEMANTIC not in claimed.timings
     with pytest.raises(ModelUnavailable):
         run(pipeline, "why is the sky blue")
+
+
+def test_regional_words_are_embedded_in_their_common_form():
+    """"mins" is not in the fake embedder's vocabulary, "minutes" is: the router embeds the common form."""
+    plain, casual = router().nearest("a countdown of minutes"), router().nearest("a countdown of mins")
+    assert casual.command.name == "timer" and casual.similarity == pytest.approx(plain.similarity)

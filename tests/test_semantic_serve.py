@@ -52,8 +52,8 @@ def plugin_folder(root: Path) -> Path:
 @pytest.fixture(scope="module")
 def semantic_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     """One daemon with the stage on and a plug-in installed: loading the model takes seconds. Its
-    threshold is 0.5, a little below the default (0.55, chosen on the corpus's dev split): "we're out
-    of butter, put it on the list" is 0.52 from its nearest example (docs/performance.md)."""
+    threshold is 0.5, a little below the default (0.55, chosen on the corpus's dev split), so the
+    paraphrases here stay routed as the examples change (docs/performance.md)."""
     plugin = plugin_folder(tmp_path_factory.mktemp("plugin"))
     instance = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), SERVICES,
                       extra_env={"VOXD_SEMANTIC": "true", "VOXD_SEMANTIC_THRESHOLD": "0.5",

@@ -32,6 +32,7 @@ import numpy as np
 
 from voxd.commands.api import Command
 from voxd.language.compounds import is_compound
+from voxd.language.regional import common_words
 
 log = logging.getLogger("voxd.command-center.semantic")
 
@@ -75,7 +76,7 @@ class SemanticRouter:
         """The voted command with its similarities, whether or not it clears the bars."""
         if not self.sentences:
             return None
-        similarities = self.vectors @ self.embedder.embed([text])[0]
+        similarities = self.vectors @ self.embedder.embed([common_words(text)])[0]  # "brolly": umbrella
         nearest = np.argsort(-similarities)[:TOP_K]
         votes = np.zeros(len(self.commands))
         np.add.at(votes, self.owners[nearest], np.maximum(similarities[nearest], 0))
