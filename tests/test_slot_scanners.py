@@ -92,6 +92,10 @@ def test_clauses_are_cut_where_speech_to_text_punctuated():
     ("cross it off the list", None),  # only a pointer
     ("I need to add batteries to the shopping list", ["batteries"]),  # "need to add" is the verb, not an item
     ("chuck some crumpets on the list", ["crumpets"]),
+    ("shopping list: crumpets and jam", ["crumpets", "jam"]),  # the list as a heading, then the items
+    ("to do list. fix the shed.", ["fix the shed"]),
+    ("shopping list please", None),
+    ("the shopping list, what is on it", None),
 ])
 def test_list_items_are_read_clause_by_clause(text, items):
     assert scan_items(text) == items

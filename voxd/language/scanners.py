@@ -48,6 +48,10 @@ _ITEM_PHRASES = (
     # Things bought: "I've got the milk, cross it off". Not tasks done ("I've paid the gas bill"):
     # the to-do item is the task as it was added ("pay the gas bill"), which these words do not say.
     re.compile(r"\b(?:have |has )?(?:got|bought|picked up) (?:some |the )?(?P<items>.+?)(?: so)?$"),
+    # The list named first, as a heading, then the items: "shopping list: rice", "to do list, water
+    # the plants" (the clauses are joined by "and"); not "shopping list please" or "... read it out".
+    re.compile(r"^(?:the |my |our )?(?:shopping|grocery|groceries|to do|todo|task|tasks) list (?:and )?(?:add )?"
+               r"(?!(?:please|thanks|what|read|tell|clear|empty|wipe|is|has)\b)(?P<items>.+)$"),
 )
 # A clause that asks ("what do we need to buy", "have we got milk on the list") names no items to change.
 _QUESTION = re.compile(r"(?:what|which|how|when|is|are|do|does|did|have|has|anything|any)\b")
