@@ -1,12 +1,12 @@
 """The semantic stage's threshold curve, in-process (no daemon): for each utterance of a corpus split
-that no template claims, the command the examples vote for and how similar its nearest example is;
+that no template claims, the command of its nearest example and how similar that example is;
 then, per threshold and margin, how many in-domain utterances the stage would route right or wrong or
 leave to the model, and how many must-not-claim utterances it would claim. The settings
 VOXD_SEMANTIC_THRESHOLD and VOXD_SEMANTIC_MARGIN were chosen from this on the dev split only.
 
     .venv/bin/python bench/semantic_curve.py [--split dev] [--margins 0,0.03,0.05,0.08]
 
-Also prints the stage's own time per utterance (embedding one sentence and voting), p50 and p90.
+Also prints the stage's own time per utterance (embedding one sentence and choosing), p50 and p90.
 """
 
 from __future__ import annotations

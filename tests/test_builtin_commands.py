@@ -137,6 +137,10 @@ ROUTES = [
     ("what's on my shopping list", "shopping_list", {"action": "read"}),
     ("remove eggs from the grocery list", "shopping_list", {"action": "remove", "items": ["eggs"]}),
     ("clear the shopping list", "shopping_list", {"action": "clear"}),
+    # "The list" alone is the shopping list (bench/corpus/README.md), and "the shopping" too.
+    ("add milk to the list", "shopping_list", {"action": "add", "items": ["milk"]}),
+    ("I bought the crumpets so cross them off the list", "shopping_list", {"action": "remove", "items": ["crumpets"]}),
+    ("we're out of ketchup, bung it on the shopping", "shopping_list", {"action": "add", "items": ["ketchup"]}),
     ("add call the plumber to my to-do list", "todo_list", {"action": "add", "items": ["call the plumber"]}),
     ("what's on my todo list", "todo_list", {"action": "read"}),
     ("tell me a joke", "tell_joke", {"topic": None}),
@@ -163,7 +167,6 @@ LEFT_FOR_THE_MODEL = [
     "add a reminder to buy milk",
     "remind me to buy milk tomorrow",
     "add this song to my playlist",
-    "add milk to the list",
     "set an alarm for 7am",
     "remind me in 5 minutes",
     "what time is my meeting",

@@ -52,8 +52,8 @@ def plugin_folder(root: Path) -> Path:
 @pytest.fixture(scope="module")
 def semantic_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     """One daemon with the stage on and a plug-in installed: loading the model takes seconds. Its
-    threshold is 0.5, a little below the default (0.55, chosen on the corpus's dev split): "we're out
-    of butter, put it on the list" is 0.52 from its nearest example (docs/performance.md)."""
+    threshold is 0.5, a little below the default (0.55, chosen on the corpus's dev split), so the
+    paraphrases here stay routed as the examples change (docs/performance.md)."""
     plugin = plugin_folder(tmp_path_factory.mktemp("plugin"))
     instance = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), SERVICES,
                       extra_env={"VOXD_SEMANTIC": "true", "VOXD_SEMANTIC_THRESHOLD": "0.5",
@@ -78,8 +78,9 @@ def test_paraphrases_are_routed_with_their_arguments(semantic_daemon):
     timer = say(semantic_daemon, node, "could you get a countdown going that lasts ninety seconds").json()
     assert (timer["command"], timer["routed_by"]) == ("set_timer", "semantic")
     assert timer["arguments"]["duration_seconds"] == 90 and "semantic" in timer["timings"]
+    # "The list" alone is the shopping list's now (its templates say so): the templates claim it.
     butter = say(semantic_daemon, node, "we're out of butter, put it on the list").json()
-    assert (butter["command"], butter["routed_by"]) == ("shopping_list", "semantic")
+    assert (butter["command"], butter["routed_by"]) == ("shopping_list", "pre_route")
     assert butter["arguments"] == {"action": "add", "items": ["butter"]}
     listed = say(semantic_daemon, node, "what's on the shopping list").json()
     assert listed["routed_by"] == "pre_route" and "butter" in listed["text"]
@@ -92,7 +93,7 @@ def test_the_scanners_fill_names_items_and_actions_the_sentence_holds(semantic_d
     action from a verb of its templates, a city and a day anywhere in the sentence."""
     node = register_node(semantic_daemon)
     say(semantic_daemon, node, "add eggs and flour to the shopping list")
-    crossed = say(semantic_daemon, node, "we've got eggs now, cross them off the list").json()
+    crossed = say(semantic_daemon, node, "we've got eggs now, you can cross them off the list please").json()
     assert (crossed["command"], crossed["routed_by"]) == ("shopping_list", "semantic")
     assert crossed["arguments"] == {"action": "remove", "items": ["eggs"]}
     assert crossed["result"]["data"]["items"] == ["flour"]

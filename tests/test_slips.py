@@ -13,6 +13,9 @@ from voxd.language.slips import plain, read_table, repair, table
     ("and eggs and bread to my shopping list", "add eggs and bread to my shopping list"),
     ("And call the plumber to my to-do list, please.", "add call the plumber to my to do list please"),
     ("and milk on the grocery list", "add milk on the grocery list"),
+    ("What's the whether in Glasgow?", "what's the weather in glasgow"),
+    ("how's the whether looking for tomorrow", "how's the weather looking for tomorrow"),
+    ("whether forecast for friday", "weather forecast for friday"),
 ])
 def test_a_known_slip_is_repaired(heard, meant):
     assert repair(heard) == meant
@@ -25,6 +28,7 @@ def test_a_known_slip_is_repaired(heard, meant):
     "and milk to the shopping",  # no list named
     "add milk to the shopping list",  # nothing misheard
     "What's on my shopping list?",
+    "whether or not it rains",  # "whether" as said
     "",
 ])
 def test_anything_else_is_left_as_heard(heard):

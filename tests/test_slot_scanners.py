@@ -90,6 +90,12 @@ def test_clauses_are_cut_where_speech_to_text_punctuated():
     ("add loo roll to the list, cheers", ["loo roll"]),
     ("we need milk, bread and cheese", ["milk", "bread", "cheese"]),  # a clause without a verb continues
     ("cross it off the list", None),  # only a pointer
+    ("I need to add batteries to the shopping list", ["batteries"]),  # "need to add" is the verb, not an item
+    ("chuck some crumpets on the list", ["crumpets"]),
+    ("shopping list: crumpets and jam", ["crumpets", "jam"]),  # the list as a heading, then the items
+    ("to do list. fix the shed.", ["fix the shed"]),
+    ("shopping list please", None),
+    ("the shopping list, what is on it", None),
 ])
 def test_list_items_are_read_clause_by_clause(text, items):
     assert scan_items(text) == items
@@ -249,6 +255,10 @@ def test_scan_item_phrase_is_one_phrase_as_a_template_slot_holds_it():
     ("how do you say thank you", "how do you say thank you"),  # no pause: part of the question
     ("the car came to a full stop", "the car came to a full stop"),
     ("thank you", "thank you"),  # nothing else: kept
+    ("who wrote hamlet mate", "who wrote hamlet"),  # a friendly word for the listener
+    ("set a timer for five minutes, buddy", "set a timer for five minutes"),
+    ("she is my best mate", "she is my best mate"),  # not said to the listener... kept only after a/the
+    ("say hello to our mate", "say hello to our mate"),
 ])
 def test_a_dictated_full_stop_and_thanks_after_a_pause_are_dropped(text, left):
     assert drop_fillers(text) == left

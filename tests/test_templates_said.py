@@ -22,7 +22,8 @@ COMMANDS = built_in_commands()
 SAID: dict[str, tuple[str, ...]] = {
     "stop": ("stop", "okay stop thanks"),
     "get_current_time": ("what time is it", "can you tell me what time it is in Tokyo", "what's the time"),
-    "calculate": ("what's 12 times 7", "can you add 250 and 175 for me", "subtract 7 from 22"),
+    "calculate": ("what's 12 times 7", "can you add 250 and 175 for me", "subtract 7 from 22",
+                  "how much is 90 dollars shared between 3 people"),
     "set_timer": (
         "set a timer for five minutes",
         "set a timer",
@@ -33,6 +34,10 @@ SAID: dict[str, tuple[str, ...]] = {
         "start a pasta timer for 8 minutes",
         "set a timer for the potatoes, 20 minutes",
         "start a timer for the bread",
+        "put a timer on for 15 minutes",
+        "could you put the chips timer on for 12 minutes",
+        "timer 4 minutes",
+        "cake timer 40 minutes",
     ),
     "check_timers": (
         "how much time is left",
@@ -44,6 +49,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "check the timer",
         "what timers do I have",
         "are there any timers running",
+        "how is the bread timer getting on",
     ),
     "cancel_timer": (
         "cancel the timer",
@@ -83,6 +89,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "what's in the to do list",
         "tell me my todo list",
         "what do I have on my to do list",
+        "tick sort out the garage as finished",
     ),
     "tell_joke": (
         "tell me a joke",

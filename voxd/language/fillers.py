@@ -24,15 +24,17 @@ LEADING_FILLERS: tuple[str, ...] = (
 HESITATIONS: tuple[str, ...] = ("um", "umm", "uh", "uhh", "er", "erm", "hmm")
 
 # Words said after a command that are not part of it: "full stop" that a dictating speaker says
-# (speech-to-text writes it out), and thanks after a pause (a comma), not "say thank you in French".
-TRAILING_FILLERS: tuple[str, ...] = ("full stop",)
+# (speech-to-text writes it out), a friendly word for the listener ("what's the capital of
+# australia mate"; not after "a", "the", "my", "best"...: "she is my best mate"), and
+# thanks after a pause (a comma), not "say thank you in French".
+TRAILING_FILLERS: tuple[str, ...] = ("full stop", "mate", "buddy")
 THANKS_AFTER_A_PAUSE: tuple[str, ...] = ("cheers", "thanks", "thank you", "thanks a lot", "ta")
 
 _PHRASES = "|".join(re.escape(phrase).replace(r"\ ", r"\s+")
                     for phrase in sorted(LEADING_FILLERS, key=len, reverse=True))
 _LEADING = re.compile(rf"^(?:\s*(?:{_PHRASES})(?:[\s,.!?;:]+|$))+", re.IGNORECASE)
 _TRAILING = re.compile(
-    rf"(?:(?<!\sa)(?<!\sthe)[\s,.!?;:]+(?:{'|'.join(map(re.escape, TRAILING_FILLERS))})"
+    rf"(?:(?<!\sa)(?<!\sthe)(?<!\smy)(?<!\syour)(?<!\sour)(?<!\sbest)[\s,.!?;:]+(?:{'|'.join(map(re.escape, TRAILING_FILLERS))})"
     rf"|\s*[,.;:!]\s*(?:{'|'.join(sorted(map(re.escape, THANKS_AFTER_A_PAUSE), key=len, reverse=True))}))"
     r"[\s.!?]*$", re.IGNORECASE)
 _HESITATION = re.compile(rf"(?:^|(?<=[\s,.!?;:]))(?:{'|'.join(HESITATIONS)})(?:[\s,.!?;:]+|$)", re.IGNORECASE)

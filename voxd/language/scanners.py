@@ -38,16 +38,20 @@ _LIST_END = (r"(?: (?:to|on|onto|in|off|from) (?:the |my |our )?(?:(?:\w+ ){0,2}
 _NOT_AN_ITEM = r"(?!(?:to|on|onto|in|off|from) )"  # "add to the shopping list": no items named
 _ITEM_PHRASES = (
     re.compile(r"\b(?:mark|tick) (?:off )?(?P<items>.+?) (?:as )?(?:done|finished|complete|completed)\b"),
-    re.compile(r"\b(?:need|needs|have|has|remind me|remember|do not forget|got) to (?:buy |get |grab |pick up )?"
+    re.compile(r"\b(?:need|needs|have|has|remind me|remember|do not forget|got) to (?:buy |get |grab |pick up |add |put )?"
                r"(?P<items>.+?)" + _LIST_END),
-    re.compile(r"\b(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|jot down|write down|remove|take|"
+    re.compile(r"\b(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|chuck|bung|jot down|write down|remove|take|"
                r"cross|delete|scratch|strike|tick) (?:off )?(?:some |more |a |an |the )?" + _NOT_AN_ITEM +
                r"(?P<items>.+?)" + _LIST_END),
     re.compile(r"\b(?:out of|low on) (?:some |the )?(?P<items>.+?)"
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
     # Things bought: "I've got the milk, cross it off". Not tasks done ("I've paid the gas bill"):
     # the to-do item is the task as it was added ("pay the gas bill"), which these words do not say.
-    re.compile(r"\b(?:have |has )?(?:got|bought|picked up) (?:some |the )?(?P<items>.+?)$"),
+    re.compile(r"\b(?:have |has )?(?:got|bought|picked up) (?:some |the )?(?P<items>.+?)(?: so)?$"),
+    # The list named first, as a heading, then the items: "shopping list: rice", "to do list, water
+    # the plants" (the clauses are joined by "and"); not "shopping list please" or "... read it out".
+    re.compile(r"^(?:the |my |our )?(?:shopping|grocery|groceries|to do|todo|task|tasks) list (?:and )?(?:add )?"
+               r"(?!(?:please|thanks|what|read|tell|clear|empty|wipe|is|has)\b)(?P<items>.+)$"),
 )
 # A clause that asks ("what do we need to buy", "have we got milk on the list") names no items to change.
 _QUESTION = re.compile(r"(?:what|which|how|when|is|are|do|does|did|have|has|anything|any)\b")

@@ -45,6 +45,9 @@ class Calculate(Command):
         "[for me|please]",
         "[please] [can you] {operation:choice(subtract=subtract|take)} {num2:number} [away] from {num1:number} "
         "[for me|please]",
+        # A sum of money shared: "60 quid split three ways", "a hundred dollars divided between four people".
+        "[what is|how much is] {num1:number} (quid|pounds|dollars|euros|bucks|rupees) {operation:choice(divide=split|shared|divided)} "
+        "[between|among|by] {num2:number} [ways|people]",
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:

@@ -109,7 +109,7 @@ class Forget(MemoryCommand):
     parameters = (Parameter(slot, "string", "words of the memory to forget", required=True),)
     # "forget it" and "forget about it" are `stop`'s; "forget that" needs words after it.
     templates = (
-        "forget that {content_match}",
+        "[please] forget that {content_match}",
         "[please] [you can] forget [that] {content_match} (now|any more|anymore)",
         "[please] [you can] (forget|wipe|erase|delete) (what|everything) (i told you|i said|you know) about "
         "{content_match}",

@@ -129,15 +129,20 @@ class SetTimer(Command):
         Parameter("label", "string", LABEL_HINT),
     )
     templates = (
-        "[please] [set|start] [me] [a|an] timer for {duration_seconds:duration} [please]",
+        "[please] [can you|could you] [set|start] [me] [a|an] timer for {duration_seconds:duration} [please]",
         "[please] [can you|could you] (set|start) [me] [a|an] timer [please]",  # the length is asked for before execute
-        "[please] [set|start] [me] [a|an] timer for {duration_seconds:duration} (for|called|named) [the] {label}",
-        "[please] [set|start] [me] [a|an] {duration_seconds:duration} timer [please]",
-        "[please] [set|start] [me] [a|an] {duration_seconds:duration} timer (for|called|named) [the] {label}",
-        "[please] [set|start] [me] [a|an] {duration_seconds:duration} {label} timer",
-        "[please] (set|start) [me] [a|an] {label} timer for {duration_seconds:duration} [please]",
-        "[please] [set|start] [me] [a|an] timer for [the] {label} [for] {duration_seconds:duration} [please]",
-        "[please] [set|start] [me] [a|an] timer for [the] {label} [please]",  # the length is asked for
+        "[please] [can you|could you] [set|start] [me] [a|an] timer for {duration_seconds:duration} (for|called|named) [the] {label}",
+        "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} timer [please]",
+        "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} timer (for|called|named) [the] {label}",
+        "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} {label} timer",
+        "[please] [can you|could you] (set|start) [me] [a|an] {label} timer for {duration_seconds:duration} [please]",
+        "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [for] {duration_seconds:duration} [please]",
+        "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [please]",  # the length is asked for
+        # Other verbs and the terse forms: "put the oven timer on for 25 minutes", "egg timer four minutes".
+        "[please] [can you|could you] put [a|an|the] timer on for {duration_seconds:duration} [please]",
+        "[please] [can you|could you] put [a|an|the] {label:word} timer on for {duration_seconds:duration} [please]",
+        "timer {duration_seconds:duration} [please]",
+        "{label:word} timer [for] {duration_seconds:duration} [please]",
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
@@ -187,6 +192,7 @@ class CheckTimers(Command):
         "[please] (check|show me) [on] [the|my] (timer|timers)",
         "what timers (do i have|are running|are set)",
         "(are there|do i have) any timers [running|set]",
+        "how is [the|my] [{label}] timer (doing|going|getting on)",
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:

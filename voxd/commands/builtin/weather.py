@@ -61,6 +61,9 @@ class GetWeather(Command):
         "how's the weather looking for sunday",
         "is it windy in edinburgh",
         "what's the temperature today",
+        "what will the weather be like in rome on friday",
+        "any snow expected in chicago tomorrow morning",
+        "what's the outlook for the weekend",
     )
     parameters = (
         Parameter("city", "string", "city, only when the user names one"),
