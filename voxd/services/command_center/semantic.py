@@ -1,11 +1,12 @@
 """The semantic stage's router: which command an utterance no template matched means, judged by
 sentence embeddings (docs/architecture.md, The voice pipeline).
 
-Every command's example sentences (`Command.semantic_examples`) are embedded once; the command of
-an utterance's nearest example wins. (A vote of the five nearest examples, weighted by similarity,
-was tried first: a command with many middling examples outvoted one whose example was nearly the
-utterance, "let me know when twenty minutes is up" went to the clock; on the dev split the nearest
-example routed 3 more utterances right.) The router abstains - and the
+Every command's example sentences (`Command.semantic_examples`) are embedded once; an utterance's
+five nearest examples vote for their commands, weighted by similarity. When the vote's winner is not
+the command of the single nearest example, the margin below is negative and the stage abstains: the
+vote only ever turns a claim into an abstention. (Taking the nearest example's command alone routed
+3 more dev utterances right but also sent one to a wrong command; a wrong command is worse than the
+"no model" answer, the rule that chose the threshold, so the vote stays.) The router abstains - and the
 utterance goes on to the language model, or to the speakable "no model" answer - when the winner's
 best example is less similar than `threshold` (`broad_threshold` for a command whose examples
 only sample what it takes, `Command.broad`: answer_question), when the runner-up command's best
@@ -53,8 +54,7 @@ class Choice:
     command: Command
     similarity: float  # of the winner's nearest example
     runner_up: float  # of the best other command's nearest example
-    support: float  # the winner's votes over TOP_K: its share of the nearest examples, by similarity (shown
-    # by bench/semantic_curve.py --measure support; the winner is the nearest example's command)
+    support: float  # the winner's votes over TOP_K: its share of the nearest examples, by similarity
 
 
 class SemanticRouter:
@@ -82,7 +82,7 @@ class SemanticRouter:
         np.add.at(votes, self.owners[nearest], np.maximum(similarities[nearest], 0))
         best = np.full(len(self.commands), -1.0)
         np.maximum.at(best, self.owners, similarities)
-        winner = int(np.argmax(best))
+        winner = int(np.argmax(votes))
         others = np.delete(best, winner)
         return Choice(self.commands[winner], float(best[winner]), float(others.max()) if others.size else -1.0,
                       float(votes[winner]) / TOP_K)
