@@ -292,3 +292,10 @@ def test_a_text_slot_never_takes_a_second_request(text):
     """Two requests in one utterance: the templates stage claims none of them, though a text slot
     would take the second request whole (one command cannot answer both)."""
     assert template_claim(list(COMMANDS.values()), text, RouteContext(now=NOW, timezone=LONDON)) is None
+
+
+@pytest.mark.parametrize("text", ["we have run out of bread so pop it on the shopping list",
+                                  "we're out of bread then, stick it on the list"])
+def test_a_conjunction_before_the_pointer_is_not_part_of_the_item(text):
+    claim = template_claim(list(COMMANDS.values()), text, RouteContext(now=NOW, timezone=LONDON))
+    assert claim is not None and claim[1].arguments["items"] == ["bread"]

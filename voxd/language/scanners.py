@@ -55,8 +55,9 @@ _ITEM_PHRASES = (
 )
 # A clause that asks ("what do we need to buy", "have we got milk on the list") names no items to change.
 _QUESTION = re.compile(r"(?:what|which|how|when|is|are|do|does|did|have|has|anything|any)\b")
-# Words said after the items that are not part of them: "add mince to the list, cheers".
-_TRAILING = re.compile(r"(?: (?:please|thanks|thank you|cheers|now|already|as well|too|full stop))+$")
+# Words said after the items that are not part of them: "add mince to the list, cheers", "we're out
+# of bread so pop it on the list".
+_TRAILING = re.compile(r"(?: (?:please|thanks|thank you|cheers|now|already|as well|too|full stop|so|then))+$")
 # Words that point at an item named elsewhere in the utterance: never an item themselves.
 _POINTERS = {"it", "them", "that", "this", "those", "these", "some", "more", "one", "something", "things",
              "that down", "it down", "them down", "it off", "them off", "that off", "stuff"}
