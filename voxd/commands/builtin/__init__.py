@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from datetime import date, timedelta
 from decimal import Decimal
 
 
@@ -75,3 +76,14 @@ def plain_speech(text: str) -> str:
     text = MARKUP.sub(lambda match: match.group(1) or "", text)
     text = NOT_SPEAKABLE.sub("", text)
     return re.sub(r"\s+", " ", text).strip()
+
+
+def spoken_day(day: date, today: date) -> str:
+    """'today', 'tomorrow', 'on Friday' within the week ahead, else 'on 3 December'."""
+    if day == today:
+        return "today"
+    if day == today + timedelta(days=1):
+        return "tomorrow"
+    if today < day < today + timedelta(days=7):
+        return f"on {day:%A}"
+    return f"on {day.day} {day:%B}"

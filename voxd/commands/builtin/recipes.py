@@ -10,11 +10,10 @@ the wake word long after. Where the reading is is kept per node in the command's
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
-from voxd.commands.builtin import plural, spoken_list
+from voxd.commands.builtin import plural, spoken_day, spoken_list
 from voxd.commands.builtin.list_items import ListItems
 from voxd.commands.builtin.recipe_book import UNREACHABLE, RecipeBook, RecipesUnreachable
 
@@ -23,14 +22,6 @@ SHOPPING_LIST = "shopping_list"  # the shopping list command's documents, shared
 SAID_TITLES = 3  # recipes named aloud when a search finds more
 
 
-def spoken_day(day: date, today: date) -> str:
-    if day == today:
-        return "today"
-    if day == today + timedelta(days=1):
-        return "tomorrow"
-    if today < day < today + timedelta(days=7):
-        return f"on {day.strftime('%A')}"
-    return f"on {day.day} {day.strftime('%B')}"
 
 
 def dish(words: str) -> str:

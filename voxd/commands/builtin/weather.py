@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from dataclasses import asdict, dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import aiohttp
@@ -21,7 +21,7 @@ from voxd.commands.api import (
     Parameter,
     RequiredSecret,
 )
-from voxd.commands.builtin import sentence_case, spoken_number, without_politeness
+from voxd.commands.builtin import sentence_case, spoken_day, spoken_number, without_politeness
 from voxd.language.dates import PARTS_OF_DAY, is_time_expression
 
 API = "https://api.openweathermap.org/data/2.5"
@@ -270,12 +270,6 @@ def forecast_sentence(report: Conditions, when: datetime, now: datetime, part: s
             f"{spoken_number(report.high, 0)} and a low of {spoken_number(report.low, 0)} degrees.")
 
 
-def spoken_day(day: date, today: date) -> str:
-    if day == today:
-        return "today"
-    if day == today + timedelta(days=1):
-        return "tomorrow"
-    return f"on {day:%A}"
 
 
 COMMANDS = [GetWeather]
