@@ -100,7 +100,9 @@ def test_a_flood_of_half_sent_requests_leaves_every_service_answering(make_daemo
         assert sum(not closed(sock, 0.01) for sock in opened) <= 4 * 64  # the rest were closed at once
     output = daemon.output()[before:]
     assert len(output) < 100_000, output[-2000:]
-    assert "VOXD_MAX_CONNECTIONS_PER_ADDRESS" in output
+    # which cap closes the flood first depends on arrival order: per address (64 each), or the total,
+    # which under 1024 open files and eleven services is 256, what four addresses may hold
+    assert "VOXD_MAX_CONNECTIONS_PER_ADDRESS" in output or "connections in all (open-file limit)" in output
     assert "out of system resource" not in output
 
 
