@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from voxd.language.tables import row_error, rows
 from voxd.language.templates import normalize_utterance
 
 TABLE = Path(__file__).with_name("live_information.tsv")
@@ -54,17 +55,14 @@ def is_question(text: str) -> bool:
 
 
 def read_markers(text: str) -> tuple[Marker, ...]:
-    """The rows of a markers table; blank lines and lines starting with # are skipped. A
-    malformed row raises ValueError naming its line."""
+    """The rows of a markers table, `kind<TAB>phrase` (voxd/language/tables.py). A malformed row
+    raises ValueError naming its line."""
     markers = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        columns = [column.strip() for column in line.split("\t")]
-        if len(columns) != 2 or columns[0] not in KINDS or not normalize_utterance(columns[1]):
-            raise ValueError(f"markers table line {number}: expected `kind<TAB>phrase` with a kind of "
-                             f"{', '.join(KINDS)}, got {line!r}")
-        markers.append(Marker(columns[0], normalize_utterance(columns[1])))
+    for number, kind, phrase in rows(text, "markers table", "kind<TAB>phrase"):
+        if kind not in KINDS or not normalize_utterance(phrase):
+            raise row_error("markers table", number, f"the kind must be one of {', '.join(KINDS)} "
+                            f"and the phrase have words, got {kind!r} and {phrase!r}")
+        markers.append(Marker(kind, normalize_utterance(phrase)))
     return tuple(markers)
 
 

@@ -13,20 +13,15 @@ import functools
 import re
 from pathlib import Path
 
+from voxd.language.tables import rows
+
 TABLE = Path(__file__).with_name("regional.tsv")
 
 
 def read_table(text: str) -> dict[str, str]:
-    """word -> common form; comment lines (#) and blank lines skipped. A row without a TAB is refused."""
-    rows: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        word, tab, common = line.partition("\t")
-        if not tab or not word.strip() or not common.strip():
-            raise ValueError(f"{TABLE.name} line {number}: expected 'word<TAB>common form'")
-        rows[" ".join(word.lower().split())] = common.strip()
-    return rows
+    """word -> common form (voxd/language/tables.py); a row without a TAB is refused."""
+    return {" ".join(word.lower().split()): common
+            for _, word, common in rows(text, TABLE.name, "word<TAB>common form")}
 
 
 @functools.cache

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from voxd.language.tables import row_error, rows
+
 TABLE = Path(__file__).with_name("slips.tsv")
 _PUNCTUATION = re.compile(r"[^\w\s']+")
 
@@ -26,21 +28,16 @@ class Slip:
 
 
 def read_table(text: str) -> tuple[Slip, ...]:
-    """The rows of a slips table: `heard<TAB>meant`; blank lines and lines starting with # are
-    skipped. A malformed row raises ValueError naming its line."""
+    """The rows of a slips table: `heard<TAB>meant` (voxd/language/tables.py). A malformed row
+    raises ValueError naming its line."""
     slips = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        columns = line.split("\t")
-        if len(columns) != 2 or not all(column.strip() for column in columns):
-            raise ValueError(f"slips table line {number}: expected `heard<TAB>meant`, got {line!r}")
+    for number, pattern, meant in rows(text, "slips table", "heard<TAB>meant"):
         try:
-            heard = re.compile(columns[0].strip())
-            heard.sub(columns[1].strip(), "")  # a bad group reference fails here, not at the first repair
+            heard = re.compile(pattern)
+            heard.sub(meant, "")  # a bad group reference fails here, not at the first repair
         except re.error as error:
-            raise ValueError(f"slips table line {number}: {error}") from None
-        slips.append(Slip(heard, columns[1].strip()))
+            raise row_error("slips table", number, str(error)) from None
+        slips.append(Slip(heard, meant))
     return tuple(slips)
 
 
