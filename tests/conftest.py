@@ -59,6 +59,7 @@ class Daemon:
     process: subprocess.Popen | None = None
     log_path: Path | None = None
     descriptor_limit: tuple[int, int] | None = None  # the open-file limit (soft, hard) it starts with
+    startup_timeout: float = STARTUP_TIMEOUT  # more for a daemon that unpacks and loads models
 
     @property
     def env(self) -> dict[str, str]:
@@ -113,7 +114,7 @@ class Daemon:
         resource.setrlimit(resource.RLIMIT_NOFILE, self.descriptor_limit)
 
     def wait_ready(self) -> None:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
+        deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"voxd serve exited early:\n{self.output()}")

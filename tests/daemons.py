@@ -6,14 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from conftest import Daemon, free_port_offset
+from conftest import STARTUP_TIMEOUT, Daemon, free_port_offset
 from scripted_llm import ScriptedModel
 
 
 @contextmanager
-def serving(tmp_path_factory, services: list[str], **env: str) -> Iterator[Daemon]:
+def serving(tmp_path_factory, services: list[str], startup_timeout: float = STARTUP_TIMEOUT,
+            **env: str) -> Iterator[Daemon]:
     """A daemon of `services` for the block; it must stop cleanly afterwards."""
-    daemon = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), services, extra_env=env).start()
+    daemon = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), services, extra_env=env,
+                    startup_timeout=startup_timeout).start()
     yield daemon
     assert daemon.stop() == 0, daemon.output()
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-import conftest
-from conftest import COMMAND, Daemon, free_port_offset, node_headers, register_node, say
+from conftest import COMMAND, Daemon, node_headers, register_node, say
+from daemons import serving
 
 SERVICES = ["config", "auth", "command-center"]
 PLUGIN = '''
@@ -55,16 +55,9 @@ def semantic_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon
     threshold is 0.5, a little below the default (0.55, chosen on the corpus's dev split), so the
     paraphrases here stay routed as the examples change (docs/performance.md)."""
     plugin = plugin_folder(tmp_path_factory.mktemp("plugin"))
-    instance = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), SERVICES,
-                      extra_env={"VOXD_SEMANTIC": "true", "VOXD_SEMANTIC_THRESHOLD": "0.5",
-                                 "PYTHONPATH": python_path(plugin)})
-    startup, conftest.STARTUP_TIMEOUT = conftest.STARTUP_TIMEOUT, 180.0  # unpacking and loading the model
-    try:
-        instance.start()
-    finally:
-        conftest.STARTUP_TIMEOUT = startup
-    yield instance
-    assert instance.stop() == 0, instance.output()
+    with serving(tmp_path_factory, SERVICES, startup_timeout=180.0,  # unpacking and loading the model
+                 VOXD_SEMANTIC="true", VOXD_SEMANTIC_THRESHOLD="0.5", PYTHONPATH=python_path(plugin)) as daemon:
+        yield daemon
 
 
 def answer(daemon: Daemon, node: dict, words: str) -> httpx.Response:

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-import conftest
-from conftest import COMMAND, Daemon, free_port_offset, node_headers, register_node, say
+from conftest import COMMAND, Daemon, node_headers, register_node, say
+from daemons import serving
 from spoken import piper
 from voxd.catalog import CATALOG
 
@@ -25,15 +25,8 @@ PARAPHRASES = [  # what is said, the command, the arguments
 @pytest.fixture(scope="module")
 def listening_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     """Every service, the semantic stage on at its default threshold, no language model."""
-    instance = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), list(CATALOG),
-                      extra_env={"VOXD_SEMANTIC": "true"})
-    startup, conftest.STARTUP_TIMEOUT = conftest.STARTUP_TIMEOUT, 180.0  # loading three models
-    try:
-        instance.start()
-    finally:
-        conftest.STARTUP_TIMEOUT = startup
-    yield instance
-    assert instance.stop() == 0, instance.output()
+    with serving(tmp_path_factory, list(CATALOG), startup_timeout=180.0, VOXD_SEMANTIC="true") as daemon:
+        yield daemon  # loading three models
 
 
 @pytest.mark.slow
