@@ -26,7 +26,7 @@ UNIT_SPELLINGS = {
     "tbsp": ("tablespoons", "tablespoon", "tbsps", "tbsp", "tbs", "tbl", "tb"),
     "tsp": ("teaspoons", "teaspoon", "tsps", "tsp", "ts"),
     "g": ("grams", "gram", "grammes", "gramme", "gr", "g"),
-    "kg": ("kilograms", "kilogram", "kilos", "kilo", "kg"),
+    "kg": ("kilograms", "kilogram", "kilos", "kilo", "kgs", "kg"),
     "mg": ("milligrams", "milligram", "mg"),
     "ml": ("millilitres", "millilitre", "milliliters", "milliliter", "ml"),
     "cl": ("centilitres", "centilitre", "centiliters", "centiliter", "cl"),

@@ -16,27 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voxd.commands.builtin import spoken_number
+from voxd.services.recipes.ingredients import UNITS
 
-UNIT_SPELLINGS = {
-    "tbsp": ("tablespoon", "tablespoons", "tbsp", "tbsps", "tbs", "tbl", "tbl."),
-    "tsp": ("teaspoon", "teaspoons", "tsp", "tsps"),
-    "g": ("g", "gram", "grams", "gr", "gramme", "grammes"),
-    "kg": ("kg", "kgs", "kilogram", "kilograms", "kilo", "kilos"),
-    "ml": ("ml", "millilitre", "millilitres", "milliliter", "milliliters"),
-    "l": ("l", "litre", "litres", "liter", "liters"),
-    "cup": ("cup", "cups", "c"),
-    "oz": ("oz", "ounce", "ounces"),
-    "lb": ("lb", "lbs", "pound", "pounds"),
-    "clove": ("clove", "cloves"),
-    "can": ("can", "cans", "tin", "tins"),
-    "pinch": ("pinch", "pinches"),
-}
-UNITS = {spelling: unit for unit, spellings in UNIT_SPELLINGS.items() for spelling in spellings}
+# Units a shopper buys as one, though a recipe's line keeps the word it used.
+SAME_UNIT = {"tin": "can"}
 
 
 def unit_key(unit: str | None) -> str:
     plain = (unit or "").strip().lower().rstrip(".")
-    return UNITS.get(plain, plain)
+    unit = UNITS.get(plain, plain)  # the ingredient reader's one table of spellings
+    return SAME_UNIT.get(unit, unit)
 
 
 def name_key(name: str) -> str:
