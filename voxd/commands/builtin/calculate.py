@@ -6,6 +6,7 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import spoken_number
+from voxd.commands.phrasebook import phrasebook
 from voxd.language.scanners import scan_numbers
 from voxd.language.templates import normalize_utterance
 
@@ -23,16 +24,7 @@ class Calculate(Command):
         "Do arithmetic on two numbers: add, subtract, multiply or divide. "
         "Use for 'what's 12 times 7' or 'what is 100 divided by 4'; not for unit conversions."
     )
-    examples = (
-        "what is seven times twelve",
-        "how much is forty plus sixty",
-        "take nineteen away from fifty",
-        "multiply six by eight",
-        "what do you get if you divide ninety by three",
-        "twelve minus four",
-        "sum of three hundred and two hundred",
-        "work out fifteen times four for me",
-    )
+    examples = phrasebook("calculate")
     parameters = (
         Parameter("num1", "number", "first number", required=True),
         Parameter("num2", "number", "second number", required=True),

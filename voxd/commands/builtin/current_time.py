@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import without_politeness
+from voxd.commands.phrasebook import phrasebook
 
 
 class GetCurrentTime(Command):
@@ -18,17 +19,7 @@ class GetCurrentTime(Command):
         "Tell the current time, here or in another city or time zone. "
         "Use for 'what time is it' and 'what time is it in Tokyo'; not for dates of events."
     )
-    examples = (
-        "what's the time now",
-        "do you have the time",
-        "tell me the time",
-        "what hour is it",
-        "is it late already, what time is it",
-        "what time is it in new york",
-        "current time in sydney please",
-        "could you tell me what time it is",
-        "what time is it back in london",
-    )
+    examples = phrasebook("get_current_time")
     parameters = (
         Parameter("location", "string", "city or time zone, only when the user names one"),
     )

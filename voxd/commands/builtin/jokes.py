@@ -11,6 +11,7 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plain_speech, without_politeness
+from voxd.commands.phrasebook import phrasebook
 
 
 @dataclass(frozen=True)
@@ -77,17 +78,7 @@ def jokes_about(topic: str) -> list[Joke]:
 class TellJoke(Command):
     name = "tell_joke"
     description = "Tell a short, clean joke, on a topic when the user asks for one ('a joke about cats')."
-    examples = (
-        "tell me something funny",
-        "do you know any jokes",
-        "I need a laugh",
-        "give me a joke",
-        "say something to cheer me up with a joke",
-        "got any good jokes about cats",
-        "crack a joke",
-        "know any puns",
-        "got a joke about dogs",
-    )
+    examples = phrasebook("tell_joke")
     parameters = (Parameter("topic", "string", "topic of the joke, only when the user asks for one"),)
     templates = (
         "[please] [can you] (tell|give) me [a|another] [funny|good] joke [please]",

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.commands.builtin.list_items import Added, ListItems, Removed, item_key
+from voxd.commands.phrasebook import phrasebook
 from voxd.language.items import LEADING_FILLER, split_items
 from voxd.language.scanners import scan_item_phrase
 from voxd.language.templates import normalize_utterance
@@ -156,22 +157,7 @@ class ShoppingList(HouseholdList):
         "The household shopping list: add items, remove items, read it out, or clear it. "
         "Not for reminders at a time ('remind me to buy milk tomorrow') or playlists."
     )
-    examples = (
-        "we need eggs",
-        "put bread on the list",
-        "we've run out of coffee, add it to the list",
-        "the ketchup is finished, stick it on the list",
-        "pop some onions on the shopping list",
-        "add bin bags to my groceries",
-        "I need to buy flour",
-        "don't let me forget to get cheese",
-        "take the milk off the list, I got it",
-        "remember to get stamps, add them to the shopping list",
-        "empty the shopping list",
-        "we're low on sugar and margarine",
-        "get some more rice on the list",
-        "what's on my grocery list",
-    )
+    examples = phrasebook("shopping_list")
     # "The list" alone is the shopping list (bench/corpus/README.md: what a kitchen means by it; the
     # to-do list is always named), and British speakers add things "to the shopping".
     templates = list_templates("(shopping|grocery|groceries) list", also="|[my|the|our] (shopping|groceries)|the list")
@@ -184,21 +170,7 @@ class TodoList(HouseholdList):
         "The household to-do list of tasks: add tasks, remove finished ones, read it out, or clear it. "
         "Not for reminders at a time; not for the shopping list."
     )
-    examples = (
-        "add clean the gutters to my tasks",
-        "put paying the council tax on my to do list",
-        "I need to phone the bank, add it to my jobs list",
-        "what tasks do I have",
-        "read out my to do list",
-        "I've finished the ironing, tick it off the to do list",
-        "clear my task list",
-        "add water the plants to the list of things to do",
-        "what do I still have to do",
-        "I need to clean the oven, put that on my to-do list",
-        "I've posted the letter, take it off the to do list",
-        "mark phone the dentist as done",
-        "tick off walk the dog",
-    )
+    examples = phrasebook("todo_list")
     # A task marked done needs no list named: only tasks are done ("mark pay the gas bill as done").
     templates = list_templates("(to do|todo|task|tasks) list") + (
         "[please] {action:choice(remove=mark|tick)} {items} as (done|finished|complete|completed)",

@@ -12,6 +12,7 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import spoken_number, without_politeness
+from voxd.commands.phrasebook import phrasebook
 from voxd.language.templates import normalize_utterance
 
 
@@ -130,16 +131,7 @@ class ConvertMeasurement(Command):
         "such as miles to kilometers, cups to milliliters, pounds to grams or Fahrenheit to Celsius. "
         "'A' or 'an' means an amount of 1."
     )
-    examples = (
-        "how many cups is 500 millilitres",
-        "what's 3 pounds in kilograms",
-        "convert 200 grams to ounces",
-        "how many tablespoons are in a cup",
-        "180 celsius in fahrenheit",
-        "how many feet in a mile",
-        "what is ten kilometres in miles",
-        "turn 2 litres into pints",
-    )
+    examples = phrasebook("convert_measurement")
     parameters = (
         Parameter("value", "number", "amount to convert", required=True),
         Parameter("from_unit", "string", "unit to convert from, such as cups", required=True),

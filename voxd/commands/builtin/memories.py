@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
 from voxd.commands.builtin.lists import as_written
+from voxd.commands.phrasebook import phrasebook
 from voxd.language.templates import normalize_utterance
 
 # What follows "remember" or "forget" when it is not a fact about the speaker.
@@ -55,18 +56,7 @@ class MemoryCommand(Command):
 class Remember(MemoryCommand):
     name = "remember"
     description = "Remember a fact about the speaker for later conversations."
-    examples = (
-        "don't forget that my sister is called anna",
-        "keep in mind that I'm allergic to nuts",
-        "note that I take my coffee black",
-        "make a note that my birthday is in june",
-        "remember I prefer tea",
-        "just so you know, I don't eat meat",
-        "remember my favourite food is curry",
-        "for the record, my shoe size is nine",
-        "I'm allergic to cats, remember that",
-        "please remember that my car is blue",
-    )
+    examples = phrasebook("remember")
     slot = "content"
     asking = re.compile(
         r"^(?:please )?(?:(?:can|could|would|will) you )?(?:please )?(?:remember|note|keep in mind|bear in mind|"
@@ -88,19 +78,7 @@ class Remember(MemoryCommand):
 class Forget(MemoryCommand):
     name = "forget"
     description = "Forget what was remembered about the speaker that matches some words."
-    examples = (
-        "forget what I said about my job",
-        "delete the memory about my birthday",
-        "stop remembering that I like tea",
-        "you don't need to remember my allergy anymore",
-        "erase what you know about my car",
-        "drop the note about my diet",
-        "you can forget that I have a dog now",
-        "please forget what I said about my brother",
-        "no need to remember that I work nights any more",
-        "you can forget about my diet now",
-        "wipe what you know about my address",
-    )
+    examples = phrasebook("forget")
     slot = "content_match"
     asking = re.compile(
         r"^(?:please )?(?:(?:you can|can you|could you|will you) )?(?:please )?(?:forget|wipe|erase|delete|drop|"

@@ -11,6 +11,7 @@ from typing import Any
 
 from voxd.commands.api import ADD_A_MODEL, Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plain_speech
+from voxd.commands.phrasebook import phrasebook
 from voxd.language.questions import is_question, needs_information_voxd_lacks
 
 NO_MODEL = f"I can't answer questions right now: no language model is available. {ADD_A_MODEL}"
@@ -22,48 +23,7 @@ class AnswerQuestion(Command):
         "Answer a general-knowledge or everyday question that no other command covers, "
         "such as 'how far is the moon' or 'who wrote Hamlet'. Pass the question in the user's own words."
     )
-    examples = (
-        "why do onions make you cry",
-        "who painted the ceiling of the sistine chapel",
-        "what is the capital of canada",
-        "how many bones are there in the human body",
-        "how do you spell necessary",
-        "what does the word ubiquitous mean",
-        "when was the battle of hastings",
-        "where is mount everest",
-        "how tall is the eiffel tower",
-        "what's the biggest animal in the world",
-        "is a whale a fish",
-        "how does a rainbow form",
-        "why do leaves change colour in autumn",
-        "who built the pyramids",
-        "at what temperature does water boil",
-        "how old is the universe",
-        "which is the largest planet",
-        "how long should I boil an egg for",
-        "what can I use instead of buttermilk",
-        "what's the plural of octopus",
-        "can dogs eat grapes",
-        "what language do they speak in brazil",
-        "what do you call a group of crows",
-        "how deep is the ocean",
-        "how many strings does a violin have",
-        "do penguins have knees",
-        "explain how vaccines work",
-        "how fast does light travel",
-        "how do bees make honey",
-        "what's another word for happy",
-        "how many players are on a football team",
-        "how far away is the sun",
-        "how many weeks are there in a year",
-        "what does democracy mean",
-        "how long do you roast a chicken for",
-        "what's the tallest mountain in africa",
-        "how many continents are there",
-        "why do we yawn",
-        "is the sun a star",
-        "who discovered penicillin",
-    )
+    examples = phrasebook("answer_question")
     broad = True  # any subject: the examples sample question shapes, `declines` keeps out the rest
     parameters = (Parameter("query", "string", "question to answer", required=True),)
 

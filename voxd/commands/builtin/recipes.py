@@ -16,6 +16,7 @@ from voxd.commands.api import Command, CommandRequest, CommandResponse, Paramete
 from voxd.commands.builtin import plural, spoken_day, spoken_list
 from voxd.commands.builtin.list_items import ListItems
 from voxd.commands.builtin.recipe_book import UNREACHABLE, RecipeBook, RecipesUnreachable
+from voxd.commands.phrasebook import phrasebook
 
 STEPS = ("ingredients", "next", "repeat", "previous")
 SHOPPING_LIST = "shopping_list"  # the shopping list command's documents, shared (storage_scope)
@@ -57,13 +58,7 @@ class FindRecipe(RecipeCommand):
         "(find|search for|look for) [a|any] (recipe|recipes) (for|with) {query}",
         "(find|search for|look for) [a|any|the] {query} (recipe|recipes)",
     )
-    examples = (
-        "do we have a recipe for lasagne",
-        "have we got any chicken recipes",
-        "what can I cook with mushrooms",
-        "find me something vegetarian to cook",
-        "is there a pancake recipe in our collection",
-    )
+    examples = phrasebook("find_recipe")
 
     async def run(self, request: CommandRequest, book: RecipeBook, query: str) -> CommandResponse:
         found = await book.search(query)
@@ -101,14 +96,7 @@ class ReadRecipe(RecipeCommand):
         "[go] [back] [to] [the] {step:choice(previous=previous)} step",
         "[please] (read|tell) [me] the {step:choice(ingredients=ingredients)} [again] [please]",
     )
-    examples = (
-        "how do I make the lasagne, read me the recipe",
-        "talk me through the pancake recipe",
-        "what's the next step",
-        "okay, next",
-        "can you repeat that step",
-        "what were the ingredients again",
-    )
+    examples = phrasebook("read_recipe")
 
     def reading_key(self, request: CommandRequest) -> str:
         return f"reading:{request.node_id}"
@@ -168,14 +156,7 @@ class WhatsForDinner(RecipeCommand):
         "what (are|am) (we|i) (having|eating) for (dinner|tea|supper) [{date:time}]",
         "what is on the menu [for dinner] [{date:time}]",
     )
-    examples = (
-        "what are we eating tonight",
-        "what's the plan for dinner on friday",
-        "what's for tea tomorrow",
-        "what's cooking tonight",
-        "which meal did we plan for saturday",
-        "what's planned for dinner next monday",
-    )
+    examples = phrasebook("whats_for_dinner")
 
     async def run(self, request: CommandRequest, book: RecipeBook, date: str | None = None) -> CommandResponse:
         today = request.now.date()
@@ -200,13 +181,7 @@ class AddRecipeToShoppingList(RecipeCommand):
         "[please] (add|put) [all] the ingredients (for|of) [the] {title} [recipe] (to|on|onto) [my|the|our] (shopping|grocery) list",
         "[please] (add|put) [the] {title} (ingredients|recipe) (to|on|onto) [my|the|our] (shopping|grocery) list",
     )
-    examples = (
-        "we're making lasagne, put what we need on the shopping list",
-        "add everything for the curry to the groceries",
-        "shop for the pancake recipe",
-        "I want to cook the chilli, get its ingredients on the list",
-        "we need the stuff for the risotto recipe",
-    )
+    examples = phrasebook("add_recipe_to_shopping_list")
 
     async def run(self, request: CommandRequest, book: RecipeBook, title: str) -> CommandResponse:
         recipe = await book.find(title)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse
+from voxd.commands.phrasebook import phrasebook
 
 ACKNOWLEDGEMENT = "Okay."
 
@@ -13,19 +14,7 @@ class Stop(Command):
         "Stop talking or end the conversation when the user says stop, cancel, never mind, "
         "be quiet or that's all. Not for stopping a timer, music or a device."
     )
-    examples = (
-        "quiet now please",
-        "that will do, thanks",
-        "okay you can stop now",
-        "enough thanks",
-        "nothing else, thank you",
-        "don't worry about it",
-        "hush",
-        "I'm done, thanks",
-        "stop it please",
-        "that's all, cheers",
-        "no, that's everything thanks",
-    )
+    examples = phrasebook("stop")
     # Bare words only: "stop the timer" or "cancel my order" carry an object and belong elsewhere.
     templates = (
         "[please|okay|ok|oh|no|cheers] (stop|stop it|cancel|cancel that|pause|nevermind|never mind|be quiet|quiet"

@@ -22,6 +22,7 @@ from voxd.commands.api import (
     Parameter,
 )
 from voxd.commands.builtin import plural, sentence_case, spoken_duration
+from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import is_time_expression
 from voxd.language.scanners import scan_numbers
 
@@ -108,22 +109,7 @@ class SetTimer(Command):
         "Start a countdown timer for a length of time, optionally named ('a pasta timer for 8 minutes'). "
         "Not for alarms or reminders at a clock time."
     )
-    examples = (
-        "put a timer on for ten minutes",
-        "remind me in fifteen minutes, it's for the oven",
-        "count down three minutes",
-        "start a countdown of half an hour",
-        "can you time eight minutes for me",
-        "I want a timer",
-        "let me know when twenty minutes are up",
-        "give me a five minute countdown",
-        "time the eggs for six minutes",
-        "start the clock for forty five seconds",
-        "could you start a timer please",
-        "set up a countdown",
-        "wake me up in half an hour",
-        "give me ten minutes on the clock",
-    )
+    examples = phrasebook("set_timer")
     parameters = (
         Parameter("duration_seconds", "duration", "length of the timer", required=True),
         Parameter("label", "string", LABEL_HINT),
@@ -169,18 +155,7 @@ class CheckTimers(Command):
     name = "check_timers"
     storage_scope = SCOPE
     description = "Say how much time is left on the running timers, or on one named timer."
-    examples = (
-        "how long is left on my timer",
-        "how much longer until the timer goes off",
-        "is my timer still going",
-        "what timers are running",
-        "how many minutes are left",
-        "when does the pasta timer finish",
-        "do I have a timer on",
-        "check my timers",
-        "how much time is left on it?",
-        "time remaining on the timer",
-    )
+    examples = phrasebook("check_timers")
     parameters = (Parameter("label", "string", LABEL_HINT),)
     templates = (
         "how (much time|long) is left [on [the|my] (timer|timers)]",
@@ -224,16 +199,7 @@ class CancelTimer(Command):
         "Cancel a running timer: the named one, all of them (label 'all'), "
         "or with no label the only or newest timer."
     )
-    examples = (
-        "turn off the timer",
-        "I don't need the timer anymore",
-        "remove the pasta timer",
-        "stop the countdown",
-        "cancel the oven timer",
-        "switch the timer off",
-        "scrap the timer",
-        "bin the oven timer",
-    )
+    examples = phrasebook("cancel_timer")
     parameters = (
         Parameter("label", "string", "name of the timer, such as pasta, or 'all' for every timer"),
     )

@@ -22,6 +22,7 @@ from voxd.commands.api import (
     RequiredSecret,
 )
 from voxd.commands.builtin import sentence_case, spoken_day, spoken_number, without_politeness
+from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import PARTS_OF_DAY, is_time_expression
 
 API = "https://api.openweathermap.org/data/2.5"
@@ -52,19 +53,7 @@ class GetWeather(Command):
         "Current weather or the forecast up to five days ahead for a city "
         "(the household's city when none is named): temperature and conditions."
     )
-    examples = (
-        "is it going to rain today",
-        "do I need an umbrella tomorrow",
-        "how cold is it out",
-        "weather forecast for paris",
-        "will it be warm this afternoon",
-        "how's the weather looking for sunday",
-        "is it windy in edinburgh",
-        "what's the temperature today",
-        "what will the weather be like in rome on friday",
-        "any snow expected in chicago tomorrow morning",
-        "what's the outlook for the weekend",
-    )
+    examples = phrasebook("get_weather")
     parameters = (
         Parameter("city", "string", "city, only when the user names one"),
         Parameter("resolved_datetimes", "datetime", "day or time asked about, such as tomorrow or Saturday afternoon",

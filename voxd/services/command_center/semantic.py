@@ -51,7 +51,7 @@ class Embedder(Protocol):
 
 @dataclass(frozen=True)
 class Choice:
-    command: Command
+    command: Command | None  # None: the out-of-scope sentences won the vote
     similarity: float  # of the winner's nearest example
     runner_up: float  # of the best other command's nearest example
     support: float  # the winner's votes over TOP_K: its share of the nearest examples, by similarity
@@ -59,7 +59,8 @@ class Choice:
 
 class SemanticRouter:
     def __init__(self, commands: list[Command], embedder: Embedder, threshold: float, margin: float,
-                 cache_dir: Path | None = None, broad_threshold: float | None = None) -> None:
+                 cache_dir: Path | None = None, broad_threshold: float | None = None,
+                 out_of_scope: tuple[str, ...] = ()) -> None:
         self.embedder, self.threshold, self.margin = embedder, threshold, margin
         self.broad_threshold = threshold if broad_threshold is None else broad_threshold  # Command.broad
         self.sentences: list[str] = []
@@ -69,6 +70,8 @@ class SemanticRouter:
             examples = command.semantic_examples()
             self.sentences += examples
             owners += [index] * len(examples)
+        self.sentences += out_of_scope  # voted for like a command's examples; their win is an abstention
+        owners += [len(self.commands)] * len(out_of_scope)
         self.owners = np.array(owners, dtype=np.int64)
         self.vectors = cached_vectors(embedder, self.sentences, cache_dir)
 
@@ -78,13 +81,15 @@ class SemanticRouter:
             return None
         similarities = self.vectors @ self.embedder.embed([common_words(text)])[0]  # "brolly": umbrella
         nearest = np.argsort(-similarities)[:TOP_K]
-        votes = np.zeros(len(self.commands))
+        owners = len(self.commands) + 1  # the commands, then the out-of-scope sentences
+        votes = np.zeros(owners)
         np.add.at(votes, self.owners[nearest], np.maximum(similarities[nearest], 0))
-        best = np.full(len(self.commands), -1.0)
+        best = np.full(owners, -1.0)
         np.maximum.at(best, self.owners, similarities)
         winner = int(np.argmax(votes))
         others = np.delete(best, winner)
-        return Choice(self.commands[winner], float(best[winner]), float(others.max()) if others.size else -1.0,
+        command = self.commands[winner] if winner < len(self.commands) else None
+        return Choice(command, float(best[winner]), float(others.max()) if others.size else -1.0,
                       float(votes[winner]) / TOP_K)
 
     def choose(self, text: str) -> Command | None:
@@ -94,6 +99,8 @@ class SemanticRouter:
 
     def claims(self, choice: Choice, text: str) -> bool:
         """Whether the stage claims `text` for the voted `choice` at the current threshold and margin."""
+        if choice.command is None:
+            return False
         threshold = self.broad_threshold if choice.command.broad else self.threshold
         return (choice.similarity >= threshold and self.clear_of_the_runner_up(choice)
                 and not is_compound(text) and not choice.command.declines(text))
@@ -104,7 +111,7 @@ class SemanticRouter:
         nearest examples are other questions on other subjects, so a place or a number in it
         ("what's the capital of australia") brings the clock's or the timers' examples about as near,
         which says nothing about which command it is."""
-        if choice.command.broad and choice.runner_up < self.threshold:
+        if choice.command is not None and choice.command.broad and choice.runner_up < self.threshold:
             return True
         return choice.similarity - choice.runner_up >= self.margin
 
