@@ -1,10 +1,13 @@
 """The semantic stage's threshold curve, in-process (no daemon): for each utterance of a corpus split
-that no template claims, the command of its nearest example and how similar that example is;
-then, per threshold and margin, how many in-domain utterances the stage would route right or wrong or
-leave to the model, and how many must-not-claim utterances it would claim. The settings
-VOXD_SEMANTIC_THRESHOLD and VOXD_SEMANTIC_MARGIN were chosen from this on the dev split only.
+that no template claims, the classifier's likeliest command, how much likelier it is than the
+runner-up, and how similar its nearest example is; then, per threshold (similarity) and margin
+(probability), how many in-domain utterances the stage would route right or wrong or leave to the
+model, and how many must-not-claim utterances it would claim. The settings VOXD_SEMANTIC_THRESHOLD,
+VOXD_SEMANTIC_MARGIN and VOXD_SEMANTIC_BROAD_THRESHOLD and the classifier's regularisation were
+chosen from this on the dev split only.
 
-    .venv/bin/python bench/semantic_curve.py [--split dev] [--margins 0,0.03,0.05,0.08]
+    .venv/bin/python bench/semantic_curve.py [--split dev] [--source dev3] [--margins 0.2,0.3,0.4,0.5]
+                                             [--regularisation 16]
 
 Also prints the stage's own time per utterance (embedding one sentence and choosing), p50 and p90.
 """
@@ -17,35 +20,39 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from voxd.commands.api import RouteContext
+from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
 from voxd.commands.registry import built_in_commands
 from voxd.language.fillers import drop_fillers
 from voxd.services.command_center.pipeline import template_claim
+from voxd.services.command_center import semantic
 from voxd.services.command_center.semantic import SemanticRouter, load_embedder
 from voxd.services.command_center.settings import SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_THRESHOLD
 
 CORPUS = Path(__file__).parent / "corpus" / "utterances.jsonl"
-THRESHOLDS = [0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70]
-BROAD_THRESHOLDS = [0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.55]
+THRESHOLDS = [0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60]
+BROAD_THRESHOLDS = [0.0, 0.10, 0.20, 0.30, 0.40]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="dev", choices=["dev", "test"])
-    parser.add_argument("--margins", default="0,0.03,0.05,0.08")
-    parser.add_argument("--measure", default="similarity", choices=["similarity", "support"],
-                        help="what the threshold bars: the winner's nearest example, or its share of the votes")
+    parser.add_argument("--source", help="only the cases of this batch (dev2, dev3; 'first' for the first corpus)")
+    parser.add_argument("--margins", default="0.2,0.3,0.4,0.5")
     parser.add_argument("--broad", type=float, default=SEMANTIC_BROAD_THRESHOLD.default,
                         help="the bar for a broad command (answer_question) in the first table")
+    parser.add_argument("--regularisation", type=float, default=semantic.REGULARISATION,
+                        help="the classifier's C (LogisticRegression): larger fits the examples more closely")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     args = parser.parse_args()
+    semantic.REGULARISATION = args.regularisation
     rows = [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
-    rows = [{**row, "text": drop_fillers(row["text"])} for row in rows if row["split"] == args.split]  # as the pipeline does
+    rows = [{**row, "text": drop_fillers(row["text"])} for row in rows if row["split"] == args.split  # as the pipeline does
+            and (args.source is None or row.get("source", "first") == args.source)]
     commands = built_in_commands()
     context = RouteContext(now=datetime.now(ZoneInfo("Europe/London")), timezone=ZoneInfo("Europe/London"))
     left = [row for row in rows if template_claim(commands, row["text"], context) is None]
@@ -57,7 +64,7 @@ def main() -> None:
         embedder = load_embedder(Path(home))
         if embedder is None:
             sys.exit("sentence-transformers is not installed")
-        router = SemanticRouter(commands, embedder, 0, 0)
+        router = SemanticRouter(commands, embedder, 0, 0, out_of_scope=phrasebook(OUT_OF_SCOPE))
         timings, results = [], []
         router.nearest("warm up")
         for row in left:
@@ -77,22 +84,20 @@ def main() -> None:
     for margin in (float(m) for m in args.margins.split(",")):
         for threshold in THRESHOLDS:
             router.threshold, router.margin = threshold, margin
-            print(f"| {margin:.2f} | {threshold:.2f} | " + " | ".join(map(str, outcomes(results, router, args.measure))) + " |")
+            print(f"| {margin:.2f} | {threshold:.2f} | " + " | ".join(map(str, outcomes(results, router))) + " |")
     router.threshold, router.margin = SEMANTIC_THRESHOLD.default, SEMANTIC_MARGIN.default
     print(f"\nthe broad threshold at threshold {router.threshold:.2f}, margin {router.margin:.2f}")
     print("| broad threshold | right | wrong | abstained | must-not-claim claimed |")
     print("|---|---|---|---|---|")
     for broad in BROAD_THRESHOLDS:
         router.broad_threshold = broad
-        print(f"| {broad:.2f} | " + " | ".join(map(str, outcomes(results, router, args.measure))) + " |")
+        print(f"| {broad:.2f} | " + " | ".join(map(str, outcomes(results, router))) + " |")
 
 
-def outcomes(results: list, router: SemanticRouter, measure: str) -> tuple[int, int, int, int]:
+def outcomes(results: list, router: SemanticRouter) -> tuple[int, int, int, int]:
     """Right, wrong command, abstained (in-domain), and must-not-claim claimed, at the router's bars."""
     right = wrong = abstained = claimed = 0
     for row, choice in results:
-        if choice is not None and measure == "support":
-            choice = replace(choice, similarity=choice.support)
         taken = choice is not None and router.claims(choice, row["text"])
         if not row["command"]:
             claimed += taken

@@ -49,6 +49,9 @@ ONE_REQUEST = [
     "and we need more toothpaste",
     "fish and chips",
     "add bread and butter pudding and custard to the list",
+    "okay go ahead and clear out the whole shopping list",  # a lead-in, then one request
+    "be a dear and put milk on the list",
+    "could you do me a favour and set a timer for five minutes",
 ]
 
 

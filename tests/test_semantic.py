@@ -94,37 +94,36 @@ def test_it_abstains_below_the_threshold():
 
 def test_it_abstains_when_two_commands_are_too_close():
     choice = router().nearest("sunny weather timer countdown")  # two words of each
-    assert choice is not None and 0 < choice.similarity - choice.runner_up < 0.3
+    assert choice is not None and 0 < choice.probability - choice.runner_up < 0.3
     assert router(threshold=0.5, margin=0.3).choose("sunny weather timer countdown") is None
-    assert router(threshold=0.5, margin=0.1).choose("sunny weather timer countdown").name == "timer"
+    assert router(threshold=0.5, margin=0.0).choose("sunny weather timer countdown") is not None
 
 
-def test_a_broad_command_minds_only_a_runner_up_near_enough_to_claim():
-    """answer_question's examples are questions on other subjects: a place or a number in a question
-    brings some other command's example about as near, which is no reason to abstain."""
+def test_a_broad_command_is_held_to_its_own_lower_bar():
+    """answer_question's examples can only sample questions on any subject, so a new question is
+    seldom very near one of them: such a command has its own similarity bar."""
     class Questions(Example):
         broad = True
 
     questions = Questions("questions", ("who wrote the funny play", "why is the sky blue"))
     timer = Example("timer", ("start a countdown timer",))
     routing = SemanticRouter([questions, timer], WordsEmbedder(), 0.9, 0.3, broad_threshold=0.3)
-    choice = routing.nearest("funny timer")
-    assert choice.command.name == "questions" and choice.similarity - choice.runner_up < 0.3
-    assert choice.runner_up < 0.9 and routing.choose("funny timer").name == "questions"
-    routing.threshold = choice.runner_up  # the timer's example could claim: too close, abstain
-    assert routing.choose("funny timer") is None
+    choice = routing.nearest("a funny laugh")
+    assert choice.command.name == "questions" and 0.3 <= choice.similarity < 0.9
+    assert routing.choose("a funny laugh").name == "questions"
+    routing.broad_threshold = 0.9
+    assert routing.choose("a funny laugh") is None
 
 
-def test_many_middling_examples_never_take_an_utterance_from_the_nearest_examples_command():
-    """The five nearest examples vote, but a winner that does not own the single nearest example is
-    not taken: the stage abstains ("let me know when twenty minutes is up" is neither sent to the
-    clock, whose many examples are all half like it, nor guessed)."""
-    one_close = Example("timer", ("countdown of minutes for the laugh",))
-    many_middling = Example("jokes", ("funny laugh", "a funny joke", "laugh a lot", "joke", "laugh"))
-    routing = SemanticRouter([one_close, many_middling], WordsEmbedder(), 0.5, 0.05)
-    choice = routing.nearest("a countdown of minutes, no laugh")
-    assert choice.command.name == "jokes" and choice.similarity < choice.runner_up  # the vote's winner
-    assert routing.choose("a countdown of minutes, no laugh") is None
+def test_the_out_of_scope_sentences_turn_a_claim_into_an_abstention():
+    """Sentences no command may claim (voxd/commands/builtin/phrasebook/out_of_scope.txt) are a
+    class of their own: when they are the likeliest, the stage abstains."""
+    assert router().choose("is it sunny out").name == "weather"
+    guarded = SemanticRouter([TIMER, SHOPPING, WEATHER], WordsEmbedder(), 0.5, 0.1,
+                             out_of_scope=("sunny out", "is it sunny out there", "out in the sunny"))
+    assert guarded.nearest("is it sunny out").command is None
+    assert guarded.choose("is it sunny out") is None
+    assert guarded.choose("will it rain").name == "weather"
 
 
 def test_it_abstains_on_two_requests_in_one_utterance():
@@ -133,16 +132,21 @@ def test_it_abstains_on_two_requests_in_one_utterance():
     assert router().choose("start a countdown timer and add milk to the list") is None
 
 
-def test_example_vectors_are_cached_by_the_examples_and_the_model(tmp_path: Path):
+def test_the_router_is_cached_by_the_examples_their_commands_and_the_model(tmp_path: Path):
     first = WordsEmbedder()
-    router(cache_dir=tmp_path, embedder=first)
-    [cached] = tmp_path.glob("examples-*.npy")
+    built = router(cache_dir=tmp_path, embedder=first)
+    [cached] = tmp_path.glob("router-*.npz")
     assert stat.S_IMODE(cached.stat().st_mode) == 0o600 and first.calls == 1
     again = WordsEmbedder()
-    router(cache_dir=tmp_path, embedder=again)
-    assert again.calls == 0  # read from the cache
+    read = router(cache_dir=tmp_path, embedder=again)
+    assert again.calls == 0  # vectors and classifier read from the cache
+    assert np.allclose(read.classifier.weights, built.classifier.weights)
     SemanticRouter([TIMER, WEATHER], again, 0.5, 0.1, tmp_path)
-    assert again.calls == 1 and len(list(tmp_path.glob("examples-*.npy"))) == 2  # other examples, other file
+    assert again.calls == 1 and len(list(tmp_path.glob("router-*.npz"))) == 2  # other examples, other file
+    swapped = [Example("weather", TIMER.examples), Example("timer", WEATHER.examples), SHOPPING]
+    SemanticRouter(swapped, again, 0.5, 0.1, tmp_path)
+    assert again.calls == 2 and len(list(tmp_path.glob("router-*.npz"))) == 3  # same sentences, other owners
+    assert read.choose("is rain likely").name == "weather"
 
 
 def test_templates_contribute_their_expansions():
@@ -157,9 +161,8 @@ def test_templates_contribute_their_expansions():
 
 def test_every_built_in_command_has_examples():
     for command in built_in_commands():
-        # Questions on any subject need more examples than one command's phrasings.
-        most = 40 if command.name == "answer_question" else 15
-        assert 5 <= len(command.examples) <= most, command.name
+        # The phrasebook's writers (voxd/commands/builtin/phrasebook/) gave each corpus command about 40.
+        assert 5 <= len(command.examples) <= 150, command.name
 
 
 def test_no_hand_written_example_is_an_utterance_of_the_corpus_test_split():

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 PHRASEBOOK = Path(__file__).parent / "builtin" / "phrasebook"
+OUT_OF_SCOPE = "out_of_scope"  # not a command: what no built-in command may claim (the semantic router's)
 
 
 def sentences(text: str) -> tuple[str, ...]:

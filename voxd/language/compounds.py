@@ -12,7 +12,8 @@ request begins. Two signs, both read from words, not from any command:
   after it ("add bread to the shopping list and soap to the other list", "a five minute timer and
   a ten minute timer", "the time and the weather") - REPEATED_HEADS.
 
-One request with "and" inside stays one: "salt and pepper", "mac and cheese", "add milk and
+A lead-in before "and" is no request of its own ("go ahead and clear the list", "be a dear and
+add milk"): LEAD_INS. One request with "and" inside stays one: "salt and pepper", "mac and cheese", "add milk and
 eggs", "what's 5 and 3", "the difference between a crocodile and an alligator". So does a to-do
 list of tasks said as verbs ("add wash the car and take out the bins to my to-do list"): words
 that follow a verb of adding, before the one list they go to, are its items.
@@ -40,12 +41,19 @@ REQUEST_OPENERS: tuple[str, ...] = (
 # and the rice timer", "the time and the weather").
 REPEATED_HEADS: tuple[str, ...] = ("list", "lists", "timer", "timers", "weather", "forecast", "time", "joke")
 
+# Words that only lead in to the one request after "and": "go ahead and clear the list", "be a dear
+# and add milk", "can you do me a favour and set a timer".
+LEAD_INS: tuple[str, ...] = ("go ahead", "be a dear", "be a love", "be a darling", "be an angel", "do me a favour",
+                             "do me a favor", "do us a favour", "do us a favor", "come on", "hurry up", "try",
+                             "go on", "just go")
+
 # Verbs whose object is a list's items: "add A and B to the list" names items, not requests.
 ADDING = ("add", "put", "stick", "pop", "write", "jot")
 
 _JOINER = re.compile(r" (?:" + "|".join(re.escape(j) for j in JOINERS) + r") ")
 _OPENER = re.compile(r"(?:" + "|".join(REQUEST_OPENERS) + r")\b")
 _HEAD = re.compile(r"\b(?:" + "|".join(REPEATED_HEADS) + r")\b")
+_LEAD_IN = re.compile(r"(?:^|\b)(?:" + "|".join(re.escape(lead) for lead in LEAD_INS) + r")$")
 
 
 def is_compound(text: str) -> bool:
@@ -53,6 +61,8 @@ def is_compound(text: str) -> bool:
     utterance = normalize_utterance(text)
     for joiner in _JOINER.finditer(utterance):
         before, after = utterance[:joiner.start()], utterance[joiner.end():]
+        if _LEAD_IN.search(before):
+            continue
         if _HEAD.search(before) and _HEAD.search(after):
             return True
         if _OPENER.match(after) and not _items_of_one_list(before, after):

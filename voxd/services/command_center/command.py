@@ -15,6 +15,7 @@ import aiohttp
 from aiohttp import web
 from pydantic import StringConstraints
 
+from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
 from voxd.commands.registry import load_commands
 from voxd.kit.appkeys import CLIENT, HTTP, SETTINGS
 from voxd.kit.audio import AUDIO_TYPES, WAV_TYPES, read_audio
@@ -178,7 +179,8 @@ def semantic_router(commands: list, settings: Settings):
         return None
     router = SemanticRouter(commands, embedder, settings.value(SEMANTIC_THRESHOLD),
                             settings.value(SEMANTIC_MARGIN), cache_dir=models,
-                            broad_threshold=settings.value(SEMANTIC_BROAD_THRESHOLD))
+                            broad_threshold=settings.value(SEMANTIC_BROAD_THRESHOLD),
+                            out_of_scope=phrasebook(OUT_OF_SCOPE))
     log.info("semantic stage ready: %d example sentences of %d commands", len(router.sentences),
              len(router.commands))
     return router

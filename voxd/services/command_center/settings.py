@@ -18,12 +18,12 @@ REPLY_BUDGET = Setting("VOXD_REPLY_BUDGET", DURATION, 3.0, "How long the languag
 SEMANTIC = Setting("VOXD_SEMANTIC", FLAG, True, "The semantic stage: route utterances no template "
                    "matched by sentence embeddings (needs the voice extra; skipped without it).")
 # Chosen on the dev split of bench/corpus (bench/semantic_curve.py; the curve is in docs/performance.md).
-SEMANTIC_THRESHOLD = Setting("VOXD_SEMANTIC_THRESHOLD", NUMBER, 0.55, "The least cosine similarity between "
+SEMANTIC_THRESHOLD = Setting("VOXD_SEMANTIC_THRESHOLD", NUMBER, 0.4, "The least cosine similarity between "
                              "an utterance and the chosen command's nearest example for the semantic stage "
                              "to claim it.", minimum=-1, maximum=1)
-SEMANTIC_MARGIN = Setting("VOXD_SEMANTIC_MARGIN", NUMBER, 0.05, "How much nearer the chosen command's "
-                          "example must be than any other command's for the semantic stage to claim.",
-                          minimum=0, maximum=2)
+SEMANTIC_MARGIN = Setting("VOXD_SEMANTIC_MARGIN", NUMBER, 0.4, "How much likelier, by the semantic stage's "
+                          "classifier, the chosen command must be than the runner-up (or than the sentences "
+                          "no command may claim) for the stage to claim.", minimum=0, maximum=1)
 SEMANTIC_BROAD_THRESHOLD = Setting("VOXD_SEMANTIC_BROAD_THRESHOLD", NUMBER, 0.2, "The least cosine "
                                    "similarity for the semantic stage to claim an utterance for a command whose "
                                    "examples only sample what it takes (answer_question: questions on any "
