@@ -24,7 +24,7 @@ SEMANTIC_THRESHOLD = Setting("VOXD_SEMANTIC_THRESHOLD", NUMBER, 0.4, "The least 
 SEMANTIC_MARGIN = Setting("VOXD_SEMANTIC_MARGIN", NUMBER, 0.4, "How much likelier, by the semantic stage's "
                           "classifier, the chosen command must be than the runner-up (or than the sentences "
                           "no command may claim) for the stage to claim.", minimum=0, maximum=1)
-SEMANTIC_BROAD_THRESHOLD = Setting("VOXD_SEMANTIC_BROAD_THRESHOLD", NUMBER, 0.2, "The least cosine "
+SEMANTIC_BROAD_THRESHOLD = Setting("VOXD_SEMANTIC_BROAD_THRESHOLD", NUMBER, 0.1, "The least cosine "
                                    "similarity for the semantic stage to claim an utterance for a command whose "
                                    "examples only sample what it takes (answer_question: questions on any "
                                    "subject, which it declines when they need live or personal information).",
