@@ -59,6 +59,7 @@ def same_instant_and_offset(actual: datetime, expected: datetime) -> bool:
         ("2 and a half", 2.5), ("one point five", 1.5), ("three point one four", 3.14),
         ("point five", 0.5), ("two point oh five", 2.05),
         ("half", 0.5), ("a half", 0.5), ("a quarter", 0.25), ("three quarters", 0.75),
+        ("a third", 1 / 3), ("two thirds", 2 / 3), ("one and a third", 4 / 3),
         ("a dozen", 12), ("a couple", 2),
     ],
 )

@@ -151,6 +151,18 @@ def test_minus_after_a_number_is_the_operator():
     assert scan_numbers("minus 5 plus 3") == [-5, 3]
 
 
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("how many milliliters in three quarters of a cup", [0.75]),  # not the cardinal "three"
+    ("two thirds of a cup of flour", [2 / 3]),
+    ("one and a half cups", [1.5]),
+    ("half a cup", [0.5]),
+    ("one half plus a quarter", [0.5, 0.25]),
+    ("add 2 and three", [2, 3]),
+])
+def test_fractions_are_read_whole_wherever_they_are_said(text, numbers):
+    assert scan_numbers(text) == numbers
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("what's 15 minus 4 please", {"num1": 15, "num2": 4, "operation": "subtract"}),
     ("if you take 15 away from 80 what's left", {"num1": 80, "num2": 15, "operation": "subtract"}),
