@@ -19,9 +19,10 @@ from voxd.commands.builtin.measurements import scan_units
 from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments
 from voxd.language.fillers import drop_fillers
-from voxd.language.scanners import clauses, scan_anchored, scan_item_phrase, scan_items, scan_numbers
+from voxd.language.scanners import (clauses, scan_anchored, scan_item_phrase, scan_items, scan_numbers,
+                                    split_off_time)
 from voxd.language.slips import repair
-from voxd.language.templates import slot_anchors
+from voxd.language.templates import slot_anchors, slot_neighbours
 from voxd.services.command_center.pipeline import template_claim
 from voxd.services.command_center.turn import RoutedBy, Turn
 
@@ -68,6 +69,29 @@ def test_slot_anchors_are_the_literal_words_next_to_a_text_slot(pattern, anchors
 ])
 def test_a_name_is_found_next_to_its_anchor_anywhere_in_the_utterance(text, before, after, value):
     assert scan_anchored(text, frozenset(before), frozenset(after)) == value
+
+
+def test_a_templates_own_optional_words_before_a_slot_are_never_its_value():
+    pattern = "[do you] know any [good|funny] {topic:word} jokes"
+    assert slot_neighbours(pattern, "topic") == {"good", "funny"}
+    assert scan_anchored("you know any good jokes about cowboys", frozenset({"about"}), frozenset({"jokes"}),
+                         frozenset({"good", "funny"})) == "cowboys"
+
+
+@pytest.mark.parametrize(("command", "text", "expected"), [
+    ("set_timer", "put the timer of the rice for eighteen minutes please", {"duration_seconds": 1080, "label": "rice"}),
+    ("set_timer", "chuck a thirty minute timer on for the roast would ya", {"duration_seconds": 1800, "label": "roast"}),
+    ("set_timer", "please keep a timer for seven minutes for the chai", {"duration_seconds": 420, "label": "chai"}),
+    ("set_timer", "remind me in quarter of an hour to check the washing", {"duration_seconds": 900}),
+    ("check_timers", "how many minutes are left for the rice", {"label": "rice"}),
+    ("check_timers", "Is the bread timer done yet?", {"label": "bread"}),
+    ("check_timers", "how long is left on the timer for the pasta", {"label": "pasta"}),  # "timer" closes "on ..."
+    ("tell_joke", "you know any good jokes about cowboys", {"topic": "cowboys"}),
+    ("tell_joke", "tell me a good cat joke", {"topic": "cat"}),
+    ("get_current_time", "what time is it in Tokyo right now", {"location": "tokyo"}),
+])
+def test_names_are_read_next_to_their_templates_words(command, text, expected):
+    assert arguments(command, text) == expected
 
 
 def test_clauses_are_cut_where_speech_to_text_punctuated():
@@ -226,6 +250,25 @@ def test_the_weather_for_a_time_is_no_city():
     assert COMMANDS["get_weather"].pre_route("what's the weather for this weekend", context).arguments == {
         "city": None, "resolved_datetimes": ["this weekend"]}
     assert COMMANDS["get_weather"].pre_route("what's the weather for Leeds", context).arguments == {"city": "leeds"}
+
+
+@pytest.mark.parametrize(("value", "split"), [
+    ("tomorrow afternoon in san antonio", ("san antonio", "tomorrow afternoon")),
+    ("chennai on monday", ("chennai", "on monday")),
+    ("this weekend", (None, "this weekend")),
+    ("leeds", ("leeds", None)),
+])
+def test_a_name_gives_up_the_time_phrase_a_greedy_slot_took(value, split):
+    assert split_off_time(value) == split
+
+
+def test_a_city_never_keeps_a_time_phrase():
+    context = RouteContext(now=NOW, timezone=LONDON)
+    claimed = COMMANDS["get_weather"].pre_route("how is the weather for tomorrow afternoon in San Antonio", context)
+    assert claimed.arguments == {"city": "san antonio", "resolved_datetimes": ["tomorrow afternoon"]}
+    assert arguments("get_weather", "what will be the temperature in Chennai on Monday") == {
+        "city": "chennai", "resolved_datetimes": [{"start": "2026-11-23T00:00:00+00:00",
+                                                   "end": "2026-11-23T23:59:59+00:00"}]}  # the whole day
 
 
 # ---- slips, for text turns too -----------------------------------------------------------------

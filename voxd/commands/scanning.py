@@ -24,6 +24,7 @@ from voxd.language.scanners import (
     scan_topic,
     split_item_phrase,
 )
+from voxd.language.templates import slot_neighbours
 
 log = logging.getLogger("voxd.command-center.scanning")
 
@@ -81,7 +82,8 @@ def _scan_name(command: Command, parameter: Parameter, text: str) -> str | None:
     sit next to ("the rice timer", "in manchester"), else a value of the templates' choice slots of
     that name ("all" timers), else what follows "about"."""
     before, after = command.slot_anchors(parameter)
-    named = scan_anchored(text, before, after) if before or after else None
+    neighbours = frozenset().union(*(slot_neighbours(pattern, parameter.name) for pattern in command.templates))
+    named = scan_anchored(text, before, after, neighbours) if before or after else None
     if named is None and (spoken := command.spoken_choices(parameter)):
         named = scan_choice(text, spoken)
     return named or scan_topic(text)

@@ -122,7 +122,7 @@ class SetTimer(Command):
         "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} timer (for|called|named) [the] {label}",
         "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} {label} timer",
         "[please] [can you|could you] (set|start) [me] [a|an] {label} timer for {duration_seconds:duration} [please]",
-        "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [for] {duration_seconds:duration} [please]",
+        "[please] [can you|could you] [set|start] [me] [a|an] timer (for|of) [the] {label} [for] {duration_seconds:duration} [please]",
         "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [please]",  # the length is asked for
         # Other verbs and the terse forms: "put the oven timer on for 25 minutes", "egg timer four minutes".
         "[please] [can you|could you] put [a|an|the] timer on for {duration_seconds:duration} [please]",
@@ -161,7 +161,7 @@ class CheckTimers(Command):
         "how (much time|long) is left [on [the|my] (timer|timers)]",
         "[how] (much time|long|time) left [on [the|my] (timer|timers)]",
         "how (much time|long) (is left|do i have left) on [the|my] {label} timer",
-        "how (much time|long|much longer) [is left|left] on [the|my] {label}",
+        "how (much time|long|much longer) [is left|left] (on|for) [the|my] {label}",
         "how long until [the|my] timer (is done|goes off|ends)",  # before the next: its {label} would take 'the'
         "how long until [the|my] {label} timer (is done|goes off|ends)",
         "[please] (check|show me) [on] [the|my] (timer|timers)",
