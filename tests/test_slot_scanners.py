@@ -245,6 +245,11 @@ def test_a_timer_for_a_clock_time_is_no_named_timer():
     assert COMMANDS["set_timer"].pre_route("set a timer for tomorrow", context) is None
 
 
+def test_a_timer_named_after_the_word_timer_is_named_by_what_follows():
+    claimed = COMMANDS["check_timers"].pre_route("how long is left on the timer for the pasta", CONTEXT)
+    assert claimed.arguments == {"label": "pasta"}
+
+
 def test_the_weather_for_a_time_is_no_city():
     context = RouteContext(now=NOW, timezone=LONDON)
     assert COMMANDS["get_weather"].pre_route("what's the weather for this weekend", context).arguments == {

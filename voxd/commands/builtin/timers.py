@@ -9,6 +9,7 @@ down still rings when it is back.
 from __future__ import annotations
 
 import math
+import re
 import uuid
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
@@ -30,6 +31,7 @@ SCOPE = "timers"  # the storage scope the three timer commands share (and the ti
 STORAGE_KEY = "timers"
 EVERY_TIMER = "all"  # the label that means every timer
 FILLER = {"the", "my", "a", "an", "timer", "timers", "countdown", "clock", "please"}
+NAMED_TIMER = re.compile(r"^(?:(?:the|my|a|an) )?timers? (?:for|of|called|named) ")  # "the timer for the pasta"
 NOT_LABELS = {"new", "another", "quick", "second", "other"}  # "set a new timer for 5 minutes"
 
 
@@ -63,8 +65,9 @@ class Timer:
 
 
 def clean_label(label: str | None) -> str | None:
-    """'the Pasta timer' -> 'pasta'; None when nothing but filler is left."""
-    words = [word for word in (label or "").lower().split() if word not in FILLER]
+    """'the Pasta timer' or 'the timer for the pasta' -> 'pasta'; None when nothing but filler is left."""
+    named = NAMED_TIMER.sub("", (label or "").lower())
+    words = [word for word in named.split() if word not in FILLER]
     if not words or " ".join(words) in NOT_LABELS:
         return None
     return " ".join(words)
