@@ -15,7 +15,7 @@ import pytest
 
 from pipeline_fakes import FakeModel, make_pipeline
 from voxd.commands.api import Command, Parameter, RouteContext
-from voxd.commands.builtin.measurements import scan_units
+from voxd.commands.builtin.measurements import find_unit, scan_units
 from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments
 from voxd.language.fillers import drop_fillers
@@ -201,7 +201,10 @@ def test_sums_are_read_as_they_are_written(text, expected):
     ("how many grams in a pound", ("pound", "grams")),  # "how many X" asks for X
     ("how much is 10 ounces in grams", ("ounces", "grams")),
     ("what is 200 grams of flour in cups", ("grams", "cups")),
-    ("how many cups", (None, None)),  # one unit is not a conversion
+    ("how many cups", (None, "cups")),  # one unit: the other is asked for
+    ("can you convert 500 grams for me", ("grams", None)),
+    ("and that into ounces", (None, "ounces")),
+    ("how far is it", (None, None)),
 ])
 def test_the_unit_scanner(text, units):
     assert scan_units(text) == units
@@ -213,6 +216,15 @@ def test_a_conversion_asks_rather_than_guess_a_unit():
     assert arguments("convert_measurement", "convert 350 degrees fahrenheit to celsius please") == {
         "value": 350, "from_unit": "fahrenheit", "to_unit": "celsius"}
     assert arguments("convert_measurement", "convert five of those please") == {"value": 5}
+    assert arguments("convert_measurement", "can you convert 500 grams for me") == {"value": 500, "from_unit": "grams"}
+    assert arguments("convert_measurement", "convert a pound for me") == {"value": 1, "from_unit": "pound"}
+    assert arguments("convert_measurement", "How many milliliters would there be in three quarters of a cup?") == {
+        "value": 0.75, "from_unit": "cup", "to_unit": "milliliters"}
+
+
+def test_a_unit_given_as_a_follow_up_answer_keeps_its_little_words_out():
+    assert find_unit("into ounces").name == "ounce"
+    assert find_unit("to cups please").name == "cup"
 
 
 # ---- memories --------------------------------------------------------------------------------
