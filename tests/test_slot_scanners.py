@@ -196,6 +196,11 @@ def test_sums_are_read_as_they_are_written(text, expected):
     assert arguments("calculate", text) == expected
 
 
+def test_a_sum_shared_between_us_is_claimed_by_its_template():
+    claimed = COMMANDS["calculate"].pre_route("sixty quid split between three of us", CONTEXT)
+    assert claimed.arguments == {"num1": 60, "num2": 3, "operation": "divide"}
+
+
 @pytest.mark.parametrize(("text", "units"), [
     ("convert 350 degrees fahrenheit to celsius please", ("fahrenheit", "celsius")),
     ("how many grams in a pound", ("pound", "grams")),  # "how many X" asks for X
