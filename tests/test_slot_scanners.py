@@ -232,6 +232,20 @@ def test_a_unit_given_as_a_follow_up_answer_keeps_its_little_words_out():
     assert find_unit("to cups please").name == "cup"
 
 
+# ---- questions -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "query"), [
+    ("grandad wants to know who won the 1966 world cup", "who won the 1966 world cup"),
+    ("I have always wondered, and perhaps you can tell me, who was the president before Eisenhower?",
+     "who was the president before Eisenhower?"),
+    ("do you know who wrote hamlet", "who wrote hamlet"),
+    ("how do you know when pasta is done", "how do you know when pasta is done"),  # one question
+    ("what do you know about whales", "what do you know about whales"),
+])
+def test_a_question_is_asked_without_the_words_leading_into_it(text, query):
+    assert arguments("answer_question", text) == {"query": query}
+
+
 # ---- memories --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("command", "text", "expected"), [
