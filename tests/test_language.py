@@ -465,3 +465,14 @@ def test_template_repr_shows_its_pattern():
 def test_template_mistakes_fail_at_definition(pattern, problem):
     with pytest.raises(ValueError, match=problem):
         Template(pattern)
+
+
+def test_places_no_time_zone_is_named_after_are_in_the_places_table():
+    from voxd.language.places import read_places, zone_of_place
+
+    assert zone_of_place("Guadalajara") == zone_of_place("guadalajara") == "America/Mexico_City"
+    assert zone_of_place("Narnia") is None
+    assert read_places("# place\tzone\nspringfield\tAmerica/Chicago\nspringfield\tAmerica/New_York\n") == {
+        "springfield": "America/Chicago"}  # the first row of a place wins: a household's own come first
+    with pytest.raises(ValueError, match="line 1"):
+        read_places("atlantis\tOcean/Atlantis\n")
