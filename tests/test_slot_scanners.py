@@ -79,10 +79,11 @@ def test_a_templates_own_optional_words_before_a_slot_are_never_its_value():
 
 
 @pytest.mark.parametrize(("command", "text", "expected"), [
-    ("set_timer", "put the timer of the rice for eighteen minutes please", {"duration_seconds": 1080, "label": "rice"}),
     ("set_timer", "chuck a thirty minute timer on for the roast would ya", {"duration_seconds": 1800, "label": "roast"}),
     ("set_timer", "please keep a timer for seven minutes for the chai", {"duration_seconds": 420, "label": "chai"}),
     ("set_timer", "remind me in quarter of an hour to check the washing", {"duration_seconds": 900}),
+    ("set_timer", "remind me in ten minutes to take the cake out for the kids", {"duration_seconds": 600}),  # a task
+    ("set_timer", "remind me in 40 minutes to take the laundry out of the dryer", {"duration_seconds": 2400}),
     ("check_timers", "how many minutes are left for the rice", {"label": "rice"}),
     ("check_timers", "Is the bread timer done yet?", {"label": "bread"}),
     ("check_timers", "how long is left on the timer for the pasta", {"label": "pasta"}),  # "timer" closes "on ..."

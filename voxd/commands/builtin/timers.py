@@ -25,6 +25,7 @@ from voxd.commands.api import (
 from voxd.commands.builtin import plural, sentence_case, spoken_duration
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import is_time_expression
+from voxd.language.reminders import reminder_task
 from voxd.language.scanners import scan_numbers
 
 SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
@@ -125,7 +126,7 @@ class SetTimer(Command):
         "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} timer (for|called|named) [the] {label}",
         "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} {label} timer",
         "[please] [can you|could you] (set|start) [me] [a|an] {label} timer for {duration_seconds:duration} [please]",
-        "[please] [can you|could you] [set|start] [me] [a|an] timer (for|of) [the] {label} [for] {duration_seconds:duration} [please]",
+        "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [for] {duration_seconds:duration} [please]",
         "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [please]",  # the length is asked for
         # Other verbs and the terse forms: "put the oven timer on for 25 minutes", "egg timer four minutes".
         "[please] [can you|could you] put [a|an|the] timer on for {duration_seconds:duration} [please]",
@@ -136,10 +137,15 @@ class SetTimer(Command):
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """A label that is a clock time or a number ("a timer for 6 pm") is not a name: an alarm
-        is no timer, and a length of time the templates could not read is asked for, not named."""
+        is no timer, and a length of time the templates could not read is asked for, not named.
+        Nor are the words of a reminder's task ("remind me in ten minutes to take the cake out for
+        the kids" names no kids timer)."""
         label = clean_label(arguments.get("label"))
         if label and (is_time_expression(label) or scan_numbers(label)):
             return None
+        task = reminder_task(text)
+        if label and task and f" {label} " in f" {task} ":
+            label = None
         return {**arguments, "label": label}
 
     async def execute(self, request: CommandRequest, duration_seconds: int,
