@@ -167,6 +167,10 @@ def instant(moment: datetime) -> ResolvedTime:
         ("the day after tomorrow", SATURDAY, day(2026, 3, 30)),
         ("tonight", SATURDAY, span(local(2026, 3, 28, 18), local(2026, 3, 28, 23, 59, 59))),
         ("this morning", SATURDAY, span(local(2026, 3, 28, 6), local(2026, 3, 28, 11, 59, 59))),
+        # "in the morning" is the next morning: tomorrow's once today's is over, today's before.
+        ("in the morning", local(2026, 3, 28, 13), span(local(2026, 3, 29, 6), local(2026, 3, 29, 11, 59, 59))),
+        ("in the morning", local(2026, 3, 28, 7), span(local(2026, 3, 28, 6), local(2026, 3, 28, 11, 59, 59))),
+        ("in the evening", SATURDAY, span(local(2026, 3, 28, 18), local(2026, 3, 28, 23, 59, 59))),
         ("tomorrow morning", SATURDAY, span(local(2026, 3, 29, 6), local(2026, 3, 29, 11, 59, 59))),
         ("tomorrow afternoon", SATURDAY, span(local(2026, 3, 29, 12), local(2026, 3, 29, 17, 59, 59))),
         ("tomorrow evening", SATURDAY, span(local(2026, 3, 29, 18), local(2026, 3, 29, 23, 59, 59))),

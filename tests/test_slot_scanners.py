@@ -280,6 +280,8 @@ def test_a_timer_for_a_clock_time_is_no_named_timer():
 def test_a_timer_named_after_the_word_timer_is_named_by_what_follows():
     claimed = COMMANDS["check_timers"].pre_route("how long is left on the timer for the pasta", CONTEXT)
     assert claimed.arguments == {"label": "pasta"}
+    claimed = COMMANDS["set_timer"].pre_route("set a timer for the pasta for 10 minutes", CONTEXT)
+    assert claimed.arguments == {"label": "pasta", "duration_seconds": 600}  # not "pasta for"
 
 
 def test_the_weather_for_a_time_is_no_city():

@@ -33,6 +33,7 @@ STORAGE_KEY = "timers"
 EVERY_TIMER = "all"  # the label that means every timer
 FILLER = {"the", "my", "a", "an", "timer", "timers", "countdown", "clock", "please"}
 NAMED_TIMER = re.compile(r"^(?:(?:the|my|a|an) )?timers? (?:for|of|called|named) ")  # "the timer for the pasta"
+JOINING = {"for", "of", "on", "in", "at", "to", "and"}  # never the last word of a name
 NOT_LABELS = {"new", "another", "quick", "second", "other"}  # "set a new timer for 5 minutes"
 
 
@@ -69,6 +70,8 @@ def clean_label(label: str | None) -> str | None:
     """'the Pasta timer' or 'the timer for the pasta' -> 'pasta'; None when nothing but filler is left."""
     named = NAMED_TIMER.sub("", (label or "").lower())
     words = [word for word in named.split() if word not in FILLER]
+    while words and words[-1] in JOINING:  # "a timer for the pasta for 10 minutes": the slot took "for"
+        words.pop()
     if not words or " ".join(words) in NOT_LABELS:
         return None
     return " ".join(words)
