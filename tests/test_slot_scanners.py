@@ -284,6 +284,12 @@ def test_a_timer_named_after_the_word_timer_is_named_by_what_follows():
     assert claimed.arguments == {"label": "pasta", "duration_seconds": 600}  # not "pasta for"
 
 
+def test_a_question_tag_after_a_name_is_no_part_of_it():
+    claimed = COMMANDS["get_weather"].pre_route("what's the weather in Paris, would you say?", CONTEXT)
+    assert claimed.arguments == {"city": "paris"}
+    assert arguments("set_timer", "chuck a thirty minute timer on for the roast would ya")["label"] == "roast"
+
+
 def test_the_weather_for_a_time_is_no_city():
     context = RouteContext(now=NOW, timezone=LONDON)
     assert COMMANDS["get_weather"].pre_route("what's the weather for this weekend", context).arguments == {
