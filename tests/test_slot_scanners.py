@@ -169,6 +169,19 @@ def test_a_third_party_commands_templates_anchor_its_names_too():
     assert refined_arguments(Plant(), "did anyone water the fern plant today", CONTEXT) == {"plant": "fern"}
 
 
+def test_about_names_only_what_no_template_places():
+    class Fact(Command):
+        name = "fun_fact"
+        description = "Tell a fun fact."
+        examples = ("tell me a fun fact", "give me a fun fact about space")
+        parameters = (Parameter("subject", "string", "what the fact is about"),)
+
+    assert refined_arguments(Fact(), "tell me something amazing about octopuses", CONTEXT) == {"subject": "octopuses"}
+    assert "city" not in arguments("get_weather", "tell me about the weather")  # not a city called weather
+    assert arguments("cancel_timer", "forget about the timer") == {}
+    assert arguments("set_timer", "set a timer about ten minutes") == {"duration_seconds": 600}
+
+
 # ---- numbers and units ------------------------------------------------------------------------
 
 def test_minus_after_a_number_is_the_operator():
