@@ -89,6 +89,7 @@ def test_a_templates_own_optional_words_before_a_slot_are_never_its_value():
     ("check_timers", "how long is left on the timer for the pasta", {"label": "pasta"}),  # "timer" closes "on ..."
     ("tell_joke", "you know any good jokes about cowboys", {"topic": "cowboys"}),
     ("tell_joke", "tell me a good cat joke", {"topic": "cat"}),
+    ("get_weather", "forecast for Edinburgh for the next few days", {"city": "edinburgh"}),  # "for" ends "for ..."
     ("get_current_time", "what time is it in Tokyo right now", {"location": "tokyo"}),
 ])
 def test_names_are_read_next_to_their_templates_words(command, text, expected):
@@ -295,6 +296,9 @@ def test_a_timer_named_after_the_word_timer_is_named_by_what_follows():
     assert claimed.arguments == {"label": "pasta"}
     claimed = COMMANDS["set_timer"].pre_route("set a timer for the pasta for 10 minutes", CONTEXT)
     assert claimed.arguments == {"label": "pasta", "duration_seconds": 600}  # not "pasta for"
+    # A length of time is never a name: the template gives the words up, the scanners read them.
+    assert COMMANDS["set_timer"].pre_route("set a timer for five minutes in the kitchen", CONTEXT) is None
+    assert arguments("set_timer", "set a timer for five minutes in the kitchen") == {"duration_seconds": 300}
 
 
 def test_a_question_tag_after_a_name_is_no_part_of_it():

@@ -196,7 +196,7 @@ def scan_anchored(text: str, before: frozenset[str], after: frozenset[str],
             for anchor in before:
                 size = len(anchor.split())
                 if words[index:index + size] == anchor.split():
-                    value = _value_after(anchor, " ".join(words[index + size:]), after)
+                    value = _value_after(anchor, " ".join(words[index + size:]), after | before)
                     if value:
                         found.append((number, index, value))
             for anchor in after:
@@ -210,8 +210,9 @@ def scan_anchored(text: str, before: frozenset[str], after: frozenset[str],
 
 def _value_after(anchor: str, rest: str, closing: frozenset[str]) -> str | None:
     """The words after `anchor` up to a length of time, a number, a time phrase, politeness or a
-    word that closes a slot in the templates ("on the timer for the pasta": "timer" ends what "on"
-    began); None when the anchor starts a time phrase itself ("in the morning" names no city)."""
+    word that sits by a slot in the templates ("on the timer for the pasta": "timer" ends what "on"
+    began; "for Edinburgh for the next few days": the second "for" ends it); None when the anchor
+    starts a time phrase itself ("in the morning" names no city)."""
     ends = [match.start() for pattern in (_DURATION_RE, _NUMBER_RE, _VALUE_END) if (match := pattern.search(rest))]
     ends += [match.start() for word in closing if (match := re.search(rf"(?:^|(?<= )){re.escape(word)}\b", rest))]
     said = f"{anchor} {rest}"

@@ -26,7 +26,7 @@ from voxd.commands.builtin import plural, sentence_case, spoken_duration
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import is_time_expression
 from voxd.language.reminders import reminder_task
-from voxd.language.scanners import scan_numbers
+from voxd.language.scanners import scan_duration, scan_numbers
 
 SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
 STORAGE_KEY = "timers"
@@ -144,8 +144,8 @@ class SetTimer(Command):
         Nor are the words of a reminder's task ("remind me in ten minutes to take the cake out for
         the kids" names no kids timer)."""
         label = clean_label(arguments.get("label"))
-        if label and (is_time_expression(label) or scan_numbers(label)):
-            return None
+        if label and (is_time_expression(label) or scan_numbers(label) or scan_duration(label)):
+            return None  # "a timer for five minutes in the kitchen": read by the scanners instead
         task = reminder_task(text)
         if label and task and f" {label} " in f" {task} ":
             label = None
