@@ -200,6 +200,8 @@ def test_stop_answers_at_once():
     ("new york", "It's 10:05 AM in New York."),
     ("London", "It's 3:05 PM in London."),
     ("Narnia", "I don't know the time zone of Narnia."),
+    ("guadalajara", "It's 9:05 AM in Guadalajara."),  # a city no zone is named after: places.tsv
+    ("São Paulo", "It's 12:05 PM in Sao Paulo."),  # accents or none: the zone's spelling
 ])
 def test_current_time_here_and_elsewhere(location, said):
     assert execute("get_current_time", {"location": location}).spoken_response == said

@@ -59,6 +59,7 @@ def same_instant_and_offset(actual: datetime, expected: datetime) -> bool:
         ("2 and a half", 2.5), ("one point five", 1.5), ("three point one four", 3.14),
         ("point five", 0.5), ("two point oh five", 2.05),
         ("half", 0.5), ("a half", 0.5), ("a quarter", 0.25), ("three quarters", 0.75),
+        ("a third", 1 / 3), ("two thirds", 2 / 3), ("one and a third", 4 / 3),
         ("a dozen", 12), ("a couple", 2),
     ],
 )
@@ -166,6 +167,10 @@ def instant(moment: datetime) -> ResolvedTime:
         ("the day after tomorrow", SATURDAY, day(2026, 3, 30)),
         ("tonight", SATURDAY, span(local(2026, 3, 28, 18), local(2026, 3, 28, 23, 59, 59))),
         ("this morning", SATURDAY, span(local(2026, 3, 28, 6), local(2026, 3, 28, 11, 59, 59))),
+        # "in the morning" is the next morning: tomorrow's once today's is over, today's before.
+        ("in the morning", local(2026, 3, 28, 13), span(local(2026, 3, 29, 6), local(2026, 3, 29, 11, 59, 59))),
+        ("in the morning", local(2026, 3, 28, 7), span(local(2026, 3, 28, 6), local(2026, 3, 28, 11, 59, 59))),
+        ("in the evening", SATURDAY, span(local(2026, 3, 28, 18), local(2026, 3, 28, 23, 59, 59))),
         ("tomorrow morning", SATURDAY, span(local(2026, 3, 29, 6), local(2026, 3, 29, 11, 59, 59))),
         ("tomorrow afternoon", SATURDAY, span(local(2026, 3, 29, 12), local(2026, 3, 29, 17, 59, 59))),
         ("tomorrow evening", SATURDAY, span(local(2026, 3, 29, 18), local(2026, 3, 29, 23, 59, 59))),
@@ -464,3 +469,14 @@ def test_template_repr_shows_its_pattern():
 def test_template_mistakes_fail_at_definition(pattern, problem):
     with pytest.raises(ValueError, match=problem):
         Template(pattern)
+
+
+def test_places_no_time_zone_is_named_after_are_in_the_places_table():
+    from voxd.language.places import read_places, zone_of_place
+
+    assert zone_of_place("Guadalajara") == zone_of_place("guadalajara") == "America/Mexico_City"
+    assert zone_of_place("Narnia") is None
+    assert read_places("# place\tzone\nspringfield\tAmerica/Chicago\nspringfield\tAmerica/New_York\n") == {
+        "springfield": "America/Chicago"}  # the first row of a place wins: a household's own come first
+    with pytest.raises(ValueError, match="line 1"):
+        read_places("atlantis\tOcean/Atlantis\n")

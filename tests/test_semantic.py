@@ -192,7 +192,9 @@ def test_the_number_scanner_leaves_lengths_of_time_out():
 
 
 def test_the_time_scanners_resolve_against_the_household_clock():
-    assert scan_datetime("will it be warm tomorrow afternoon", NOW).startswith("2026-11-23T")
+    assert scan_datetime("will it be warm tomorrow afternoon", NOW) == {  # a stretch stays one
+        "start": "2026-11-23T12:00:00+00:00", "end": "2026-11-23T17:59:59+00:00"}
+    assert scan_datetime("will it rain at 9am", NOW) == "2026-11-23T09:00:00+00:00"  # a moment: the next 9am
     assert scan_date("is it going to be chilly on wednesday", NOW) == "2026-11-25"
     assert scan_datetime("is it going to be chilly", NOW) is None
 

@@ -15,13 +15,14 @@ import pytest
 
 from pipeline_fakes import FakeModel, make_pipeline
 from voxd.commands.api import Command, Parameter, RouteContext
-from voxd.commands.builtin.measurements import scan_units
+from voxd.commands.builtin.measurements import find_unit, scan_units
 from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments
 from voxd.language.fillers import drop_fillers
-from voxd.language.scanners import clauses, scan_anchored, scan_item_phrase, scan_items, scan_numbers
+from voxd.language.scanners import (clauses, scan_anchored, scan_item_phrase, scan_items, scan_numbers,
+                                    split_off_time)
 from voxd.language.slips import repair
-from voxd.language.templates import slot_anchors
+from voxd.language.templates import slot_anchors, slot_neighbours
 from voxd.services.command_center.pipeline import template_claim
 from voxd.services.command_center.turn import RoutedBy, Turn
 
@@ -68,6 +69,31 @@ def test_slot_anchors_are_the_literal_words_next_to_a_text_slot(pattern, anchors
 ])
 def test_a_name_is_found_next_to_its_anchor_anywhere_in_the_utterance(text, before, after, value):
     assert scan_anchored(text, frozenset(before), frozenset(after)) == value
+
+
+def test_a_templates_own_optional_words_before_a_slot_are_never_its_value():
+    pattern = "[do you] know any [good|funny] {topic:word} jokes"
+    assert slot_neighbours(pattern, "topic") == {"good", "funny"}
+    assert scan_anchored("you know any good jokes about cowboys", frozenset({"about"}), frozenset({"jokes"}),
+                         frozenset({"good", "funny"})) == "cowboys"
+
+
+@pytest.mark.parametrize(("command", "text", "expected"), [
+    ("set_timer", "chuck a thirty minute timer on for the roast would ya", {"duration_seconds": 1800, "label": "roast"}),
+    ("set_timer", "please keep a timer for seven minutes for the chai", {"duration_seconds": 420, "label": "chai"}),
+    ("set_timer", "remind me in quarter of an hour to check the washing", {"duration_seconds": 900}),
+    ("set_timer", "remind me in ten minutes to take the cake out for the kids", {"duration_seconds": 600}),  # a task
+    ("set_timer", "remind me in 40 minutes to take the laundry out of the dryer", {"duration_seconds": 2400}),
+    ("check_timers", "how many minutes are left for the rice", {"label": "rice"}),
+    ("check_timers", "Is the bread timer done yet?", {"label": "bread"}),
+    ("check_timers", "how long is left on the timer for the pasta", {"label": "pasta"}),  # "timer" closes "on ..."
+    ("tell_joke", "you know any good jokes about cowboys", {"topic": "cowboys"}),
+    ("tell_joke", "tell me a good cat joke", {"topic": "cat"}),
+    ("get_weather", "forecast for Edinburgh for the next few days", {"city": "edinburgh"}),  # "for" ends "for ..."
+    ("get_current_time", "what time is it in Tokyo right now", {"location": "tokyo"}),
+])
+def test_names_are_read_next_to_their_templates_words(command, text, expected):
+    assert arguments(command, text) == expected
 
 
 def test_clauses_are_cut_where_speech_to_text_punctuated():
@@ -144,11 +170,36 @@ def test_a_third_party_commands_templates_anchor_its_names_too():
     assert refined_arguments(Plant(), "did anyone water the fern plant today", CONTEXT) == {"plant": "fern"}
 
 
+def test_about_names_only_what_no_template_places():
+    class Fact(Command):
+        name = "fun_fact"
+        description = "Tell a fun fact."
+        examples = ("tell me a fun fact", "give me a fun fact about space")
+        parameters = (Parameter("subject", "string", "what the fact is about"),)
+
+    assert refined_arguments(Fact(), "tell me something amazing about octopuses", CONTEXT) == {"subject": "octopuses"}
+    assert "city" not in arguments("get_weather", "tell me about the weather")  # not a city called weather
+    assert arguments("cancel_timer", "forget about the timer") == {}
+    assert arguments("set_timer", "set a timer about ten minutes") == {"duration_seconds": 600}
+
+
 # ---- numbers and units ------------------------------------------------------------------------
 
 def test_minus_after_a_number_is_the_operator():
     assert scan_numbers("what's 15 minus 4 please") == [15, 4]
     assert scan_numbers("minus 5 plus 3") == [-5, 3]
+
+
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("how many milliliters in three quarters of a cup", [0.75]),  # not the cardinal "three"
+    ("two thirds of a cup of flour", [2 / 3]),
+    ("one and a half cups", [1.5]),
+    ("half a cup", [0.5]),
+    ("one half plus a quarter", [0.5, 0.25]),
+    ("add 2 and three", [2, 3]),
+])
+def test_fractions_are_read_whole_wherever_they_are_said(text, numbers):
+    assert scan_numbers(text) == numbers
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -160,12 +211,20 @@ def test_sums_are_read_as_they_are_written(text, expected):
     assert arguments("calculate", text) == expected
 
 
+def test_a_sum_shared_between_us_is_claimed_by_its_template():
+    claimed = COMMANDS["calculate"].pre_route("sixty quid split between three of us", CONTEXT)
+    assert claimed.arguments == {"num1": 60, "num2": 3, "operation": "divide"}
+
+
 @pytest.mark.parametrize(("text", "units"), [
     ("convert 350 degrees fahrenheit to celsius please", ("fahrenheit", "celsius")),
     ("how many grams in a pound", ("pound", "grams")),  # "how many X" asks for X
     ("how much is 10 ounces in grams", ("ounces", "grams")),
     ("what is 200 grams of flour in cups", ("grams", "cups")),
-    ("how many cups", (None, None)),  # one unit is not a conversion
+    ("how many cups", (None, "cups")),  # one unit: the other is asked for
+    ("can you convert 500 grams for me", ("grams", None)),
+    ("and that into ounces", (None, "ounces")),
+    ("how far is it", (None, None)),
 ])
 def test_the_unit_scanner(text, units):
     assert scan_units(text) == units
@@ -177,6 +236,29 @@ def test_a_conversion_asks_rather_than_guess_a_unit():
     assert arguments("convert_measurement", "convert 350 degrees fahrenheit to celsius please") == {
         "value": 350, "from_unit": "fahrenheit", "to_unit": "celsius"}
     assert arguments("convert_measurement", "convert five of those please") == {"value": 5}
+    assert arguments("convert_measurement", "can you convert 500 grams for me") == {"value": 500, "from_unit": "grams"}
+    assert arguments("convert_measurement", "convert a pound for me") == {"value": 1, "from_unit": "pound"}
+    assert arguments("convert_measurement", "How many milliliters would there be in three quarters of a cup?") == {
+        "value": 0.75, "from_unit": "cup", "to_unit": "milliliters"}
+
+
+def test_a_unit_given_as_a_follow_up_answer_keeps_its_little_words_out():
+    assert find_unit("into ounces").name == "ounce"
+    assert find_unit("to cups please").name == "cup"
+
+
+# ---- questions -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "query"), [
+    ("grandad wants to know who won the 1966 world cup", "who won the 1966 world cup"),
+    ("I have always wondered, and perhaps you can tell me, who was the president before Eisenhower?",
+     "who was the president before Eisenhower?"),
+    ("do you know who wrote hamlet", "who wrote hamlet"),
+    ("how do you know when pasta is done", "how do you know when pasta is done"),  # one question
+    ("what do you know about whales", "what do you know about whales"),
+])
+def test_a_question_is_asked_without_the_words_leading_into_it(text, query):
+    assert arguments("answer_question", text) == {"query": query}
 
 
 # ---- memories --------------------------------------------------------------------------------
@@ -209,11 +291,46 @@ def test_a_timer_for_a_clock_time_is_no_named_timer():
     assert COMMANDS["set_timer"].pre_route("set a timer for tomorrow", context) is None
 
 
+def test_a_timer_named_after_the_word_timer_is_named_by_what_follows():
+    claimed = COMMANDS["check_timers"].pre_route("how long is left on the timer for the pasta", CONTEXT)
+    assert claimed.arguments == {"label": "pasta"}
+    claimed = COMMANDS["set_timer"].pre_route("set a timer for the pasta for 10 minutes", CONTEXT)
+    assert claimed.arguments == {"label": "pasta", "duration_seconds": 600}  # not "pasta for"
+    # A length of time is never a name: the template gives the words up, the scanners read them.
+    assert COMMANDS["set_timer"].pre_route("set a timer for five minutes in the kitchen", CONTEXT) is None
+    assert arguments("set_timer", "set a timer for five minutes in the kitchen") == {"duration_seconds": 300}
+
+
+def test_a_question_tag_after_a_name_is_no_part_of_it():
+    claimed = COMMANDS["get_weather"].pre_route("what's the weather in Paris, would you say?", CONTEXT)
+    assert claimed.arguments == {"city": "paris"}
+    assert arguments("set_timer", "chuck a thirty minute timer on for the roast would ya")["label"] == "roast"
+
+
 def test_the_weather_for_a_time_is_no_city():
     context = RouteContext(now=NOW, timezone=LONDON)
     assert COMMANDS["get_weather"].pre_route("what's the weather for this weekend", context).arguments == {
         "city": None, "resolved_datetimes": ["this weekend"]}
     assert COMMANDS["get_weather"].pre_route("what's the weather for Leeds", context).arguments == {"city": "leeds"}
+
+
+@pytest.mark.parametrize(("value", "split"), [
+    ("tomorrow afternoon in san antonio", ("san antonio", "tomorrow afternoon")),
+    ("chennai on monday", ("chennai", "on monday")),
+    ("this weekend", (None, "this weekend")),
+    ("leeds", ("leeds", None)),
+])
+def test_a_name_gives_up_the_time_phrase_a_greedy_slot_took(value, split):
+    assert split_off_time(value) == split
+
+
+def test_a_city_never_keeps_a_time_phrase():
+    context = RouteContext(now=NOW, timezone=LONDON)
+    claimed = COMMANDS["get_weather"].pre_route("how is the weather for tomorrow afternoon in San Antonio", context)
+    assert claimed.arguments == {"city": "san antonio", "resolved_datetimes": ["tomorrow afternoon"]}
+    assert arguments("get_weather", "what will be the temperature in Chennai on Monday") == {
+        "city": "chennai", "resolved_datetimes": [{"start": "2026-11-23T00:00:00+00:00",
+                                                   "end": "2026-11-23T23:59:59+00:00"}]}  # the whole day
 
 
 # ---- slips, for text turns too -----------------------------------------------------------------

@@ -24,6 +24,7 @@ from voxd.language.scanners import (
     scan_topic,
     split_item_phrase,
 )
+from voxd.language.templates import slot_neighbours
 
 log = logging.getLogger("voxd.command-center.scanning")
 
@@ -79,9 +80,13 @@ def _scan(command: Command, parameter: Parameter, text: str, context: RouteConte
 def _scan_name(command: Command, parameter: Parameter, text: str) -> str | None:
     """An optional name (a timer's label, a city, a topic): next to the words its template slots
     sit next to ("the rice timer", "in manchester"), else a value of the templates' choice slots of
-    that name ("all" timers), else what follows "about"."""
+    that name ("all" timers); only for a name no template places, what follows "about" (a city is
+    never "the weather" of "tell me about the weather")."""
     before, after = command.slot_anchors(parameter)
-    named = scan_anchored(text, before, after) if before or after else None
+    neighbours = frozenset().union(*(slot_neighbours(pattern, parameter.name) for pattern in command.templates))
+    named = scan_anchored(text, before, after, neighbours) if before or after else None
     if named is None and (spoken := command.spoken_choices(parameter)):
         named = scan_choice(text, spoken)
-    return named or scan_topic(text)
+    if named is None and not (before or after):  # no template says where it sits: "about ..."
+        named = scan_topic(text)
+    return named

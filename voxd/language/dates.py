@@ -9,6 +9,8 @@ Rules (fixed here so every command answers the same way):
   includes yesterday); "next weekend" and "last weekend" are a week later and earlier. "this week"
   and "next week" run Monday 00:00 to Sunday 23:59:59.
 - Parts of the day: morning 06-12, afternoon 12-18, evening and night (and "tonight") 18-23:59:59.
+  "in the morning" (afternoon, evening) with no day is the next one: today's until it is over, then
+  tomorrow's.
 - A clock time without am/pm is read as a 24-hour time ("at 7" is 07:00) unless a part of the day
   says otherwise ("tomorrow evening at 7", "at 7 tonight" are 19:00). A clock time with no day is the
   next such time (today, or tomorrow when it has passed). "midnight" ends the day it belongs to:
@@ -92,7 +94,7 @@ _DATE = (
     rf"|(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
 )
 _DAY = (
-    rf"(?P<tonight>tonight)|this (?P<this_part>morning|afternoon|evening)"
+    rf"(?P<tonight>tonight)|this (?P<this_part>morning|afternoon|evening)|in the (?P<next_part>morning|afternoon|evening)"
     rf"|(?:on )?(?:(?P<relative>{_any(DAY_OFFSETS)})"
     rf"|(?:(?P<weekday_modifier>{_MODIFIER}) )?(?P<weekday>{_any(WEEKDAYS)})|{_DATE})"
     rf"(?: (?:in the |at )?(?P<part>{_any(PARTS_OF_DAY)}))?"
@@ -181,8 +183,8 @@ def _parse(phrase: str) -> _Phrase | None:
         return None
     if _NOW_RE.fullmatch(phrase):
         return _Phrase("now")
-    if offset := _OFFSET_RE.fullmatch(phrase):
-        return _parse_offset(offset)
+    if (offset := _OFFSET_RE.fullmatch(phrase)) and (ahead := _parse_offset(offset)):
+        return ahead  # not "in the morning", a part of the day
     if span := _SPAN_RE.fullmatch(phrase):
         modifier = span["weekend_modifier"] or span["week_modifier"]
         weeks = {"next": 1, "last": -1}.get(modifier or "", 0)
@@ -220,7 +222,7 @@ def _parse_moment(phrase: str) -> _Phrase | None:
         return None
     part = None
     if day:
-        part = day["part"] or day["this_part"] or ("night" if day["tonight"] else None)
+        part = day["part"] or day["this_part"] or day["next_part"] or ("night" if day["tonight"] else None)
     return _Phrase("moment", day=day, clock=parsed_clock, part=(clock and clock["hint"]) or part)
 
 
@@ -310,6 +312,8 @@ def _resolve_moment(phrase: _Phrase, now: datetime) -> ResolvedTime | None:
     day, roll_days = (today, 1) if phrase.day is None else _resolve_day(phrase.day, today)
     if day is None:
         return None
+    if phrase.day is not None and phrase.day["next_part"] and now.hour >= PARTS_OF_DAY[phrase.day["next_part"]][1]:
+        day += timedelta(days=1)  # "in the morning" said after it: tomorrow's
     clock = phrase.clock
     if clock is None:
         if phrase.part:

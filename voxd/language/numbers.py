@@ -39,11 +39,13 @@ ORDINAL_TENS = {
 FIXED = {
     "half": 0.5, "a half": 0.5, "one half": 0.5,
     "quarter": 0.25, "a quarter": 0.25, "one quarter": 0.25, "three quarters": 0.75,
+    "a third": 1 / 3, "one third": 1 / 3, "two thirds": 2 / 3,
     "a dozen": 12, "a couple": 2,
 }
 FRACTION_TAILS = {
     "and a half": 0.5, "and one half": 0.5,
     "and a quarter": 0.25, "and one quarter": 0.25, "and three quarters": 0.75,
+    "and a third": 1 / 3, "and one third": 1 / 3, "and two thirds": 2 / 3,
 }
 POINT_DIGITS = {**UNITS, "oh": 0}
 
@@ -61,11 +63,13 @@ _CARDINAL = rf"(?:(?:a|{_BELOW_10K}|{_INT}) million(?: (?:and )?{_BELOW_1M})?|{_
 _POINT = rf"point(?: (?:{_any(POINT_DIGITS)}))+"
 _DIGITS = r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
 
-# One number phrase in normalised text; no capturing groups, so it embeds anywhere.
+# One number phrase in normalised text; no capturing groups, so it embeds anywhere. The whole
+# phrases come first, so a scan that takes the first alternative that fits reads "three quarters of
+# a cup" as 0.75, not as the cardinal "three".
 NUMBER_PATTERN = (
     rf"(?<!\S)(?:{_DIGITS}"
-    rf"|(?:(?:minus|negative) )?(?:{_CARDINAL}(?: (?:{_any(FRACTION_TAILS)})| {_POINT})?"
-    rf"|{_POINT}|{_any(FIXED)}))(?!\S)"
+    rf"|(?:(?:minus|negative) )?(?:{_any(FIXED)}|{_CARDINAL}(?: (?:{_any(FRACTION_TAILS)})| {_POINT})?"
+    rf"|{_POINT}))(?!\S)"
 )
 # "3rd", "third", "twenty-first" (normalised: "twenty first"): days of the month and the like.
 ORDINAL_PATTERN = (

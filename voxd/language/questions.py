@@ -37,6 +37,31 @@ QUESTION_WITHIN = 3  # "quick question, why ...": a question word among the firs
 POLITE_REQUEST = re.compile(r"^(?:please )?(?:can|could|would|will) you (?:please )?(?!tell|explain|say|remind)")
 
 
+# What people say before the question itself: "grandad wants to know who won the 1966 world cup",
+# "I have always wondered, and perhaps you can tell me, who was ...". A lead-in holds one of these
+# words, does not open with a question word itself ("how do you know when pasta is done" is one
+# question) and ends where a question word opens the question.
+LEAD_IN_WORDS: tuple[str, ...] = (
+    "know", "knows", "wonder", "wondered", "wondering", "wonders", "tell me", "tell us", "question", "ask",
+    "asks", "asking", "asked", "curious", "settle", "idea",
+)
+OPENING_WORDS: tuple[str, ...] = ("what", "who", "whom", "whose", "why", "how", "when", "where", "which")
+_LEAD_IN = re.compile(
+    rf"^(?!(?:{'|'.join(OPENING_WORDS)})\b)(?P<lead>.*\b(?:{'|'.join(LEAD_IN_WORDS)})\b[^?]*?)[\s,:;.-]+"
+    rf"(?P<question>(?:{'|'.join(OPENING_WORDS + ('is', 'are', 'was', 'were', 'does', 'did', 'can'))})\b\W*\w+\W+\w.*)$",
+    re.IGNORECASE,
+)
+
+
+def without_lead_in(text: str) -> str:
+    """The question itself, as written, without the words said to lead into it: "grandad wants
+    to know who won the 1966 world cup" -> "who won the 1966 world cup"; a question without a
+    lead-in comes back as it was."""
+    said = text.strip()
+    found = _LEAD_IN.match(said)
+    return found["question"] if found else said
+
+
 @dataclass(frozen=True)
 class Marker:
     kind: str  # live, local, personal, home (its devices: "is the heating on") or assistant ("what's your name")

@@ -27,3 +27,14 @@ def reminder_at_a_time(text: str) -> bool:
     if not _REMINDING.search(normalize_utterance(text)):
         return False
     return scan_duration(text) is None and bool(find_time_expressions(text))
+
+
+_TASK = re.compile(r"\b(?:" + "|".join(re.escape(phrase) for phrase in REMINDING) + r")\b.*?\bto (?P<task>.+)$")
+
+
+def reminder_task(text: str) -> str | None:
+    """What a reminder is for, normalised: "remind me in ten minutes to take the cake out for the
+    kids" -> "take the cake out for the kids"; None when `text` is no reminder with a task. A
+    timer's name is never read from these words: they say what to do, not what the timer is."""
+    found = _TASK.search(normalize_utterance(text))
+    return found["task"] if found else None

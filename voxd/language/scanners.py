@@ -89,18 +89,24 @@ def scan_numbers(text: str) -> list[int | float]:
     return numbers
 
 
-def scan_datetime(text: str, now: datetime) -> str | None:
-    """The first time phrase, resolved at `now` (aware, the household's zone), as ISO 8601."""
+def scan_datetime(text: str, now: datetime) -> str | dict[str, str] | None:
+    """The first time phrase, resolved at `now` (aware, the household's zone), as a `datetime`
+    argument arrives (docs/commands.md): one ISO 8601 moment ("at 9am"), or a stretch it names
+    kept whole ("tomorrow afternoon": {"start": ..., "end": ...}, the end its last second)."""
     for phrase in find_time_expressions(text):
         resolved = resolve_time_expression(phrase, now)
+        if resolved is not None and resolved.end is not None:
+            return {"start": resolved.start.isoformat(), "end": resolved.end.isoformat()}
         if resolved is not None:
             return resolved.start.isoformat()
     return None
 
 
 def scan_date(text: str, now: datetime) -> str | None:
+    """The day of the first time phrase (the first day of a stretch), as YYYY-MM-DD."""
     moment = scan_datetime(text, now)
-    return moment[:10] if moment else None
+    start = moment["start"] if isinstance(moment, dict) else moment
+    return start[:10] if start else None
 
 
 def scan_choice(text: str, spoken: Mapping[str, str]) -> str | None:
@@ -159,8 +165,10 @@ def scan_topic(text: str) -> str | None:
     return match["topic"] if match else None
 
 
-# Words that end a value read after its anchor ("in Paris please", "for the rice right now").
+# Words that end a value read after its anchor ("in Paris please", "for the rice right now", "for
+# the roast would ya": a question tag or a condition starts words of its own).
 _VALUE_END = re.compile(r"\b(?:please|thanks|thank you|cheers|right now|now|today|at the moment|for me|"
+                        r"would|could|should|can you|will you|if|"
                         r"again|is|are|was|will|going|have|has|done|left|on|go|goes|off|running|set|finish|"
                         r"finished|ends|end|morning|afternoon|evening|night|weekend)\b")
 _FUNCTION_WORDS = {"the", "a", "an", "my", "our", "your", "this", "that", "these", "those", "on", "of", "off",
@@ -172,12 +180,15 @@ _TRAILING_WORDS = {"the", "a", "an", "on", "at", "for", "in", "this", "next", "a
 MAX_VALUE_WORDS = 4  # a name, a city, a topic: longer is a sentence the anchor did not mean
 
 
-def scan_anchored(text: str, before: frozenset[str], after: frozenset[str]) -> str | None:
+def scan_anchored(text: str, before: frozenset[str], after: frozenset[str],
+                  neighbours: frozenset[str] = frozenset()) -> str | None:
     """A name that a template's slot sits next to, found anywhere in the utterance: the words after
     one of `before` ("in {city}": "weather in manchester tomorrow" -> "manchester"), or the word or
-    two before one of `after` ("{label} timer": "get rid of the rice timer" -> "rice"). The anchors
-    come from the command's own templates (voxd.language.templates.slot_anchors). Lengths of time,
-    numbers, time phrases and politeness end a value; the earliest value in the utterance wins."""
+    two before one of `after` ("{label} timer": "get rid of the rice timer" -> "rice"), stopping at
+    the `neighbours`, the templates' own optional words before the slot ("any good jokes" names no
+    topic). The anchors come from the command's own templates (voxd.language.templates.slot_anchors
+    and slot_neighbours). Lengths of time, numbers, time phrases, politeness and a question tag
+    end a value; the earliest value in the utterance wins."""
     found: list[tuple[int, int, str]] = []
     for number, clause in enumerate(clauses(text)):
         words = clause.split()
@@ -185,22 +196,25 @@ def scan_anchored(text: str, before: frozenset[str], after: frozenset[str]) -> s
             for anchor in before:
                 size = len(anchor.split())
                 if words[index:index + size] == anchor.split():
-                    value = _value_after(anchor, " ".join(words[index + size:]))
+                    value = _value_after(anchor, " ".join(words[index + size:]), after | before)
                     if value:
                         found.append((number, index, value))
             for anchor in after:
                 size = len(anchor.split())
                 if words[index:index + size] == anchor.split():
-                    value = _value_before(words[:index])
+                    value = _value_before(words[:index], neighbours)
                     if value:
                         found.append((number, index, value))
     return min(found)[2] if found else None
 
 
-def _value_after(anchor: str, rest: str) -> str | None:
-    """The words after `anchor` up to a length of time, a number, a time phrase or politeness;
-    None when the anchor starts a time phrase itself ("in the morning" names no city)."""
+def _value_after(anchor: str, rest: str, closing: frozenset[str]) -> str | None:
+    """The words after `anchor` up to a length of time, a number, a time phrase, politeness or a
+    word that sits by a slot in the templates ("on the timer for the pasta": "timer" ends what "on"
+    began; "for Edinburgh for the next few days": the second "for" ends it); None when the anchor
+    starts a time phrase itself ("in the morning" names no city)."""
     ends = [match.start() for pattern in (_DURATION_RE, _NUMBER_RE, _VALUE_END) if (match := pattern.search(rest))]
+    ends += [match.start() for word in closing if (match := re.search(rf"(?:^|(?<= )){re.escape(word)}\b", rest))]
     said = f"{anchor} {rest}"
     for phrase in find_time_expressions(said):
         position = _word_position(said, phrase)
@@ -212,10 +226,32 @@ def _value_after(anchor: str, rest: str) -> str | None:
     return _tidy(value)
 
 
-def _value_before(words: list[str]) -> str | None:
+def split_off_time(value: str) -> tuple[str | None, str | None]:
+    """A name that a greedy template slot took together with a time phrase, as (name, time):
+    "tomorrow afternoon in san antonio" -> ("san antonio", "tomorrow afternoon"), "leeds on monday"
+    -> ("leeds", "on monday"). The words that joined them ("in", "on", "for") go; a name that holds
+    no time phrase comes back as it was, and one that is nothing but a time phrase as None."""
+    said = normalize_utterance(value)
+    phrases = find_time_expressions(said)
+    if not phrases:
+        return value, None
+    position = _word_position(said, phrases[0])
+    if position < 0:
+        return value, None
+    start = position + (position > 0)
+    rest = f"{said[:start]} {said[start + len(phrases[0]):]}".split()
+    while rest and rest[0] in _JOINING_WORDS:
+        rest.pop(0)
+    return _tidy(" ".join(rest)), phrases[0]
+
+
+_JOINING_WORDS = {"in", "for", "on", "at", "and"}
+
+
+def _value_before(words: list[str], neighbours: frozenset[str]) -> str | None:
     taken: list[str] = []
     for word in reversed(words):
-        if word in _FUNCTION_WORDS or _NUMBER_RE.fullmatch(word) or _DURATION_RE.fullmatch(f"one {word}") \
+        if word in _FUNCTION_WORDS or word in neighbours or _NUMBER_RE.fullmatch(word) or _DURATION_RE.fullmatch(f"one {word}") \
                 or len(taken) == 2:
             break
         taken.insert(0, word)

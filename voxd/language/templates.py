@@ -159,6 +159,22 @@ def slot_anchors(pattern: str, name: str) -> tuple[set[str], set[str]]:
     return before, after
 
 
+def slot_neighbours(pattern: str, name: str) -> set[str]:
+    """The words of the optional parts said just before a text slot of `pattern`: in "know any
+    [good|funny] {topic:word} jokes", "good" and "funny" are the template's own words, never the
+    topic, so a scanner that reads a value before "jokes" stops at them ("any good jokes about
+    cowboys" names no topic before "jokes")."""
+    neighbours: set[str] = set()
+    for slot in re.finditer(r"\{" + re.escape(name) + r"(?::(?:text|word))?\}", pattern):
+        head = pattern[:slot.start()]
+        head = head.rstrip().removesuffix("[").rstrip() if head.rstrip().endswith("[") else head
+        while optional := _OPTIONAL_AT_END.search(head):
+            said = re.sub(r"\{[^{}]*\}", " ", optional.group())
+            neighbours |= {normalize_utterance(word) for word in re.split(r"[\s\[\]()|]+", said) if word}
+            head = head[:optional.start()]
+    return neighbours - {""}
+
+
 def _edge_words(part: str, group: re.Pattern[str], word: re.Pattern[str]) -> set[str]:
     """The alternatives of a group of plain words at the edge of `part`, or the word there."""
     if match := group.search(part):

@@ -57,11 +57,14 @@ def spoken_duration(seconds: int) -> str:
     return " ".join(parts)
 
 
-POLITE_END = re.compile(r"(?:\s+(?:please|thanks|thank you|cheers|for me))+$", re.IGNORECASE)
+POLITE_END = re.compile(r"(?:\s+(?:please|thanks|thank you|cheers|for me|would (?:you|ya)(?: say| mind)?|could you|"
+                        r"can you|if you (?:would|could|can|please|do not mind|dont mind)))+$", re.IGNORECASE)
 
 
 def without_politeness(name: str | None) -> str | None:
-    """A name a greedy template slot took with the thanks after it: "paris please" -> "paris"."""
+    """A name a greedy template slot took with the thanks or the question tag after it: "paris
+    please" -> "paris", "paris would you say" -> "paris" (the slot scanners end a name at the same
+    words: voxd.language.scanners)."""
     if not name:
         return name
     return POLITE_END.sub("", name) or name

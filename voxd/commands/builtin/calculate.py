@@ -39,7 +39,7 @@ class Calculate(Command):
         "[for me|please]",
         # A sum of money shared: "60 quid split three ways", "a hundred dollars divided between four people".
         "[what is|how much is] {num1:number} (quid|pounds|dollars|euros|bucks|rupees) {operation:choice(divide=split|shared|divided)} "
-        "[between|among|by] {num2:number} [ways|people]",
+        "[between|among|by] {num2:number} [ways|people|of us]",
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:

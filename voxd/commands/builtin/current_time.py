@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import without_politeness
 from voxd.commands.phrasebook import phrasebook
+from voxd.language.places import place_key, zone_of_place
 
 
 class GetCurrentTime(Command):
@@ -57,20 +58,10 @@ def clock_time(moment: datetime) -> str:
     return f"{hour}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
 
 
-# Places people ask about that no zone is named after.
-PLACES = {
-    "beijing": "Asia/Shanghai", "china": "Asia/Shanghai", "mumbai": "Asia/Kolkata",
-    "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata", "india": "Asia/Kolkata",
-    "japan": "Asia/Tokyo", "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles",
-    "california": "America/Los_Angeles", "washington": "America/New_York", "boston": "America/New_York",
-    "england": "Europe/London", "uk": "Europe/London", "france": "Europe/Paris", "germany": "Europe/Berlin",
-}
-
-
 def zone_for(location: str) -> ZoneInfo | None:
-    """A zone whose name, or whose last part ('Tokyo' of Asia/Tokyo), is the place named."""
-    key = place_key(location)
-    name = PLACES.get(key) or zones_by_place().get(key)
+    """The zone of a place in voxd/language/places.tsv ('Guadalajara': America/Mexico_City), else
+    a zone whose name, or whose last part ('Tokyo' of Asia/Tokyo), is the place named."""
+    name = zone_of_place(location) or zones_by_place().get(place_key(location))
     return ZoneInfo(name) if name else None
 
 
@@ -82,10 +73,6 @@ def spoken_place(location: str, zone: ZoneInfo) -> str:
     if location.islower():  # words from a template match: 'beijing' -> 'Beijing', 'uk' -> 'UK'
         return location.upper() if len(location) <= 3 else location.title()
     return location
-
-
-def place_key(text: str) -> str:
-    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
 
 
 @cache

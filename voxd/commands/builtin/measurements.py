@@ -67,10 +67,14 @@ BY_WORDS = {
 MEASURES = {"length": "length", "mass": "weight", "volume": "volume", "temperature": "temperature"}
 
 
+# Words around a unit's name that are not part of it ("into ounces", said as a follow-up answer).
+NOT_UNIT_WORDS = {"a", "an", "of", "the", "to", "into", "in", "please"}
+
+
 def find_unit(words: str, other: str | None = None) -> Unit | None:
     """The unit `words` name ('Miles', 'degrees fahrenheit', 'tbsp'); `other`, the unit on the other
     side, settles 'ounces' (fluid when converting to or from a volume)."""
-    key = " ".join(word for word in words.lower().replace(".", " ").split() if word not in ("a", "an", "of", "the"))
+    key = " ".join(word for word in words.lower().replace(".", " ").split() if word not in NOT_UNIT_WORDS)
     for prefix in ("degrees ", "degree "):
         key = key.removeprefix(prefix)
     unit = BY_WORDS.get(key) or BY_WORDS.get(key.removesuffix("s")) or BY_WORDS.get(key.removesuffix("es"))
@@ -88,15 +92,24 @@ _UNIT_RE = re.compile(r"\b(?:degrees? )?(?P<unit>" + "|".join(map(re.escape, _SA
 _HOW_MANY = re.compile(r"\bhow (?:many|much) (?:degrees? )?(?P<unit>" + "|".join(map(re.escape, _SAID_UNITS)) + r")\b")
 
 
+_TOWARD = re.compile(r"\b(?:to|into|in) (?:degrees? )?(?P<unit>" + "|".join(map(re.escape, _SAID_UNITS)) + r")\b")
+_ONE_OF = re.compile(r"\b(?:a|an) (?:degrees? )?(?:" + "|".join(map(re.escape, _SAID_UNITS)) + r")\b")
+
+
 def scan_units(text: str) -> tuple[str | None, str | None]:
     """(from, to): the units a sentence names, in the order a conversion is said ("convert 350
     degrees fahrenheit to celsius": fahrenheit, celsius), except that "how many X ..." asks for X
-    ("how many grams in a pound": pound, grams). (None, None) unless exactly two units are named."""
+    ("how many grams in a pound": pound, grams). One unit named is the one to convert from
+    ("convert 500 grams": grams, None), unless it is asked for ("how many cups", "into ounces"):
+    the other is asked, never guessed. (None, None) for none, or more than two."""
     said = normalize_utterance(text)
     units = [match["unit"] for match in _UNIT_RE.finditer(said)]
+    asked = _HOW_MANY.search(said)
+    if len(units) == 1:
+        target = asked or _TOWARD.search(said)
+        return (None, units[0]) if target is not None else (units[0], None)
     if len(units) != 2:
         return None, None
-    asked = _HOW_MANY.search(said)
     if asked is not None and asked.start("unit") == _UNIT_RE.search(said).start("unit"):
         return units[1], units[0]
     return units[0], units[1]
@@ -147,14 +160,26 @@ class ConvertMeasurement(Command):
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Claimed only when both units are known, so 'what is 5 things in boxes' goes to the model.
-        Units that no template slot held (the semantic stage) are read from the sentence."""
+        Units that no template slot held (the semantic stage) are read from the sentence; there a
+        unit not said is left out, so it is asked for ("convert 500 grams" - "To what unit?")."""
         source, target = (without_politeness(arguments.get(key)) for key in ("from_unit", "to_unit"))
         if source is None and target is None:
             source, target = scan_units(text)
+            if source is None or target is None:  # only the semantic stage leaves a template's unit out
+                return self.partly_said(arguments, text, source, target)
         if source is None or target is None or find_unit(source) is None or find_unit(target) is None:
             return None
         value = 1 if arguments.get("value") is None else arguments["value"]
         return {**arguments, "value": value, "from_unit": source, "to_unit": target}
+
+    @staticmethod
+    def partly_said(arguments: dict[str, Any], text: str, source: str | None, target: str | None) -> dict[str, Any]:
+        """What a conversion that names one unit or none says: the amount only when one was said
+        ("a pound" is 1), the unit on its side; the rest is asked for."""
+        value = arguments.get("value")
+        if value is None and _ONE_OF.search(normalize_utterance(text)):
+            value = 1
+        return {"value": value, "from_unit": source, "to_unit": target}
 
     async def execute(self, request: CommandRequest, value: float, from_unit: str, to_unit: str) -> CommandResponse:
         source, target = find_unit(from_unit, other=to_unit), find_unit(to_unit, other=from_unit)

@@ -12,7 +12,7 @@ from typing import Any
 from voxd.commands.api import ADD_A_MODEL, Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plain_speech
 from voxd.commands.phrasebook import phrasebook
-from voxd.language.questions import is_question, needs_information_voxd_lacks
+from voxd.language.questions import is_question, needs_information_voxd_lacks, without_lead_in
 
 NO_MODEL = f"I can't answer questions right now: no language model is available. {ADD_A_MODEL}"
 
@@ -32,8 +32,9 @@ class AnswerQuestion(Command):
         return super().declines(text) or not is_question(text) or needs_information_voxd_lacks(text) is not None
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """The question is the whole utterance (fillers are gone before any stage looks)."""
-        return {**arguments, "query": arguments.get("query") or text.strip()}
+        """The question is the utterance (fillers are gone before any stage looks) without the
+        words that led into it ("grandad wants to know who won the 1966 world cup")."""
+        return {**arguments, "query": arguments.get("query") or without_lead_in(text)}
 
     async def execute(self, request: CommandRequest, query: str) -> CommandResponse:
         answer = await request.ask_model(query)

@@ -9,6 +9,7 @@ down still rings when it is back.
 from __future__ import annotations
 
 import math
+import re
 import uuid
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
@@ -24,12 +25,15 @@ from voxd.commands.api import (
 from voxd.commands.builtin import plural, sentence_case, spoken_duration
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import is_time_expression
-from voxd.language.scanners import scan_numbers
+from voxd.language.reminders import reminder_task
+from voxd.language.scanners import scan_duration, scan_numbers
 
 SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
 STORAGE_KEY = "timers"
 EVERY_TIMER = "all"  # the label that means every timer
 FILLER = {"the", "my", "a", "an", "timer", "timers", "countdown", "clock", "please"}
+NAMED_TIMER = re.compile(r"^(?:(?:the|my|a|an) )?timers? (?:for|of|called|named) ")  # "the timer for the pasta"
+JOINING = {"for", "of", "on", "in", "at", "to", "and"}  # never the last word of a name
 NOT_LABELS = {"new", "another", "quick", "second", "other"}  # "set a new timer for 5 minutes"
 
 
@@ -63,8 +67,11 @@ class Timer:
 
 
 def clean_label(label: str | None) -> str | None:
-    """'the Pasta timer' -> 'pasta'; None when nothing but filler is left."""
-    words = [word for word in (label or "").lower().split() if word not in FILLER]
+    """'the Pasta timer' or 'the timer for the pasta' -> 'pasta'; None when nothing but filler is left."""
+    named = NAMED_TIMER.sub("", (label or "").lower())
+    words = [word for word in named.split() if word not in FILLER]
+    while words and words[-1] in JOINING:  # "a timer for the pasta for 10 minutes": the slot took "for"
+        words.pop()
     if not words or " ".join(words) in NOT_LABELS:
         return None
     return " ".join(words)
@@ -133,10 +140,15 @@ class SetTimer(Command):
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """A label that is a clock time or a number ("a timer for 6 pm") is not a name: an alarm
-        is no timer, and a length of time the templates could not read is asked for, not named."""
+        is no timer, and a length of time the templates could not read is asked for, not named.
+        Nor are the words of a reminder's task ("remind me in ten minutes to take the cake out for
+        the kids" names no kids timer)."""
         label = clean_label(arguments.get("label"))
-        if label and (is_time_expression(label) or scan_numbers(label)):
-            return None
+        if label and (is_time_expression(label) or scan_numbers(label) or scan_duration(label)):
+            return None  # "a timer for five minutes in the kitchen": read by the scanners instead
+        task = reminder_task(text)
+        if label and task and f" {label} " in f" {task} ":
+            label = None
         return {**arguments, "label": label}
 
     async def execute(self, request: CommandRequest, duration_seconds: int,
@@ -161,7 +173,7 @@ class CheckTimers(Command):
         "how (much time|long) is left [on [the|my] (timer|timers)]",
         "[how] (much time|long|time) left [on [the|my] (timer|timers)]",
         "how (much time|long) (is left|do i have left) on [the|my] {label} timer",
-        "how (much time|long|much longer) [is left|left] on [the|my] {label}",
+        "how (much time|long|much longer) [is left|left] (on|for) [the|my] {label}",
         "how long until [the|my] timer (is done|goes off|ends)",  # before the next: its {label} would take 'the'
         "how long until [the|my] {label} timer (is done|goes off|ends)",
         "[please] (check|show me) [on] [the|my] (timer|timers)",

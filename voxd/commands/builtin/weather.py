@@ -24,6 +24,7 @@ from voxd.commands.api import (
 from voxd.commands.builtin import sentence_case, spoken_day, spoken_number, without_politeness
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import PARTS_OF_DAY, is_time_expression
+from voxd.language.scanners import split_off_time
 
 API = "https://api.openweathermap.org/data/2.5"
 TIMEOUT = aiohttp.ClientTimeout(total=5)
@@ -67,14 +68,18 @@ class GetWeather(Command):
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """"the weather for tomorrow" or "for this weekend" names a time where a city may stand: the
-        words are the time."""
+        words are the time. A city never keeps a time phrase ("for tomorrow afternoon in San
+        Antonio": San Antonio, tomorrow afternoon)."""
         when, city = arguments.get("resolved_datetimes"), without_politeness(arguments.get("city"))
         if city and when and is_time_expression(f"{city} {when}"):
             when, city = f"{city} {when}", None
         elif city and is_time_expression(city):
             when, city = when or city, None
+        elif city:
+            city, said_time = split_off_time(city)
+            when = when or said_time
         refined: dict[str, Any] = {"city": city}
-        if when and when not in RIGHT_NOW:
+        if when and not (isinstance(when, str) and when in RIGHT_NOW):
             refined["resolved_datetimes"] = [when]
         return refined
 
