@@ -105,6 +105,8 @@ def test_a_command_without_a_time_parameter_declines_a_reminder_at_a_time():
     ("the capital of peru?", True),
     ("I'm hungry", False),
     ("put the radio on", False),
+    ("grandad wants to know who won the 1966 world cup", True),  # a question after its lead-in
+    ("my son wants to know the way to the station", False),
 ])
 def test_question_form(text, question):
     assert is_question(text) is question

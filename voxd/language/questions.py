@@ -69,9 +69,10 @@ class Marker:
 
 
 def is_question(text: str) -> bool:
-    """Asked as a question: ends with "?", or one of its first words opens a question; not a polite
-    request for an action ("could you turn the heating up")."""
-    words = normalize_utterance(text)
+    """Asked as a question: ends with "?", or one of its first words (after a lead-in: "grandad
+    wants to know who ...") opens a question; not a polite request for an action ("could you turn
+    the heating up")."""
+    words = normalize_utterance(without_lead_in(text))
     if POLITE_REQUEST.match(words):
         return False
     if text.rstrip().endswith("?"):
