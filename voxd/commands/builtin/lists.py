@@ -8,19 +8,21 @@ Templates always name the list, so "add a reminder" or "add this song to my play
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.commands.builtin.list_items import Added, ListItems, Removed, item_key
 from voxd.commands.phrasebook import phrasebook
-from voxd.language.items import LEADING_FILLER, split_items
+from voxd.language.items import is_placeholder, split_items
 from voxd.language.scanners import scan_item_phrase
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
-# Words that stand for items not yet named: "add something to the shopping list" asks what.
-PLACEHOLDERS = {"something", "thing", "things", "stuff", "item", "items", "anything"}  # after split_items
+# Words that say the whole list is meant: "delete the whole shopping list" clears it, while "delete
+# the milk from the list" (items named with a verb that also clears) removes the milk.
+WHOLE_LIST = re.compile(r"\b(?:whole|entire|everything|all (?:of )?(?:it|the items|the things))\b")
 
 
 def as_written(phrase: str, original: str) -> str:
@@ -70,7 +72,7 @@ def list_templates(noun: str, also: str = "") -> tuple[str, ...]:
         # The items said first, then a pointer: "we're out of butter, put it on the shopping list".
         f"{{named}} {{action:choice(add=add|put|pop|stick|chuck|bung)}} (it|them|that|those) (to|on|onto) {the_list} [please]",
         f"{{named}} {{action:choice(remove=remove|take|cross|scratch|tick)}} (it|them|that|those) off [of] {the_list}",
-        f"[please] {{action:choice(clear=clear|empty|wipe|delete|erase)}} {the_list} [please]",
+        f"[please] {{action:choice(clear=clear|clear out|empty|wipe|delete|erase|scrap)}} [the whole] {the_list} [please]",
         f"[please] {{action:choice(clear=start a new|start a fresh|start a clean)}} {noun} [please]",
         f"what is (on|in) {the_list}",
         f"[please] (read|show|tell) [me] {the_list} [please]",
@@ -99,8 +101,14 @@ class HouseholdList(Command):
         # No verb: items named alone are to be added ("we need dish soap"), else the list is read.
         refined: dict[str, Any] = {"action": arguments.get("action") or ("add" if arguments.get("items") else "read")}
         if arguments.get("items"):
-            items = split_items(as_written(arguments["items"], text))
-            refined["items"] = [item for item in items if item.lower() not in PLACEHOLDERS]
+            # Words that stand for items not yet said ("add a task to the to-do list") are asked for.
+            items = [item for item in split_items(as_written(arguments["items"], text)) if not is_placeholder(item)]
+            if refined["action"] == "clear" and items and WHOLE_LIST.search(normalize_utterance(text)):
+                items = []  # "delete everything on the list", "clear out the whole list, I got back"
+            if refined["action"] == "clear" and items:
+                refined["action"] = "remove"
+            if items:
+                refined["items"] = items
         return refined
 
     def items_of(self, request: CommandRequest) -> ListItems:
