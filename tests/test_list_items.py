@@ -137,6 +137,35 @@ def test_a_clearing_verb_with_items_named_removes_them(text, expected):
     assert by_scanners("shopping_list", text) == expected
 
 
+# ---- items after the list is named, tasks done ------------------------------------------------------
+
+@pytest.mark.parametrize(("command", "text", "items"), [
+    ("shopping_list", "please add to the list of the shopping the diapers, the wipes and the baby shampoo",
+     ["diapers", "wipes", "baby shampoo"]),
+    ("todo_list", "add to the list of things to do, buy the costume for the school play and sign the field trip form",
+     ["buy the costume for the school play", "sign the field trip form"]),  # a task keeps its verb
+    ("todo_list", "to do list add change the air filter", ["change the air filter"]),
+    ("shopping_list", "add to my shopping list: rice, lentils. Thank you!", ["rice", "lentils"]),
+    ("todo_list", "Would you please add renew my driver's license to the household to-do list. Thank you kindly.",
+     ["renew my driver's license"]),
+])
+def test_items_said_after_the_list_is_named(command, text, items):
+    assert by_scanners(command, text) == {"action": "add", "items": items}
+
+
+@pytest.mark.parametrize(("text", "items"), [
+    ("i finished my science project so take it off the to do list", ["science project"]),
+    ("I have completed the tax return, cross it off the to do list", ["tax return"]),
+])
+def test_a_task_said_finished_is_removed(text, items):
+    assert by_scanners("todo_list", text) == {"action": "remove", "items": items}
+
+
+def test_got_back_from_the_shop_names_no_item():
+    assert by_scanners("shopping_list", "clear out the whole shopping list, I just got back from the store") == {
+        "action": "clear"}
+
+
 # ---- end to end through `voxd serve` ---------------------------------------------------------------
 
 def test_and_names_and_a_placeholder_question_through_serve(daemon):
