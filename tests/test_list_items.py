@@ -132,6 +132,8 @@ def test_the_whole_list_is_cleared(text):
     ("Okay. Scrap the whole shopping list, start again.", {"action": "clear"}),
     ("could you delete the milk from my shopping list", {"action": "remove", "items": ["milk"]}),
     ("could you delete everything on my shopping list", {"action": "clear"}),
+    ("clear the shopping list we've done the big shop", {"action": "clear"}),
+    ("could you wipe the eggs off the list", {"action": "remove", "items": ["eggs"]}),
 ])
 def test_a_clearing_verb_with_items_named_removes_them(text, expected):
     assert by_scanners("shopping_list", text) == expected
@@ -164,6 +166,21 @@ def test_a_task_said_finished_is_removed(text, items):
 def test_got_back_from_the_shop_names_no_item():
     assert by_scanners("shopping_list", "clear out the whole shopping list, I just got back from the store") == {
         "action": "clear"}
+
+
+@pytest.mark.parametrize(("command", "text", "expected"), [
+    ("todo_list", "kindly add pay the electricity bill to the to do list",
+     {"action": "add", "items": ["pay the electricity bill"]}),
+    ("shopping_list", "could you add two kilos of basmati rice in the shopping list please",
+     {"action": "add", "items": ["two kilos of basmati rice"]}),
+    ("todo_list", "would you please add renew my driver's license to the household to-do list thank you kindly",
+     {"action": "add", "items": ["renew my driver's license"]}),
+    ("todo_list", "to do list, add change the air filter", {"action": "add", "items": ["change the air filter"]}),
+    ("todo_list", "i've done the hoovering, tick it off the to do list", {"action": "remove", "items": ["hoovering"]}),
+    ("shopping_list", "will you clear the family shopping list please", {"action": "clear"}),
+])
+def test_polite_and_heading_forms_are_templates(command, text, expected):
+    assert by_template(command, text) == expected
 
 
 # ---- end to end through `voxd serve` ---------------------------------------------------------------

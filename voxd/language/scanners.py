@@ -43,7 +43,7 @@ _ITEM_PHRASES = (
     re.compile(r"\b(?:need|needs|have|has|remind me|remember|do not forget|got) to (?:buy |get |grab |pick up |add |put )?"
                r"(?P<items>.+?)" + _LIST_END),
     re.compile(r"\b(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|chuck|bung|jot down|write down|remove|take|"
-               r"cross|delete|scratch|strike|tick) (?:off )?(?:some |more |a |an |the )?" + _NOT_AN_ITEM +
+               r"cross|delete|wipe|erase|scratch|strike|tick) (?:off )?(?:some |more |a |an |the )?" + _NOT_AN_ITEM +
                r"(?P<items>.+?)" + _LIST_END),
     re.compile(r"\b(?:out of|low on) (?:some |the )?(?P<items>.+?)"
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
@@ -51,7 +51,8 @@ _ITEM_PHRASES = (
     # the to-do item is the task as it was added ("pay the gas bill"), which these words do not say.
     re.compile(r"\b(?:have |has )?(?:got|bought|picked up) (?!back\b|home\b)(?:some |the )?(?P<items>.+?)(?: so\b.*)?$"),
     # A task said done, then a pointer: "I finished my science project so take it off the to do list".
-    re.compile(r"\b(?:have |has )?(?:finished|completed|done with) (?:my |the |our )?(?P<items>.+?)(?: so\b.*)?$"),
+    re.compile(r"\b(?:(?:have |has )?(?:finished|completed|done with)|(?:have|has) done) (?:my |the |our )?"
+               r"(?P<items>.+?)(?: so\b.*)?$"),
     # The list named first, as a heading, then the items: "shopping list: rice", "to do list, water
     # the plants" (the clauses are joined by "and"); not "shopping list please" or "... read it out".
     re.compile(r"^(?:the |my |our )?(?:shopping|grocery|groceries|to do|todo|task|tasks) list (?:and )?(?:add )?"

@@ -20,9 +20,12 @@ from voxd.language.scanners import scan_item_phrase
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
-# Words that say the whole list is meant: "delete the whole shopping list" clears it, while "delete
-# the milk from the list" (items named with a verb that also clears) removes the milk.
-WHOLE_LIST = re.compile(r"\b(?:whole|entire|everything|all (?:of )?(?:it|the items|the things))\b")
+# Words that say the whole list is meant: "delete everything on the list", "clear the shopping list
+# we've done the big shop" clear it, while "delete the milk from the list" (items named after a verb
+# that also clears) removes the milk.
+WHOLE_LIST = re.compile(r"\b(?:whole|entire|everything|all (?:of )?(?:it|the items|the things))\b"
+                        r"|\b(?:clear|empty|wipe|delete|erase|scrap)(?: out)? (?:the |my |our )?(?:household |family )?"
+                        r"(?:(?:shopping|grocery|groceries|to do|todo|task|tasks) )?list\b")
 
 
 def as_written(phrase: str, original: str) -> str:
@@ -62,17 +65,21 @@ def list_templates(noun: str, also: str = "") -> tuple[str, ...]:
     ways to point at it ("|the list"). The verbs of
     the choice slots are also what the semantic stage reads an action from (voxd.commands.scanning):
     "scratch butter off the list" removes, "pop some courgettes on the list" adds."""
-    the_list = f"([my|the|our] {noun}{also})"
+    the_list = f"([my|the|our] [household|family] {noun}{also})"
+    asking = "[please|kindly] [(can|could|would|will) you] [please|kindly]"
+    thanks = "[please|thank you [kindly]|thanks]"
     return (
-        f"[please] [can you] {{action:choice(add=add|put|pop|stick|chuck|bung)}} {{items}} (to|on|onto) {the_list} [please]",
-        f"[please] [can you] {{action:choice(remove=remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off)}} {{items}} "
-        f"(from|off) [of] {the_list}",
+        f"{asking} {{action:choice(add=add|put|pop|stick|chuck|bung)}} {{items}} (to|on|onto|in|into) {the_list} {thanks}",
+        # The list named first, as a heading: "to do list, add change the air filter".
+        f"{the_list} [and] {{action:choice(add=add)}} {{items}}",
+        f"{asking} {{action:choice(remove=remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off)}} {{items}} "
+        f"(from|off) [of] {the_list} {thanks}",
         f"[please] {{action:choice(remove=mark|tick)}} {{items}} as (done|finished|complete) "
         f"(on|in|from) {the_list}",
         # The items said first, then a pointer: "we're out of butter, put it on the shopping list".
         f"{{named}} {{action:choice(add=add|put|pop|stick|chuck|bung)}} (it|them|that|those) (to|on|onto) {the_list} [please]",
         f"{{named}} {{action:choice(remove=remove|take|cross|scratch|tick)}} (it|them|that|those) off [of] {the_list}",
-        f"[please] {{action:choice(clear=clear|clear out|empty|wipe|delete|erase|scrap)}} [the whole] {the_list} [please]",
+        f"{asking} {{action:choice(clear=clear|clear out|empty|wipe|delete|erase|scrap)}} [the whole] {the_list} {thanks}",
         f"[please] {{action:choice(clear=start a new|start a fresh|start a clean)}} {noun} [please]",
         f"what is (on|in) {the_list}",
         f"[please] (read|show|tell) [me] {the_list} [please]",
