@@ -183,6 +183,17 @@ def test_polite_and_heading_forms_are_templates(command, text, expected):
     assert by_template(command, text) == expected
 
 
+@pytest.mark.parametrize(("text", "declined"), [
+    ("order more bin bags from amazon", True),
+    ("can you get some batteries delivered", True),
+    ("we need to reorder printer ink", True),
+    ("add printer ink to order to the to do list", False),  # a list named: the list's
+    ("we need more bin bags", False),
+])
+def test_ordering_for_delivery_is_no_list(text, declined):
+    assert COMMANDS["shopping_list"].declines(text) is declined
+
+
 # ---- end to end through `voxd serve` ---------------------------------------------------------------
 
 def test_and_names_and_a_placeholder_question_through_serve(daemon):

@@ -20,6 +20,9 @@ from voxd.language.scanners import scan_item_phrase
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
+# Buying for delivery, which voxd has no command for: "order more bin bags from amazon", "get it delivered".
+ORDERING = re.compile(r"\b(?:order|reorder)\b|\b(?:online|amazon|delivered)\b")
+NAMES_A_LIST = re.compile(r"\blist\b")
 # Words that say the whole list is meant: "delete everything on the list", "clear the shopping list
 # we've done the big shop" clear it, while "delete the milk from the list" (items named after a verb
 # that also clears) removes the milk.
@@ -97,6 +100,12 @@ class HouseholdList(Command):
         Parameter("items", "string", "items to add or remove, one per entry ('milk and eggs' is two)",
                   many=True),
     )
+
+    def declines(self, text: str) -> bool:
+        """Ordering for delivery ("order more bin bags from amazon") is no list's, unless a list is
+        named ("put printer ink to order on the to-do list")."""
+        said = normalize_utterance(text)
+        return super().declines(text) or (ORDERING.search(said) is not None and not NAMES_A_LIST.search(said))
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         # Items said before a pointer ("we're out of butter, put it on the list") are read from
