@@ -15,7 +15,7 @@ from conftest import COMMAND, node_headers, register_node, say
 from voxd.commands.api import RouteContext
 from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments
-from voxd.language.items import is_placeholder, read_table, split_items, table
+from voxd.language.items import is_every_item, is_placeholder, read_table, split_items, table
 
 LONDON = ZoneInfo("Europe/London")
 CONTEXT = RouteContext(now=datetime(2026, 11, 22, 15, 0, tzinfo=LONDON), timezone=LONDON)
@@ -67,6 +67,7 @@ def test_the_item_words_table_reads_and_refuses_bad_rows():
     assert split_items("foo and bar and baz and qux", words) == ["foo and bar", "baz", "qux"]
     assert split_items("baz and qux pie", words) == ["baz and qux pie"]
     assert is_placeholder("the widget", words) and not is_placeholder("a task", words)
+    assert is_every_item("the lot") and is_every_item("Everything") and not is_every_item("lots of eggs")
     with pytest.raises(ValueError, match="line 1: unknown kind 'two'"):
         read_table("two\tfoo and bar\n")
     with pytest.raises(ValueError, match="line 2: 'foo' is not 'words and words'"):
@@ -92,6 +93,7 @@ def test_real_items_are_no_placeholders(said):
     ("todo_list", "put a new task on the to do list"),
     ("shopping_list", "add something to the shopping list"),
     ("shopping_list", "put an item on the list please"),
+    ("shopping_list", "put it on the list"),  # a pointer with nothing before it
 ])
 def test_a_placeholder_item_leaves_the_items_to_be_asked_for(command, text):
     assert by_template(command, text) == {"action": "add"}
@@ -123,7 +125,8 @@ def test_and_names_stay_one_item_in_templates_and_scanners(text, items):
 # ---- the action -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", ["scrap the whole shopping list", "clear out the whole shopping list please",
-                                  "delete the shopping list"])
+                                  "delete the shopping list", "take everything off the shopping list",
+                                  "remove the lot from the list"])
 def test_the_whole_list_is_cleared(text):
     assert by_template("shopping_list", text) == {"action": "clear"}
 

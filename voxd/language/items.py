@@ -6,7 +6,8 @@ list parameter ("What should I add?" - "milk and eggs"). Splitting on "and" woul
 and cheese": the names a shop sells with "and" in them are a table (item_words.tsv), and the list
 command joins other parts again when the household's list already knows them as one item
 (voxd/commands/builtin/lists.py, `join_known`). The same table names the placeholders ("a task",
-"something") that stand for items not yet said, which a command asks for instead of storing.
+"something", "it") that stand for items not yet said, which a command asks for instead of storing,
+and the words for every item ("everything", "the lot").
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from voxd.language.tables import row_error, rows
 
 TABLE = Path(__file__).with_name("item_words.tsv")
-KINDS = ("one", "part", "placeholder")
+KINDS = ("one", "part", "placeholder", "every")
 # A comma, or "and": captured, so that only parts joined by a spoken "and" are read as one name.
 SEPARATORS = re.compile(r"(\s*,\s*(?:and\s+)?|\s+and\s+)")
 LEADING_FILLER = re.compile(r"^(?:some|a few|a couple of|a|an|the|more)\s+", re.IGNORECASE)
@@ -42,6 +43,7 @@ class AndName:
 class ItemWords:
     and_names: tuple[AndName, ...]
     placeholders: frozenset[str]
+    every: frozenset[str] = frozenset()
 
 
 def words_of(text: str) -> tuple[str, ...]:
@@ -54,18 +56,18 @@ def read_table(text: str) -> ItemWords:
     unknown kind, or a name of kind one/part without a single "and" between words, raises ValueError
     naming its line."""
     and_names: list[AndName] = []
-    placeholders: set[tuple[str, ...]] = set()
+    said_alone: dict[str, set[str]] = {"placeholder": set(), "every": set()}
     for number, kind, said in rows(text, "item words table", "kind<TAB>words"):
         if kind not in KINDS:
             raise row_error("item words table", number, f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
-        if kind == "placeholder":
-            placeholders.add(words_of(said))
+        if kind in said_alone:
+            said_alone[kind].add(" ".join(words_of(said)))
             continue
         parts = said.lower().split(" and ")
         if len(parts) != 2 or not all(words_of(part) for part in parts):
             raise row_error("item words table", number, f"{said!r} is not 'words and words'")
         and_names.append(AndName(words_of(parts[0]), words_of(parts[1]), alone=kind == "one"))
-    return ItemWords(tuple(and_names), frozenset(" ".join(words) for words in placeholders))
+    return ItemWords(tuple(and_names), frozenset(said_alone["placeholder"]), frozenset(said_alone["every"]))
 
 
 @functools.cache
@@ -103,5 +105,13 @@ def one_name(first: str, second: str, words: ItemWords) -> bool:
 
 def is_placeholder(text: str, words: ItemWords | None = None) -> bool:
     """Whether `text` only stands for something not yet named: "a new task", "something for me"."""
-    said = _PLACEHOLDER_TAIL.sub("", " ".join(text.lower().split()))
-    return " ".join(words_of(said)) in (table() if words is None else words).placeholders
+    return _bare(text) in (table() if words is None else words).placeholders
+
+
+def is_every_item(text: str, words: ItemWords | None = None) -> bool:
+    """Whether `text` means every item of a list: "everything", "all of it", "the lot"."""
+    return _bare(text) in (table() if words is None else words).every
+
+
+def _bare(text: str) -> str:
+    return " ".join(words_of(_PLACEHOLDER_TAIL.sub("", " ".join(text.lower().split()))))

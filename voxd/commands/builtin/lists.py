@@ -15,7 +15,7 @@ from voxd.commands.api import Command, CommandRequest, CommandResponse, Paramete
 from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.commands.builtin.list_items import Added, ListItems, Removed, item_key
 from voxd.commands.phrasebook import phrasebook
-from voxd.language.items import is_placeholder, split_items
+from voxd.language.items import is_every_item, is_placeholder, split_items
 from voxd.language.scanners import scan_item_phrase
 from voxd.language.templates import normalize_utterance
 
@@ -117,8 +117,11 @@ class HouseholdList(Command):
         # No verb: items named alone are to be added ("we need dish soap"), else the list is read.
         refined: dict[str, Any] = {"action": arguments.get("action") or ("add" if arguments.get("items") else "read")}
         if arguments.get("items"):
+            said = split_items(as_written(arguments["items"], text))
+            if said and refined["action"] in ("remove", "clear") and all(map(is_every_item, said)):
+                return {"action": "clear"}  # "take everything off the shopping list"
             # Words that stand for items not yet said ("add a task to the to-do list") are asked for.
-            items = [item for item in split_items(as_written(arguments["items"], text)) if not is_placeholder(item)]
+            items = [item for item in said if not is_placeholder(item) and not is_every_item(item)]
             if refined["action"] == "clear" and items and WHOLE_LIST.search(normalize_utterance(text)):
                 items = []  # "delete everything on the list", "clear out the whole list, I got back"
             if refined["action"] == "clear" and items:
