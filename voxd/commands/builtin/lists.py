@@ -15,7 +15,7 @@ from voxd.commands.api import Command, CommandRequest, CommandResponse, Paramete
 from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.commands.builtin.list_items import Added, ListItems, Removed, item_key
 from voxd.commands.phrasebook import phrasebook
-from voxd.language.items import is_every_item, is_placeholder, split_items
+from voxd.language.items import is_every_item, is_placeholder, split_items, words_of
 from voxd.language.scanners import scan_item_phrase
 from voxd.language.templates import normalize_utterance
 
@@ -61,6 +61,27 @@ def join_known(items: list[str], known: set[str]) -> list[str]:
         joined.append(" and ".join(items[start:end]))
         start = end
     return joined
+
+
+_SMALL_WORDS = {"the", "a", "an", "my", "our", "your", "of", "for", "to", "some"}
+
+
+def content(item: str) -> set[str]:
+    """An item's words that name it, plural or not: 'the gas bills' -> {'gas', 'bill'}."""
+    return {word.removesuffix("s") for word in words_of(item) if word not in _SMALL_WORDS}
+
+
+def as_stored(items: list[str], stored: list[str]) -> list[str]:
+    """Each item to remove as the list holds it: itself when the list has it, else the one entry
+    whose words hold all of its words ("science project" -> "finish my science project": people
+    tick off a task by its object); as said when none or several do, so the answer says it is not
+    on the list rather than removing a guess."""
+    keys = {item_key(entry) for entry in stored}
+    named = []
+    for item in items:
+        holding = [entry for entry in stored if content(item) and content(item) <= content(entry)]
+        named.append(holding[0] if item_key(item) not in keys and len(holding) == 1 else item)
+    return named
 
 
 def list_templates(noun: str, also: str = "") -> tuple[str, ...]:
@@ -142,7 +163,8 @@ class HouseholdList(Command):
         if action == "add":
             return self.said_added(await the_list.add(items, request.now, request.speaker.name if request.speaker else None))
         if action == "remove":
-            return self.said_removed(await the_list.remove(items))
+            stored = [item.text for item in await the_list.items()]
+            return self.said_removed(await the_list.remove(as_stored(items, stored)))
         if action == "clear":
             had_items = await the_list.clear()
             said = f"Cleared your {self.spoken_name}." if had_items else f"Your {self.spoken_name} was already empty."
