@@ -43,7 +43,7 @@ class AndName:
 class ItemWords:
     and_names: tuple[AndName, ...]
     placeholders: frozenset[str]
-    every: frozenset[str] = frozenset()
+    every: frozenset[str]
 
 
 def words_of(text: str) -> tuple[str, ...]:
