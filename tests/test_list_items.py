@@ -16,6 +16,7 @@ from voxd.commands.api import RouteContext
 from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments
 from voxd.language.items import is_every_item, is_placeholder, read_table, split_items, table
+from voxd.language.tasks import read_table as read_tasks_done, task_said_done
 
 LONDON = ZoneInfo("Europe/London")
 CONTEXT = RouteContext(now=datetime(2026, 11, 22, 15, 0, tzinfo=LONDON), timezone=LONDON)
@@ -164,6 +165,33 @@ def test_items_said_after_the_list_is_named(command, text, items):
 ])
 def test_a_task_said_finished_is_removed(text, items):
     assert by_scanners("todo_list", text) == {"action": "remove", "items": items}
+
+
+@pytest.mark.parametrize(("said", "task"), [
+    ("i have paid the gas bill", "pay the gas bill"),
+    ("we have just taken the bins out so", "take the bins out"),
+    ("i have sorted out the garage now", "sort out the garage"),
+    ("she rang the council take it off the list", "ring the council"),
+    ("i have paid it", None),  # only a pointer
+    ("i have eaten the cake", None),  # a verb the table does not know: asked, not guessed
+])
+def test_a_task_said_done_is_the_task_in_its_own_words(said, task):
+    assert task_said_done(said) == task
+
+
+def test_the_tasks_done_table_is_data():
+    assert task_said_done("we glorped the widget", read_tasks_done("# said\tmeant\nglorped\tglorp\n")) == (
+        "glorp the widget")
+    with pytest.raises(ValueError, match="line 1"):
+        read_tasks_done("paid\n")
+
+
+@pytest.mark.parametrize("text", ["I've paid the gas bill, take it off the to do list",
+                                  "I've paid the gas bill so take it off the to do list"])
+def test_a_task_said_done_is_removed_from_the_to_do_list(text):
+    assert by_template("todo_list", text) == {"action": "remove", "items": ["pay the gas bill"]}
+    assert by_scanners("todo_list", text) == {"action": "remove", "items": ["pay the gas bill"]}
+    assert by_template("shopping_list", text.replace("to do", "shopping")) is None  # no tasks there
 
 
 def test_got_back_from_the_shop_names_no_item():

@@ -48,7 +48,8 @@ _ITEM_PHRASES = (
     re.compile(r"\b(?:out of|low on) (?:some |the )?(?P<items>.+?)"
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
     # Things bought: "I've got the milk, cross it off". Not tasks done ("I've paid the gas bill"):
-    # the to-do item is the task as it was added ("pay the gas bill"), which these words do not say.
+    # the to-do item is the task as it was added ("pay the gas bill"), which the to-do list reads
+    # with its own table of verbs (voxd/language/tasks.py).
     re.compile(r"\b(?:have |has )?(?:got|bought|picked up) (?!back\b|home\b)(?:some |the )?(?P<items>.+?)(?: so\b.*)?$"),
     # A task said done, then a pointer: "I finished my science project so take it off the to do list".
     re.compile(r"\b(?:(?:have |has )?(?:finished|completed|done with)|(?:have|has) done) (?:my |the |our )?"

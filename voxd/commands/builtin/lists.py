@@ -16,7 +16,8 @@ from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.commands.builtin.list_items import Added, ListItems, Removed, item_key
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.items import is_every_item, is_placeholder, split_items, words_of
-from voxd.language.scanners import scan_item_phrase
+from voxd.language.scanners import clauses, scan_item_phrase
+from voxd.language.tasks import task_said_done
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
@@ -115,6 +116,7 @@ class HouseholdList(Command):
     """Subclasses give `name`, `description`, `templates` and the words for the list."""
 
     spoken_name: ClassVar[str]
+    tasks: ClassVar[bool] = False  # items are tasks, ticked off by saying what was done
     parameters = (
         Parameter("action", "enum", "action: add or remove items, read the list, or clear it",
                   required=True, choices=ACTIONS),
@@ -132,9 +134,11 @@ class HouseholdList(Command):
         # Items said before a pointer ("we're out of butter, put it on the list") are read from
         # the words `named` holds, as the semantic stage reads them; none there: not claimed.
         if arguments.get("named"):
-            arguments = {**arguments, "named": None, "items": scan_item_phrase(arguments["named"])}
+            arguments = {**arguments, "named": None, "items": self.items_named(arguments["named"])}
             if not arguments["items"]:
                 return None
+        elif arguments.get("action") == "remove" and not arguments.get("items") and self.tasks:
+            arguments = {**arguments, "items": next(filter(None, map(task_said_done, clauses(text))), None)}
         # No verb: items named alone are to be added ("we need dish soap"), else the list is read.
         refined: dict[str, Any] = {"action": arguments.get("action") or ("add" if arguments.get("items") else "read")}
         if arguments.get("items"):
@@ -150,6 +154,11 @@ class HouseholdList(Command):
             if items:
                 refined["items"] = items
         return refined
+
+    def items_named(self, said: str) -> str | None:
+        """The items in words said before a pointer; on a list of tasks also a task said done
+        ("I've paid the gas bill, tick it off": "pay the gas bill")."""
+        return scan_item_phrase(said) or (task_said_done(said) if self.tasks else None)
 
     def items_of(self, request: CommandRequest) -> ListItems:
         return ListItems(request.storage, self.name)
@@ -215,6 +224,7 @@ class ShoppingList(HouseholdList):
 class TodoList(HouseholdList):
     name = "todo_list"
     spoken_name = "to-do list"
+    tasks = True
     description = (
         "The household to-do list of tasks: add tasks, remove finished ones, read it out, or clear it. "
         "Not for reminders at a time; not for the shopping list."
