@@ -229,7 +229,8 @@ def test_ordering_for_delivery_is_no_list(text, declined):
 
 def test_and_names_and_a_placeholder_question_through_serve(daemon):
     """A name with "and" stays one item on the stored list; a placeholder task is asked for and the
-    follow-up answer is split with the same table; "remember something" asks for the fact."""
+    follow-up answer is split with the same table; a task said done is ticked off; "remember
+    something" asks for the fact."""
     node = register_node(daemon)
     added = say(daemon, node, "put salt and vinegar crisps and a courgette on the shopping list").json()
     assert (added["routed_by"], added["arguments"]) == (
@@ -243,6 +244,9 @@ def test_and_names_and_a_placeholder_question_through_serve(daemon):
         "follow_up", ["Cook mac and cheese", "fix the fence"])
     read = say(daemon, node, "what's on the to do list").json()
     assert read["result"]["data"]["items"] == ["Cook mac and cheese", "fix the fence"]
+    done = say(daemon, node, "I've fixed the fence, tick it off the to do list").json()
+    assert (done["arguments"], done["text"]) == ({"action": "remove", "items": ["fix the fence"]},
+                                                 "Removed fix the fence from your to-do list.")
     remember = say(daemon, node, "remember something for me").json()
     assert remember["command"] == "remember" and "content" not in remember["arguments"]
     assert remember["result"]["wait_for_input"]
