@@ -243,5 +243,5 @@ def test_fillers_and_list_items_through_serve(model_daemon, model_node):
                           json={"text": "milk and eggs"}, headers=node_headers(model_node), timeout=30).json()
     assert (answered["routed_by"], answered["arguments"]["items"]) == ("follow_up", ["milk", "eggs"])
     added = say(model_daemon, model_node, "add mac and cheese and bread to the shopping list").json()
-    assert added["arguments"]["items"] == ["mac", "cheese", "bread"]  # as the template split them
+    assert added["arguments"]["items"] == ["mac and cheese", "bread"]  # a name of item_words.tsv
     assert added["text"] == "Added bread to your shopping list. Mac and cheese is already on it."

@@ -13,6 +13,7 @@ from voxd.language.slips import plain, read_table, repair, table
     ("and eggs and bread to my shopping list", "add eggs and bread to my shopping list"),
     ("And call the plumber to my to-do list, please.", "add call the plumber to my to do list please"),
     ("and milk on the grocery list", "add milk on the grocery list"),
+    ("and oat milk and bin bags to the list", "add oat milk and bin bags to the list"),  # "the list" alone
     ("What's the whether in Glasgow?", "what's the weather in glasgow"),
     ("how's the whether looking for tomorrow", "how's the weather looking for tomorrow"),
     ("whether forecast for friday", "weather forecast for friday"),
@@ -26,6 +27,7 @@ def test_a_known_slip_is_repaired(heard, meant):
     "and then what",  # not a list sentence
     "and milk",  # too little to know what was meant
     "and milk to the shopping",  # no list named
+    "and send it to a list",  # no list of the household's
     "add milk to the shopping list",  # nothing misheard
     "What's on my shopping list?",
     "whether or not it rains",  # "whether" as said

@@ -18,7 +18,7 @@ from voxd.catalog import CATALOG
 PARAPHRASES = [  # what is said, the command, the arguments
     ("put a reminder countdown on for ten minutes", "set_timer", {"duration_seconds": 600}),
     ("would you work out seven multiplied by eight", "calculate", {"num1": 7, "num2": 8, "operation": "multiply"}),
-    ("could you stick bread on the shopping list", "shopping_list", {"action": "add", "items": ["bread"]}),
+    ("could you stick some bread on the shopping list for me", "shopping_list", {"action": "add", "items": ["bread"]}),
 ]
 
 

@@ -68,6 +68,7 @@ SAID: dict[str, tuple[str, ...]] = {
     ),
     "shopping_list": (
         "add milk to the shopping list",
+        "shopping list, add oat milk",
         "remove eggs from the grocery list",
         "clear the shopping list",
         "start a new shopping list",
@@ -80,6 +81,7 @@ SAID: dict[str, tuple[str, ...]] = {
     ),
     "todo_list": (
         "add call the plumber to my to-do list",
+        "to do list add change the air filter",
         "take the bins out off the todo list",
         "mark the ironing as done on my to do list",
         "empty my task list",

@@ -151,3 +151,15 @@ def test_an_item_not_yet_named_is_asked_for():
     assert (asked.tool, asked.routed_by, asked.reply) == ("shopping_list", RoutedBy.PRE_ROUTE, "What should I add?")
     answered = home.turn("bread and butter", follow_up=True)
     assert answered.routed_by is RoutedBy.FOLLOW_UP and home.items() == ["bread", "butter"]
+
+
+# --- removing a task by what it is about -----------------------------------------------------------
+
+def test_a_task_ticked_off_by_its_object_removes_the_one_task_that_holds_it():
+    home = Home()
+    home.turn("add finish my science project, pay the gas bill and pay the water bill to the to do list")
+    assert home.turn("i finished my science project so take it off the to do list").reply == (
+        "Removed finish my science project from your to-do list.")
+    # two tasks hold "bill": neither is guessed
+    assert home.turn("remove bill from the to do list").reply == "Bill isn't on your to-do list."
+    assert home.items("todo_list") == ["pay the gas bill", "pay the water bill"]

@@ -33,31 +33,44 @@ _NUMBER_RE = re.compile(NUMBER_PATTERN)
 # Free-text items of a list: what follows a verb of adding or removing, up to "to/on the ... list";
 # what the household ran out of ("we're out of butter, put it on the list"), has just got ("we've
 # got bread now, cross it off"), needs to do ("I need to defrost the freezer"), or marks as done.
-_LIST_END = (r"(?: (?:to|on|onto|in|off|from) (?:the |my |our )?(?:(?:\w+ ){0,2}list|tasks|jobs|groceries)\b.*"
-             r"| off)?$")
+# A list's name, up to three words before "list" ("the household to do list"), or said the long way
+# round ("the list of the shopping", "the list of things to do").
+_LIST_NAME = r"(?:the |my |our )?(?:list of (?:the )?(?:shopping|groceries|things to do|jobs|tasks)|(?:\w+ ){0,3}list|tasks|jobs|groceries)"
+_LIST_END = r"(?: (?:to|on|onto|in|off|from) " + _LIST_NAME + r"\b.*| off)?$"
 _NOT_AN_ITEM = r"(?!(?:to|on|onto|in|off|from) )"  # "add to the shopping list": no items named
 _ITEM_PHRASES = (
     re.compile(r"\b(?:mark|tick) (?:off )?(?P<items>.+?) (?:as )?(?:done|finished|complete|completed)\b"),
     re.compile(r"\b(?:need|needs|have|has|remind me|remember|do not forget|got) to (?:buy |get |grab |pick up |add |put )?"
                r"(?P<items>.+?)" + _LIST_END),
     re.compile(r"\b(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|chuck|bung|jot down|write down|remove|take|"
-               r"cross|delete|scratch|strike|tick) (?:off )?(?:some |more |a |an |the )?" + _NOT_AN_ITEM +
+               r"cross|delete|wipe|erase|scratch|strike|tick) (?:off )?(?:some |more |a |an |the )?" + _NOT_AN_ITEM +
                r"(?P<items>.+?)" + _LIST_END),
     re.compile(r"\b(?:out of|low on) (?:some |the )?(?P<items>.+?)"
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
     # Things bought: "I've got the milk, cross it off". Not tasks done ("I've paid the gas bill"):
-    # the to-do item is the task as it was added ("pay the gas bill"), which these words do not say.
-    re.compile(r"\b(?:have |has )?(?:got|bought|picked up) (?:some |the )?(?P<items>.+?)(?: so)?$"),
+    # the to-do item is the task as it was added ("pay the gas bill"), which the to-do list reads
+    # with its own table of verbs (voxd/language/tasks.py).
+    re.compile(r"\b(?:have |has )?(?:got|bought|picked up) (?!back\b|home\b)(?:some |the )?(?P<items>.+?)(?: so\b.*)?$"),
+    # A task said done, then a pointer: "I finished my science project so take it off the to do list".
+    re.compile(r"\b(?:(?:have |has )?(?:finished|completed|done with)|(?:have|has) done) (?:my |the |our )?"
+               r"(?P<items>.+?)(?: so\b.*)?$"),
     # The list named first, as a heading, then the items: "shopping list: rice", "to do list, water
     # the plants" (the clauses are joined by "and"); not "shopping list please" or "... read it out".
     re.compile(r"^(?:the |my |our )?(?:shopping|grocery|groceries|to do|todo|task|tasks) list (?:and )?(?:add )?"
                r"(?!(?:please|thanks|what|read|tell|clear|empty|wipe|is|has)\b)(?P<items>.+)$"),
 )
+# The list named first after the verb, then the items, in the same clause or the clauses after it:
+# "add to the list of the shopping the diapers, the wipes", "add to the to do list, buy the costume".
+# What follows is all items, verbs too: a task is said with its verb ("buy the costume").
+_LIST_FIRST = re.compile(r"\b(?:add|put|pop|stick|write|jot down|note down) (?:to|on|onto) " + _LIST_NAME +
+                         r"(?: (?P<items>.+))?$")
+# A clause of thanks after the items: "... to the to do list. Thank you kindly."
+_COURTESY = re.compile(r"(?:thank you|thanks|cheers|ta|much appreciated|if (?:it|that) is not too much trouble)\b")
 # A clause that asks ("what do we need to buy", "have we got milk on the list") names no items to change.
 _QUESTION = re.compile(r"(?:what|which|how|when|is|are|do|does|did|have|has|anything|any)\b")
 # Words said after the items that are not part of them: "add mince to the list, cheers", "we're out
 # of bread so pop it on the list".
-_TRAILING = re.compile(r"(?: (?:please|thanks|thank you|cheers|now|already|as well|too|full stop|so|then))+$")
+_TRAILING = re.compile(r"(?: (?:please|thanks|thank you|kindly|cheers|now|already|as well|too|full stop|so|then))+$")
 # Words that point at an item named elsewhere in the utterance: never an item themselves.
 _POINTERS = {"it", "them", "that", "this", "those", "these", "some", "more", "one", "something", "things",
              "that down", "it down", "them down", "it off", "them off", "that off", "stuff"}
@@ -131,8 +144,12 @@ def scan_item_phrase(text: str) -> str | None:
     its own, so "remember to buy batteries, put them on the list" names batteries, not "put them";
     a clause that only points ("cross it off the list") leaves the items to another clause, and
     clauses without a verb of their own continue the one before ("we need milk, bread and cheese")."""
-    parts = [part for part in clauses(text) if not _QUESTION.match(part)]
+    parts = [part for part in clauses(text) if not _QUESTION.match(part) and not _COURTESY.match(part)]
     for index, clause in enumerate(parts):
+        if (first := _LIST_FIRST.search(clause)) is not None:
+            items = split_item_phrase(" and ".join(filter(None, [first["items"], *parts[index + 1:]])))
+            if items:
+                return " and ".join(items)
         following = list(itertools.takewhile(lambda part: not _names_items(part), parts[index + 1:]))
         said = " and ".join([clause, *following])
         for pattern in _ITEM_PHRASES:

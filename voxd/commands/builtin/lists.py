@@ -8,19 +8,28 @@ Templates always name the list, so "add a reminder" or "add this song to my play
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
 from voxd.commands.builtin.list_items import Added, ListItems, Removed, item_key
 from voxd.commands.phrasebook import phrasebook
-from voxd.language.items import LEADING_FILLER, split_items
-from voxd.language.scanners import scan_item_phrase
+from voxd.language.items import is_every_item, is_placeholder, split_items, words_of
+from voxd.language.scanners import clauses, scan_item_phrase
+from voxd.language.tasks import task_said_done
 from voxd.language.templates import normalize_utterance
 
 ACTIONS = ("add", "remove", "read", "clear")
-# Words that stand for items not yet named: "add something to the shopping list" asks what.
-PLACEHOLDERS = {"something", "thing", "things", "stuff", "item", "items", "anything"}  # after split_items
+# Buying for delivery, which voxd has no command for: "order more bin bags from amazon", "get it delivered".
+ORDERING = re.compile(r"\b(?:order|reorder)\b|\b(?:online|amazon|delivered)\b")
+NAMES_A_LIST = re.compile(r"\blist\b")
+# Words that say the whole list is meant: "delete everything on the list", "clear the shopping list
+# we've done the big shop" clear it, while "delete the milk from the list" (items named after a verb
+# that also clears) removes the milk.
+WHOLE_LIST = re.compile(r"\b(?:whole|entire|everything|all (?:of )?(?:it|the items|the things))\b"
+                        r"|\b(?:clear|empty|wipe|delete|erase|scrap)(?: out)? (?:the |my |our )?(?:household |family )?"
+                        r"(?:(?:shopping|grocery|groceries|to do|todo|task|tasks) )?list\b")
 
 
 def as_written(phrase: str, original: str) -> str:
@@ -55,22 +64,47 @@ def join_known(items: list[str], known: set[str]) -> list[str]:
     return joined
 
 
+_SMALL_WORDS = {"the", "a", "an", "my", "our", "your", "of", "for", "to", "some"}
+
+
+def content(item: str) -> set[str]:
+    """An item's words that name it, plural or not: 'the gas bills' -> {'gas', 'bill'}."""
+    return {word.removesuffix("s") for word in words_of(item) if word not in _SMALL_WORDS}
+
+
+def as_stored(items: list[str], stored: list[str]) -> list[str]:
+    """Each item to remove as the list holds it: itself when the list has it, else the one entry
+    whose words hold all of its words ("science project" -> "finish my science project": people
+    tick off a task by its object); as said when none or several do, so the answer says it is not
+    on the list rather than removing a guess."""
+    keys = {item_key(entry) for entry in stored}
+    named = []
+    for item in items:
+        holding = [entry for entry in stored if content(item) and content(item) <= content(entry)]
+        named.append(holding[0] if item_key(item) not in keys and len(holding) == 1 else item)
+    return named
+
+
 def list_templates(noun: str, also: str = "") -> tuple[str, ...]:
     """The same sentences for every list; `noun` is a template part naming the list, `also` other
     ways to point at it ("|the list"). The verbs of
     the choice slots are also what the semantic stage reads an action from (voxd.commands.scanning):
     "scratch butter off the list" removes, "pop some courgettes on the list" adds."""
-    the_list = f"([my|the|our] {noun}{also})"
+    the_list = f"([my|the|our] [household|family] {noun}{also})"
+    asking = "[please|kindly] [(can|could|would|will) you] [please|kindly]"
+    thanks = "[please|thank you [kindly]|thanks]"
     return (
-        f"[please] [can you] {{action:choice(add=add|put|pop|stick|chuck|bung)}} {{items}} (to|on|onto) {the_list} [please]",
-        f"[please] [can you] {{action:choice(remove=remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off)}} {{items}} "
-        f"(from|off) [of] {the_list}",
+        f"{asking} {{action:choice(add=add|put|pop|stick|chuck|bung)}} {{items}} (to|on|onto|in|into) {the_list} {thanks}",
+        # The list named first, as a heading: "to do list, add change the air filter".
+        f"{the_list} [and] {{action:choice(add=add)}} {{items}}",
+        f"{asking} {{action:choice(remove=remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off)}} {{items}} "
+        f"(from|off) [of] {the_list} {thanks}",
         f"[please] {{action:choice(remove=mark|tick)}} {{items}} as (done|finished|complete) "
         f"(on|in|from) {the_list}",
         # The items said first, then a pointer: "we're out of butter, put it on the shopping list".
         f"{{named}} {{action:choice(add=add|put|pop|stick|chuck|bung)}} (it|them|that|those) (to|on|onto) {the_list} [please]",
         f"{{named}} {{action:choice(remove=remove|take|cross|scratch|tick)}} (it|them|that|those) off [of] {the_list}",
-        f"[please] {{action:choice(clear=clear|empty|wipe|delete|erase)}} {the_list} [please]",
+        f"{asking} {{action:choice(clear=clear|clear out|empty|wipe|delete|erase|scrap)}} [the whole] {the_list} {thanks}",
         f"[please] {{action:choice(clear=start a new|start a fresh|start a clean)}} {noun} [please]",
         f"what is (on|in) {the_list}",
         f"[please] (read|show|tell) [me] {the_list} [please]",
@@ -82,6 +116,7 @@ class HouseholdList(Command):
     """Subclasses give `name`, `description`, `templates` and the words for the list."""
 
     spoken_name: ClassVar[str]
+    tasks: ClassVar[bool] = False  # items are tasks, ticked off by saying what was done
     parameters = (
         Parameter("action", "enum", "action: add or remove items, read the list, or clear it",
                   required=True, choices=ACTIONS),
@@ -89,19 +124,41 @@ class HouseholdList(Command):
                   many=True),
     )
 
+    def declines(self, text: str) -> bool:
+        """Ordering for delivery ("order more bin bags from amazon") is no list's, unless a list is
+        named ("put printer ink to order on the to-do list")."""
+        said = normalize_utterance(text)
+        return super().declines(text) or (ORDERING.search(said) is not None and not NAMES_A_LIST.search(said))
+
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         # Items said before a pointer ("we're out of butter, put it on the list") are read from
         # the words `named` holds, as the semantic stage reads them; none there: not claimed.
         if arguments.get("named"):
-            arguments = {**arguments, "named": None, "items": scan_item_phrase(arguments["named"])}
+            arguments = {**arguments, "named": None, "items": self.items_named(arguments["named"])}
             if not arguments["items"]:
                 return None
+        elif arguments.get("action") == "remove" and not arguments.get("items") and self.tasks:
+            arguments = {**arguments, "items": next(filter(None, map(task_said_done, clauses(text))), None)}
         # No verb: items named alone are to be added ("we need dish soap"), else the list is read.
         refined: dict[str, Any] = {"action": arguments.get("action") or ("add" if arguments.get("items") else "read")}
         if arguments.get("items"):
-            items = split_items(as_written(arguments["items"], text))
-            refined["items"] = [item for item in items if item.lower() not in PLACEHOLDERS]
+            said = split_items(as_written(arguments["items"], text))
+            if said and refined["action"] in ("remove", "clear") and all(map(is_every_item, said)):
+                return {"action": "clear"}  # "take everything off the shopping list"
+            # Words that stand for items not yet said ("add a task to the to-do list") are asked for.
+            items = [item for item in said if not is_placeholder(item) and not is_every_item(item)]
+            if refined["action"] == "clear" and items and WHOLE_LIST.search(normalize_utterance(text)):
+                items = []  # "delete everything on the list", "clear out the whole list, I got back"
+            if refined["action"] == "clear" and items:
+                refined["action"] = "remove"
+            if items:
+                refined["items"] = items
         return refined
+
+    def items_named(self, said: str) -> str | None:
+        """The items in words said before a pointer; on a list of tasks also a task said done
+        ("I've paid the gas bill, tick it off": "pay the gas bill")."""
+        return scan_item_phrase(said) or (task_said_done(said) if self.tasks else None)
 
     def items_of(self, request: CommandRequest) -> ListItems:
         return ListItems(request.storage, self.name)
@@ -115,7 +172,8 @@ class HouseholdList(Command):
         if action == "add":
             return self.said_added(await the_list.add(items, request.now, request.speaker.name if request.speaker else None))
         if action == "remove":
-            return self.said_removed(await the_list.remove(items))
+            stored = [item.text for item in await the_list.items()]
+            return self.said_removed(await the_list.remove(as_stored(items, stored)))
         if action == "clear":
             had_items = await the_list.clear()
             said = f"Cleared your {self.spoken_name}." if had_items else f"Your {self.spoken_name} was already empty."
@@ -166,6 +224,7 @@ class ShoppingList(HouseholdList):
 class TodoList(HouseholdList):
     name = "todo_list"
     spoken_name = "to-do list"
+    tasks = True
     description = (
         "The household to-do list of tasks: add tasks, remove finished ones, read it out, or clear it. "
         "Not for reminders at a time; not for the shopping list."

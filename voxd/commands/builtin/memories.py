@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
 from voxd.commands.builtin.lists import as_written
 from voxd.commands.phrasebook import phrasebook
+from voxd.language.items import is_placeholder
 from voxd.language.templates import normalize_utterance
 
 # What follows "remember" or "forget" when it is not a fact about the speaker.
@@ -31,7 +32,8 @@ class MemoryCommand(Command):
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Words that are no fact give the utterance up: "remember to buy milk" is a reminder,
-        "forget about it" means stop."""
+        "forget about it" means stop. Words that only stand for a fact not yet said ("remember
+        something for me") leave it to be asked for."""
         words = arguments.get(self.slot)
         if words is not None and NOT_A_FACT.match(words):
             return None
@@ -41,7 +43,7 @@ class MemoryCommand(Command):
             if fact == said or not fact:
                 return {}
             words = fact
-        return {self.slot: as_written(words, text)}
+        return {} if is_placeholder(words) else {self.slot: as_written(words, text)}
 
     async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
         if request.memories is None:
