@@ -47,6 +47,11 @@ class Home:
     ("hello there", "hello there"),  # a greeting is not a filler
     ("so-called timer", "so-called timer"),
     ("heyday", "heyday"),
+    ("abeg how much time is left for the egusi", "how much time is left for the egusi"),
+    ("yo add ramen to the list", "add ramen to the list"),
+    ("check the timers for me would ya", "check the timers for me"),  # a tag after the request
+    ("what's the capital of canada eh", "what's the capital of canada"),
+    ("remind me what my dear", "remind me what my dear"),  # not after "my"
 ])
 def test_leading_fillers_are_dropped(text, left):
     assert drop_fillers(text) == left

@@ -17,6 +17,9 @@ LEADING_FILLERS: tuple[str, ...] = (
     "alexa", "jarvis", "mycroft",
     # hesitations; not greetings ("hello there" is said to the model as it was)
     "hey", "okay", "ok", "alright", "all right", "so", "um", "umm", "uh", "uhh", "er", "erm", "hmm", "oh",
+    # the same said elsewhere: "yo", "ah", Scots "och", South African "eish" and "ag", Nigerian "abeg"
+    # (please) and "oya" (come on)
+    "yo", "ah", "aw", "och", "ach", "eish", "ag", "abeg", "oya",
 )
 
 # Hesitations that are never words of a command, dropped wherever they fall ("set a timer for, uh,
@@ -25,9 +28,11 @@ HESITATIONS: tuple[str, ...] = ("um", "umm", "uh", "uhh", "er", "erm", "hmm")
 
 # Words said after a command that are not part of it: "full stop" that a dictating speaker says
 # (speech-to-text writes it out), a friendly word for the listener ("what's the capital of
-# australia mate"; not after "a", "the", "my", "best"...: "she is my best mate"), and
+# australia mate", "... dear", Indian "na", Filipino "po", Canadian "eh"; not after "a", "the", "my",
+# "best"...: "she is my best mate"), a tag asking for it ("check the timers would ya"), and
 # thanks after a pause (a comma), not "say thank you in French".
-TRAILING_FILLERS: tuple[str, ...] = ("full stop", "mate", "buddy")
+TRAILING_FILLERS: tuple[str, ...] = ("full stop", "mate", "buddy", "bro", "dear", "pet", "hey", "eh", "na", "po",
+                                     "would ya", "abeg")
 THANKS_AFTER_A_PAUSE: tuple[str, ...] = ("cheers", "thanks", "thank you", "thanks a lot", "ta")
 
 _PHRASES = "|".join(re.escape(phrase).replace(r"\ ", r"\s+")

@@ -45,7 +45,7 @@ from voxd.language.regional import common_words
 log = logging.getLogger("voxd.command-center.semantic")
 
 MODEL_NAME = "all-MiniLM-L6-v2"
-REGULARISATION = 16.0  # LogisticRegression C: chosen on the dev split (docs/performance.md)
+REGULARISATION = 128.0  # LogisticRegression C: chosen on the dev split (docs/performance.md)
 
 
 class Embedder(Protocol):
