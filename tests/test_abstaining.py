@@ -35,6 +35,8 @@ COMPOUND = [
     "what's 4 times 5 and how cold is it",
     "read me the to do list and also clear it",
     "the time and the weather please",
+    "please add eggs and tell me the weather",  # no list after the "and": two requests
+    "could you add milk and then read me the list",  # "then" orders two requests
 ]
 ONE_REQUEST = [
     "salt and pepper",
@@ -45,6 +47,9 @@ ONE_REQUEST = [
     "what's the difference between a frog and a toad",
     "set a timer for one minute and thirty seconds",
     "add wash the car and take out the bins to my to-do list",
+    # Politeness before the verb of adding does not hide it.
+    "Could you add water the plants and take out the recycling to the to-do list, please?",
+    "please would you chuck wash the dog and take the bins out on the to do list",
     "add a can of beans and a can of soup to the list",
     "and we need more toothpaste",
     "fish and chips",

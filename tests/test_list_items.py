@@ -76,6 +76,78 @@ def test_the_item_words_table_reads_and_refuses_bad_rows():
     assert len(table().and_names) >= 30 and "new task" in table().placeholders
 
 
+@pytest.mark.parametrize(("text", "items"), [
+    ("add Lea and Perrins and a tin of baked beans to the shopping", ["Lea and Perrins", "tin of baked beans"]),
+    ("put head and shoulders and toothpaste on the list", ["head and shoulders", "toothpaste"]),
+    ("add sour cream and onion chips and ketchup chips to the shopping list",
+     ["sour cream and onion chips", "ketchup chips"]),
+])
+def test_brands_with_and_in_them_stay_one_item(text, items):
+    assert by_template("shopping_list", text) == {"action": "add", "items": items}
+    assert by_scanners("shopping_list", text) == {"action": "add", "items": items}
+
+
+# ---- the list's name, and items said with no list named -------------------------------------------
+
+@pytest.mark.parametrize(("text", "items"), [
+    ("add tattie scones and square sausage to the messages", ["tattie scones", "square sausage"]),  # Scots
+    ("add crumpets and jam to the shopping", ["crumpets", "jam"]),
+    ("put oat milk on the groceries please", ["oat milk"]),
+])
+def test_the_shopping_said_without_list(text, items):
+    assert by_template("shopping_list", text) == {"action": "add", "items": items}
+    assert by_scanners("shopping_list", text) == {"action": "add", "items": items}
+
+
+@pytest.mark.parametrize("text", ["read the messages", "what's on the messages", "any new messages"])
+def test_the_messages_are_the_shopping_only_where_things_go_on_it(text):
+    assert by_template("shopping_list", text) is None
+
+
+@pytest.mark.parametrize(("text", "items"), [
+    # What the semantic stage hands the list when no list is named: the items after the verb.
+    ("add sour cream and onion chips and ketchup chips", ["sour cream and onion chips", "ketchup chips"]),
+    ("Add 2 litres of 2% milk and a block of old cheddar.", ["2 litres of 2% milk", "block of old cheddar"]),
+    ("abeg add plantain, Maggi cubes and palm oil to the shopping list", ["plantain", "Maggi cubes", "palm oil"]),
+])
+def test_items_with_no_list_named_or_cut_by_commas(text, items):
+    assert by_scanners("shopping_list", text) == {"action": "add", "items": items}
+
+
+# ---- items first, then the list; other verbs of adding ----------------------------------------------
+
+@pytest.mark.parametrize(("command", "text", "items"), [
+    ("shopping_list", "two pints of semi-skimmed and a dozen eggs on the shopping list please",
+     ["two pints of semi-skimmed", "dozen eggs"]),
+    ("shopping_list", "right, two pints of milk, and some bread on the list please", ["two pints of milk", "bread"]),
+    ("todo_list", "the gutters onto the to do list", ["gutters"]),
+])
+def test_items_said_first_with_no_verb_are_added(command, text, items):
+    assert by_scanners(command, text) == {"action": "add", "items": items}
+
+
+@pytest.mark.parametrize("text", ["what's on the shopping list", "anything else on the list",
+                                  "read me everything on the shopping list", "tell me what is on the list please",
+                                  "the things on the shopping list", "is there milk on the list"])
+def test_a_question_or_placeholder_before_the_list_reads_it(text):
+    assert by_scanners("shopping_list", text) == {"action": "read"}
+
+
+@pytest.mark.parametrize(("command", "text", "items"), [
+    ("shopping_list", "throw some half and half and a dozen eggs on the list", ["half and half", "dozen eggs"]),
+    ("todo_list", "throw fix the storm door on the to-do list", ["fix the storm door"]),
+    ("shopping_list", "toss a bag of limes on the shopping list", ["bag of limes"]),
+])
+def test_throwing_things_on_a_list_adds_them(command, text, items):
+    assert by_template(command, text) == {"action": "add", "items": items}
+    assert by_scanners(command, text) == {"action": "add", "items": items}
+
+
+def test_throwing_the_list_away_clears_it():
+    assert by_template("shopping_list", "throw away the shopping list") == {"action": "clear"}
+    assert by_scanners("shopping_list", "could you throw out the whole shopping list") == {"action": "clear"}
+
+
 # ---- placeholders are asked for -----------------------------------------------------------------
 
 @pytest.mark.parametrize("said", ["something", "a new task", "A task", "an item", "stuff", "something for me",
@@ -95,13 +167,17 @@ def test_real_items_are_no_placeholders(said):
     ("shopping_list", "add something to the shopping list"),
     ("shopping_list", "put an item on the list please"),
     ("shopping_list", "put it on the list"),  # a pointer with nothing before it
+    ("shopping_list", "Add to the shopping list please."),  # nothing named at all
+    ("todo_list", "could you put on my to do list"),
+    ("shopping_list", "i need to add a few things to the shopping list"),
 ])
 def test_a_placeholder_item_leaves_the_items_to_be_asked_for(command, text):
     assert by_template(command, text) == {"action": "add"}
     assert by_scanners(command, text) == {"action": "add"}
 
 
-@pytest.mark.parametrize("text", ["remember something for me", "please remember something", "remember a thing for me"])
+@pytest.mark.parametrize("text", ["remember something for me", "please remember something", "remember a thing for me",
+                                  "can you remember something for me", "could you please remember something"])
 def test_remember_asks_for_the_fact_instead_of_storing_a_placeholder(text):
     assert by_template("remember", text) == {}
     assert by_scanners("remember", text) == {}
@@ -109,6 +185,11 @@ def test_remember_asks_for_the_fact_instead_of_storing_a_placeholder(text):
 
 def test_remember_still_keeps_a_fact():
     assert by_template("remember", "remember that I like jazz") == {"content": "I like jazz"}
+    assert by_template("remember", "could you remember that I'm vegetarian") == {"content": "I'm vegetarian"}
+
+
+def test_can_you_remember_a_thing_is_a_question_about_it():
+    assert by_template("remember", "can you remember my name") is None
 
 
 # ---- and-names whichever stage chose the list ---------------------------------------------------
@@ -249,4 +330,31 @@ def test_and_names_and_a_placeholder_question_through_serve(daemon):
                                                  "Removed fix the fence from your to-do list.")
     remember = say(daemon, node, "remember something for me").json()
     assert remember["command"] == "remember" and "content" not in remember["arguments"]
+    assert remember["result"]["wait_for_input"]
+
+
+def test_scots_lists_thrown_items_and_an_empty_add_through_serve(daemon):
+    """Things put "on the messages" and thrown on the list are stored as said (a brand with "and"
+    one item); "add to the shopping list" with nothing named asks, and the answer is split with the
+    same table; politeness before a to-do list's verb keeps its tasks one request; "can you remember
+    something for me" asks for the fact."""
+    node = register_node(daemon)
+    scots = say(daemon, node, "add tattie scones and square sausage to the messages").json()
+    assert (scots["routed_by"], scots["command"], scots["arguments"]) == (
+        "pre_route", "shopping_list", {"action": "add", "items": ["tattie scones", "square sausage"]})
+    thrown = say(daemon, node, "throw some half and half and a dozen eggs on the list").json()
+    assert thrown["arguments"] == {"action": "add", "items": ["half and half", "dozen eggs"]}
+    asked = say(daemon, node, "Add to the shopping list please.").json()
+    assert (asked["command"], asked["arguments"], asked["text"]) == (
+        "shopping_list", {"action": "add"}, "What should I add?")
+    answered = httpx.post(daemon.url("command-center") + COMMAND + "?follow_up=true", headers=node_headers(node),
+                          json={"text": "Lea and Perrins and a tin of baked beans"}, timeout=30).json()
+    assert answered["result"]["data"]["added"] == ["Lea and Perrins", "tin of baked beans"]
+    assert answered["result"]["data"]["items"] == ["tattie scones", "square sausage", "half and half", "dozen eggs",
+                                                   "Lea and Perrins", "tin of baked beans"]
+    tasks = say(daemon, node, "Could you add water the plants and take out the recycling to the to-do list, please?").json()
+    assert (tasks["routed_by"], tasks["command"], tasks["result"]["data"]["added"]) == (
+        "pre_route", "todo_list", ["water the plants", "take out the recycling"])
+    remember = say(daemon, node, "can you remember something for me").json()
+    assert (remember["command"], remember["arguments"]) == ("remember", {})
     assert remember["result"]["wait_for_input"]

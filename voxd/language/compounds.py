@@ -16,7 +16,8 @@ A lead-in before "and" is no request of its own ("go ahead and clear the list", 
 add milk"): LEAD_INS. One request with "and" inside stays one: "salt and pepper", "mac and cheese", "add milk and
 eggs", "what's 5 and 3", "the difference between a crocodile and an alligator". So does a to-do
 list of tasks said as verbs ("add wash the car and take out the bins to my to-do list"): words
-that follow a verb of adding, before the one list they go to, are its items.
+that follow a verb of adding, before the one list they go to, are its items, whatever politeness
+comes before the verb ("could you add water the plants and take out the recycling to the to-do list").
 """
 
 from __future__ import annotations
@@ -48,11 +49,17 @@ LEAD_INS: tuple[str, ...] = ("go ahead", "be a dear", "be a love", "be a darling
                              "go on", "just go")
 
 # Verbs whose object is a list's items: "add A and B to the list" names items, not requests.
-ADDING = ("add", "put", "stick", "pop", "write", "jot")
+ADDING = ("add", "put", "stick", "pop", "write", "jot", "chuck", "bung", "throw", "toss")
+# Words of asking before that verb, which do not hide it: "could you please add A and B to the list".
+POLITE = ("please", "kindly", "just", "can you", "could you", "would you", "will you", "you can", "can we",
+          "could we", "okay", "ok", "right", "oh")
 
 _JOINER = re.compile(r" (?:" + "|".join(re.escape(j) for j in JOINERS) + r") ")
 _OPENER = re.compile(r"(?:" + "|".join(REQUEST_OPENERS) + r")\b")
 _HEAD = re.compile(r"\b(?:" + "|".join(REPEATED_HEADS) + r")\b")
+_ADDING = re.compile(r"(?:(?:" + "|".join(POLITE) + r") )*(?:" + "|".join(ADDING) + r")\b")
+# A list that items go to: "to my to-do list", "to the shopping", the Scots' "to the messages".
+_LIST = re.compile(r"\b(?:list|lists|shopping|groceries|messages)\b")
 _LEAD_IN = re.compile(r"(?:^|\b)(?:" + "|".join(re.escape(lead) for lead in LEAD_INS) + r")$")
 
 
@@ -65,12 +72,14 @@ def is_compound(text: str) -> bool:
             continue
         if _HEAD.search(before) and _HEAD.search(after):
             return True
-        if _OPENER.match(after) and not _items_of_one_list(before, after):
+        if _OPENER.match(after) and not (joiner.group().strip() == "and" and _items_of_one_list(before, after)):
             return True
     return False
 
 
 def _items_of_one_list(before: str, after: str) -> bool:
-    """"add wash the car | and | take out the bins to my to-do list": the joiner sits among the
-    items of a verb of adding whose one list comes after it."""
-    return before.split(" ", 1)[0] in ADDING and not _HEAD.search(before) and _HEAD.search(after) is not None
+    """"add wash the car | and | take out the bins to my to-do list": a plain "and" sits among the
+    items of a verb of adding whose one list comes after it; asking words before the verb ("could
+    you add ...") leave it the sentence's verb. Not "add eggs and tell me the weather" (no list
+    after), nor "add milk and then read me the list" ("then" orders two requests)."""
+    return _ADDING.match(before) is not None and not _HEAD.search(before) and _LIST.search(after) is not None

@@ -33,17 +33,25 @@ _NUMBER_RE = re.compile(NUMBER_PATTERN)
 # Free-text items of a list: what follows a verb of adding or removing, up to "to/on the ... list";
 # what the household ran out of ("we're out of butter, put it on the list"), has just got ("we've
 # got bread now, cross it off"), needs to do ("I need to defrost the freezer"), or marks as done.
-# A list's name, up to three words before "list" ("the household to do list"), or said the long way
-# round ("the list of the shopping", "the list of things to do").
-_LIST_NAME = r"(?:the |my |our )?(?:list of (?:the )?(?:shopping|groceries|things to do|jobs|tasks)|(?:\w+ ){0,3}list|tasks|jobs|groceries)"
+# A list's name, up to three words before "list" ("the household to do list"), said the long way
+# round ("the list of the shopping", "the list of things to do"), or without "list" ("the shopping",
+# "the groceries", the Scots' "the messages").
+_LIST_NAME = (r"(?:the |my |our )?(?:list of (?:the )?(?:shopping|groceries|things to do|jobs|tasks)|(?:\w+ ){0,3}list|"
+              r"tasks|jobs|groceries|shopping|messages)")
 _LIST_END = r"(?: (?:to|on|onto|in|off|from) " + _LIST_NAME + r"\b.*| off)?$"
 _NOT_AN_ITEM = r"(?!(?:to|on|onto|in|off|from) )"  # "add to the shopping list": no items named
+# Verbs of putting things on a list or taking them off, and of buying them.
+_LIST_VERBS = (r"(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|chuck|bung|throw(?! away| out)|toss|jot down|"
+               r"write down|remove|take|cross|delete|wipe|erase|scratch|strike|tick)")
+# Words that make a clause more than things named: questions, reading, people, verbs of being.
+_NOT_THINGS = (r"(?:what|which|who|how|why|when|where|whats|anything|everything|all|nothing|read|tell|show|check|remind|"
+               r"see|look|say|said|is|are|was|were|be|there|have|has|had|do|does|did|can|could|would|will|me|us|you|"
+               r"i|we|he|she|they|it|its|not|no)")
 _ITEM_PHRASES = (
     re.compile(r"\b(?:mark|tick) (?:off )?(?P<items>.+?) (?:as )?(?:done|finished|complete|completed)\b"),
     re.compile(r"\b(?:need|needs|have|has|remind me|remember|do not forget|got) to (?:buy |get |grab |pick up |add |put )?"
                r"(?P<items>.+?)" + _LIST_END),
-    re.compile(r"\b(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|chuck|bung|jot down|write down|remove|take|"
-               r"cross|delete|wipe|erase|scratch|strike|tick) (?:off )?(?:some |more |a |an |the )?" + _NOT_AN_ITEM +
+    re.compile(r"\b" + _LIST_VERBS + r" (?:off )?(?:some |more |a |an |the )?" + _NOT_AN_ITEM +
                r"(?P<items>.+?)" + _LIST_END),
     re.compile(r"\b(?:out of|low on) (?:some |the )?(?P<items>.+?)"
                r"(?: (?:so|can you|could you|please|put|add|stick|throw) .*| on the list.*)?$"),
@@ -59,6 +67,14 @@ _ITEM_PHRASES = (
     re.compile(r"^(?:the |my |our )?(?:shopping|grocery|groceries|to do|todo|task|tasks) list (?:and )?(?:add )?"
                r"(?!(?:please|thanks|what|read|tell|clear|empty|wipe|is|has)\b)(?P<items>.+)$"),
 )
+# The items said first, with no verb, then the list: "two pints of semi-skimmed and a dozen eggs on
+# the shopping list please". Only a clause of things: none of the words that ask about the list
+# ("anything on the list", "tell me what is on the list") or that say who does what. Tried last, and
+# a clause like it still continues the items of the clause before ("add plantain, maggi cubes and
+# palm oil to the shopping list").
+_ITEMS_FIRST = re.compile(r"^(?:(?:please|and|also|oh|right|okay|ok) )*(?!" + _LIST_VERBS + r"\b)(?!(?:\S+ )*?" + _NOT_THINGS +
+                          r"\b.* (?:on|onto|to) " + _LIST_NAME + r")(?P<items>.+?) (?:on|onto|to) " + _LIST_NAME +
+                          r"(?: (?:and )?(?:please|thanks|thank you|cheers|now))*$")
 # The list named first after the verb, then the items, in the same clause or the clauses after it:
 # "add to the list of the shopping the diapers, the wipes", "add to the to do list, buy the costume".
 # What follows is all items, verbs too: a task is said with its verb ("buy the costume").
@@ -144,7 +160,8 @@ def scan_item_phrase(text: str) -> str | None:
     its own, so "remember to buy batteries, put them on the list" names batteries, not "put them";
     a clause that only points ("cross it off the list") leaves the items to another clause, and
     clauses without a verb of their own continue the one before ("we need milk, bread and cheese")."""
-    parts = [part for part in clauses(text) if not _QUESTION.match(part) and not _COURTESY.match(part)]
+    # A clause that goes on with "and" ("two pints of milk, and some bread") is joined by that "and".
+    parts = [part.removeprefix("and ") for part in clauses(text) if not _QUESTION.match(part) and not _COURTESY.match(part)]
     for index, clause in enumerate(parts):
         if (first := _LIST_FIRST.search(clause)) is not None:
             items = split_item_phrase(" and ".join(filter(None, [first["items"], *parts[index + 1:]])))
@@ -152,7 +169,7 @@ def scan_item_phrase(text: str) -> str | None:
                 return " and ".join(items)
         following = list(itertools.takewhile(lambda part: not _names_items(part), parts[index + 1:]))
         said = " and ".join([clause, *following])
-        for pattern in _ITEM_PHRASES:
+        for pattern in (*_ITEM_PHRASES, _ITEMS_FIRST):
             for match in pattern.finditer(said):
                 items = split_item_phrase(match["items"])
                 if items:

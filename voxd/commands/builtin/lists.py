@@ -34,10 +34,15 @@ WHOLE_LIST = re.compile(r"\b(?:whole|entire|everything|all (?:of )?(?:it|the ite
 
 def as_written(phrase: str, original: str) -> str:
     """`phrase`, a template slot's normalised words, as the utterance wrote them: the commas that
-    separate items ('milk, eggs and bread') and apostrophes ("children's") come back."""
-    words = phrase.split()
-    tokens = [(token, normalize_utterance(token).split()) for token in original.split()]
+    separate items ('milk, eggs and bread') and apostrophes ("children's") come back. An "and" that
+    joined items the utterance separated with a comma (clauses read together by the scanners:
+    "plantain and maggi cubes" for "plantain, Maggi cubes") is not looked for."""
+    words = [word for word in phrase.split() if word != "and"]
+    tokens = [(token, [word for word in normalize_utterance(token).split() if word != "and"])
+              for token in original.split()]
     for start in range(len(tokens)):
+        if not tokens[start][1]:
+            continue
         taken: list[str] = []
         said: list[str] = []
         for token, normal in tokens[start:]:
@@ -85,26 +90,36 @@ def as_stored(items: list[str], stored: list[str]) -> list[str]:
     return named
 
 
-def list_templates(noun: str, also: str = "") -> tuple[str, ...]:
+# Verbs of putting things on a list, and of taking them off, as the templates' choice slots say them.
+ADDING_VERBS = "add|put|pop|stick|chuck|bung|throw|toss"
+REMOVING_VERBS = "remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off"
+
+
+def list_templates(noun: str, also: str = "", carrying: str = "") -> tuple[str, ...]:
     """The same sentences for every list; `noun` is a template part naming the list, `also` other
-    ways to point at it ("|the list"). The verbs of
-    the choice slots are also what the semantic stage reads an action from (voxd.commands.scanning):
-    "scratch butter off the list" removes, "pop some courgettes on the list" adds."""
+    ways to point at it ("|the list"), `carrying` names said only of a list that things go on or
+    come off ("|the messages": "add tattie scones to the messages", never "read the messages"). The
+    verbs of the choice slots are also what the semantic stage reads an action from
+    (voxd.commands.scanning): "scratch butter off the list" removes, "pop some courgettes on the list" adds."""
     the_list = f"([my|the|our] [household|family] {noun}{also})"
-    asking = "[please|kindly] [(can|could|would|will) you] [please|kindly]"
+    carried = f"([my|the|our] [household|family] {noun}{also}{carrying})"
+    asking = "[please|kindly] [(can|could|would|will) you|(i|we) (need|want|would like) to] [please|kindly]"
     thanks = "[please|thank you [kindly]|thanks]"
+    adding, removing = f"{{action:choice(add={ADDING_VERBS})}}", f"{{action:choice(remove={REMOVING_VERBS})}}"
     return (
-        f"{asking} {{action:choice(add=add|put|pop|stick|chuck|bung)}} {{items}} (to|on|onto|in|into) {the_list} {thanks}",
+        f"{asking} {adding} {{items}} (to|on|onto|in|into) {carried} {thanks}",
         # The list named first, as a heading: "to do list, add change the air filter".
         f"{the_list} [and] {{action:choice(add=add)}} {{items}}",
-        f"{asking} {{action:choice(remove=remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off)}} {{items}} "
-        f"(from|off) [of] {the_list} {thanks}",
+        f"{asking} {removing} {{items}} (from|off) [of] {carried} {thanks}",
+        # Nothing named: "add to the shopping list please" asks what.
+        f"{asking} {adding} (to|on|onto) {the_list} {thanks}",
+        f"{asking} {removing} (from|off) [of] {the_list} {thanks}",
         f"[please] {{action:choice(remove=mark|tick)}} {{items}} as (done|finished|complete) "
         f"(on|in|from) {the_list}",
         # The items said first, then a pointer: "we're out of butter, put it on the shopping list".
-        f"{{named}} {{action:choice(add=add|put|pop|stick|chuck|bung)}} (it|them|that|those) (to|on|onto) {the_list} [please]",
-        f"{{named}} {{action:choice(remove=remove|take|cross|scratch|tick)}} (it|them|that|those) off [of] {the_list}",
-        f"{asking} {{action:choice(clear=clear|clear out|empty|wipe|delete|erase|scrap)}} [the whole] {the_list} {thanks}",
+        f"{{named}} {adding} (it|them|that|those) (to|on|onto) {carried} [please]",
+        f"{{named}} {{action:choice(remove=remove|take|cross|scratch|tick)}} (it|them|that|those) off [of] {carried}",
+        f"{asking} {{action:choice(clear=clear|clear out|empty|wipe|delete|erase|scrap|throw away|throw out)}} [the whole] {the_list} {thanks}",
         f"[please] {{action:choice(clear=start a new|start a fresh|start a clean)}} {noun} [please]",
         f"what is (on|in) {the_list}",
         f"[please] (read|show|tell) [me] {the_list} [please]",
@@ -139,14 +154,15 @@ class HouseholdList(Command):
                 return None
         elif arguments.get("action") == "remove" and not arguments.get("items") and self.tasks:
             arguments = {**arguments, "items": next(filter(None, map(task_said_done, clauses(text))), None)}
-        # No verb: items named alone are to be added ("we need dish soap"), else the list is read.
-        refined: dict[str, Any] = {"action": arguments.get("action") or ("add" if arguments.get("items") else "read")}
-        if arguments.get("items"):
-            said = split_items(as_written(arguments["items"], text))
-            if said and refined["action"] in ("remove", "clear") and all(map(is_every_item, said)):
+        said = split_items(as_written(arguments["items"], text)) if arguments.get("items") else []
+        # Words that stand for items not yet said ("add a task to the to-do list") are asked for.
+        items = [item for item in said if not is_placeholder(item) and not is_every_item(item)]
+        # No verb: items named alone are to be added ("we need dish soap"), else the list is read
+        # ("the things on the shopping list").
+        refined: dict[str, Any] = {"action": arguments.get("action") or ("add" if items else "read")}
+        if said:
+            if refined["action"] in ("remove", "clear") and all(map(is_every_item, said)):
                 return {"action": "clear"}  # "take everything off the shopping list"
-            # Words that stand for items not yet said ("add a task to the to-do list") are asked for.
-            items = [item for item in said if not is_placeholder(item) and not is_every_item(item)]
             if refined["action"] == "clear" and items and WHOLE_LIST.search(normalize_utterance(text)):
                 items = []  # "delete everything on the list", "clear out the whole list, I got back"
             if refined["action"] == "clear" and items:
@@ -217,8 +233,10 @@ class ShoppingList(HouseholdList):
     )
     examples = phrasebook("shopping_list")
     # "The list" alone is the shopping list (bench/corpus/README.md: what a kitchen means by it; the
-    # to-do list is always named), and British speakers add things "to the shopping".
-    templates = list_templates("(shopping|grocery|groceries) list", also="|[my|the|our] (shopping|groceries)|the list")
+    # to-do list is always named), British speakers add things "to the shopping", and Scots put them
+    # "on the messages" (only where things go on or come off: "read the messages" is not the list).
+    templates = list_templates("(shopping|grocery|groceries) list", also="|[my|the|our] (shopping|groceries)|the list",
+                               carrying="|the messages")
 
 
 class TodoList(HouseholdList):

@@ -18,6 +18,9 @@ from voxd.language.templates import normalize_utterance
 
 # What follows "remember" or "forget" when it is not a fact about the speaker.
 NOT_A_FACT = re.compile(r"(?:to|when|what|where|who|how|why|if|whether|it|that|this|me|about it)(?: |$)")
+# "can you remember ..." without "that": a question about what voxd knows ("can you remember my
+# name") unless it only stands for a fact to come ("can you remember something for me").
+RECALLING = re.compile(r"^(?:please )?(?:can|could|would|will) you (?:please )?remember (?!that )")
 UNKNOWN_SPEAKER = "I don't know who is speaking, so I can't keep memories for you."
 
 
@@ -37,6 +40,8 @@ class MemoryCommand(Command):
         words = arguments.get(self.slot)
         if words is not None and NOT_A_FACT.match(words):
             return None
+        if words is not None and RECALLING.match(normalize_utterance(text)) and not is_placeholder(words):
+            return None  # "can you remember my name": a question; "can you remember something for me" asks
         if words is None:
             said = normalize_utterance(text)
             fact = self.asking.sub("", said).strip()
@@ -68,6 +73,7 @@ class Remember(MemoryCommand):
     templates = (
         "remember that {content}",
         "[please] (remember|note|keep in mind|do not forget) [that] {content}",
+        "[please] (can|could|would|will) you [please] (remember|note|keep in mind) [that] {content}",
         "{content} [please] remember that",
         "(for future reference|just so you know) {content}",
     )
