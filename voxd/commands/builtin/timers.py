@@ -153,10 +153,14 @@ class SetTimer(Command):
         """A label that is a clock time or a number ("a timer for 6 pm") is not a name: an alarm
         is no timer, and a length of time the templates could not read is asked for, not named.
         Nor are the words of a reminder's task ("remind me in ten minutes to take the cake out for
-        the kids" names no kids timer)."""
-        label = timer_label(arguments.get("label"), text)
-        if label and (is_time_expression(label) or scan_numbers(label) or scan_duration(label)):
+        the kids" names no kids timer). A slot that read on into the next clause is checked whole
+        before its name is cut there: the length said after a pause ("put a timer on for the Welsh
+        cakes. Twenty minutes", as a follow-up answer joins the question) is no part of the name,
+        and the template cannot read it."""
+        said = clean_label(arguments.get("label"))
+        if said and (is_time_expression(said) or scan_numbers(said) or scan_duration(said)):
             return None  # "a timer for five minutes in the kitchen": read by the scanners instead
+        label = timer_label(said, text)
         task = reminder_task(text)
         if label and task and f" {label} " in f" {task} ":
             label = None
