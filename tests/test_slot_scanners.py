@@ -447,6 +447,7 @@ def test_a_name_ends_where_its_clause_does(value, text, name):
      {"duration_seconds": 7200, "label": "turkey"}),
     ("set_timer", "timer for the turkey it's a big bird, two hours", {"duration_seconds": 7200, "label": "turkey"}),
     ("cancel_timer", "Please delete the timer for the bread rolls, it is no longer needed.", {"label": "bread rolls"}),
+    ("set_timer", "put the timer of the rice for eighteen minutes please", {"duration_seconds": 1080, "label": "rice"}),
     # A timer put on for a name, its length asked for.
     ("set_timer", "Put a timer on for the Welsh cakes.", {"label": "welsh cakes"}),
     # Time remaining, said another way.

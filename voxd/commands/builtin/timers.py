@@ -139,7 +139,7 @@ class SetTimer(Command):
         "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} timer (for|called|named) [the] {label}",
         "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} {label} timer",
         f"[please] [can you|could you] (set|start) [me] [a|an] [{'|'.join(SIZES)}] {{label}} timer for {{duration_seconds:duration}} [please]",
-        "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [for] {duration_seconds:duration} [please]",
+        "[please] [can you|could you] [set|start] [me] [a|an] timer (for|of) [the] {label} [for] {duration_seconds:duration} [please]",
         "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [please]",  # the length is asked for
         # Other verbs and the terse forms: "put the oven timer on for 25 minutes", "egg timer four minutes".
         "[please] [can you|could you] put [a|an|the] timer on for {duration_seconds:duration} [please]",
