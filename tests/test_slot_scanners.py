@@ -19,8 +19,8 @@ from voxd.commands.builtin.measurements import find_unit, scan_units
 from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments
 from voxd.language.fillers import drop_fillers
-from voxd.language.scanners import (clauses, scan_anchored, scan_item_phrase, scan_items, scan_numbers,
-                                    split_off_time)
+from voxd.language.scanners import (clauses, name_in_clause, scan_anchored, scan_item_phrase, scan_items,
+                                    scan_numbers, split_off_time)
 from voxd.language.slips import repair
 from voxd.language.templates import slot_anchors, slot_neighbours
 from voxd.services.command_center.pipeline import template_claim
@@ -234,14 +234,16 @@ def test_the_unit_scanner(text, units):
 
 def test_a_conversion_asks_rather_than_guess_a_unit():
     assert arguments("convert_measurement", "change 5 kilos into pounds") == {
-        "value": 5, "from_unit": "kilos", "to_unit": "pounds"}
+        "value": 5, "from_unit": "kilograms", "to_unit": "pounds"}  # units by their names
     assert arguments("convert_measurement", "convert 350 degrees fahrenheit to celsius please") == {
-        "value": 350, "from_unit": "fahrenheit", "to_unit": "celsius"}
+        "value": 350, "from_unit": "degrees Fahrenheit", "to_unit": "degrees Celsius"}
     assert arguments("convert_measurement", "convert five of those please") == {"value": 5}
     assert arguments("convert_measurement", "can you convert 500 grams for me") == {"value": 500, "from_unit": "grams"}
-    assert arguments("convert_measurement", "convert a pound for me") == {"value": 1, "from_unit": "pound"}
+    assert arguments("convert_measurement", "convert a pound for me") == {"value": 1, "from_unit": "pounds"}
     assert arguments("convert_measurement", "How many milliliters would there be in three quarters of a cup?") == {
-        "value": 0.75, "from_unit": "cup", "to_unit": "milliliters"}
+        "value": 0.75, "from_unit": "cups", "to_unit": "milliliters"}
+    assert arguments("convert_measurement", "convert cups to mils for me") == {
+        "from_unit": "cups", "to_unit": "milliliters"}  # no amount said: asked for, not 1
 
 
 def test_a_unit_given_as_a_follow_up_answer_keeps_its_little_words_out():
@@ -418,3 +420,64 @@ def test_a_text_slot_never_takes_a_second_request(text):
 def test_a_conjunction_before_the_pointer_is_not_part_of_the_item(text):
     claim = template_claim(list(COMMANDS.values()), text, RouteContext(now=NOW, timezone=LONDON))
     assert claim is not None and claim[1].arguments["items"] == ["bread"]
+
+
+# ---- names that end at their clause, size words, terse places (dev4) ---------------------------
+
+@pytest.mark.parametrize(("value", "text", "name"), [
+    ("the turkey it is a wicked big bird", "set a timer for two hours for the turkey, it's a wicked big bird",
+     "the turkey"),
+    ("the bread rolls it is no longer needed", "Please delete the timer for the bread rolls, it is no longer needed.",
+     "the bread rolls"),
+    ("bread so it does not burn", "a timer for bread so it does not burn", "bread"),  # no pause, a clause word
+    ("the pasta", "a timer for the pasta", "the pasta"),  # inside one clause: as it was
+    ("portland oregon", "what's the weather in portland oregon", "portland oregon"),
+])
+def test_a_name_ends_where_its_clause_does(value, text, name):
+    assert name_in_clause(value, text) == name
+
+
+@pytest.mark.parametrize(("command", "text", "expected"), [
+    # Words of size are no names: the name is elsewhere, or there is none.
+    ("set_timer", "wee timer for 90 seconds for the porridge", {"duration_seconds": 90, "label": "porridge"}),
+    ("set_timer", "set a quick pasta timer for 5 minutes", {"duration_seconds": 300, "label": "pasta"}),
+    ("set_timer", "a little timer for ten minutes please", {"duration_seconds": 600}),
+    # A name ends at its clause.
+    ("set_timer", "set a timer for two hours for the turkey, it's a wicked big bird",
+     {"duration_seconds": 7200, "label": "turkey"}),
+    ("set_timer", "timer for the turkey it's a big bird, two hours", {"duration_seconds": 7200, "label": "turkey"}),
+    ("cancel_timer", "Please delete the timer for the bread rolls, it is no longer needed.", {"label": "bread rolls"}),
+    ("set_timer", "put the timer of the rice for eighteen minutes please", {"duration_seconds": 1080, "label": "rice"}),
+    # A timer put on for a name, its length asked for.
+    ("set_timer", "Put a timer on for the Welsh cakes.", {"label": "welsh cakes"}),
+    # Time remaining, said another way.
+    ("check_timers", "how much time remain for the egusi", {"label": "egusi"}),
+    ("check_timers", "how many minutes more for the adobo", {"label": "adobo"}),
+    # A number taken off another.
+    ("calculate", "take 38 off 150", {"num1": 150, "num2": 38, "operation": "subtract"}),
+    ("calculate", "knock 5 off 20 for me", {"num1": 20, "num2": 5, "operation": "subtract"}),
+    # A known place straight after "weather", no "in".
+    ("get_weather", "weather hamburg sunday", {"city": "hamburg", "resolved_datetimes": [
+        {"start": "2026-11-22T00:00:00+00:00", "end": "2026-11-22T23:59:59+00:00"}]}),
+    ("get_weather", "weather forecast new york", {"city": "new york"}),
+    ("get_weather", "weather tomorrow", {"resolved_datetimes": [
+        {"start": "2026-11-23T00:00:00+00:00", "end": "2026-11-23T23:59:59+00:00"}]}),
+    ("get_weather", "weather looking grim", {}),  # no place the table knows: the household's own city
+])
+def test_dev4_arguments(command, text, expected):
+    assert arguments(command, text) == expected
+
+
+@pytest.mark.parametrize(("text", "command", "expected"), [
+    ("set a timer for two hours for the turkey, it's a wicked big bird", "set_timer",
+     {"duration_seconds": 7200, "label": "turkey"}),
+    ("Please delete the timer for the bread rolls, it is no longer needed.", "cancel_timer", {"label": "bread rolls"}),
+    ("Put a timer on for the Welsh cakes.", "set_timer", {"label": "welsh cakes"}),
+    ("how many minutes more for the adobo", "check_timers", {"label": "adobo"}),
+    ("how much time remains on the rice", "check_timers", {"label": "rice"}),
+    ("take 38 off 150", "calculate", {"num1": 150, "num2": 38, "operation": "subtract"}),
+    ("convert cups to mils", "convert_measurement", {"value": None, "from_unit": "cups", "to_unit": "milliliters"}),
+])
+def test_dev4_templates(text, command, expected):
+    claimed = COMMANDS[command].pre_route(text, CONTEXT)
+    assert claimed is not None and claimed.arguments == expected

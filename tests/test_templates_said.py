@@ -36,6 +36,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "start a timer for the bread",
         "put a timer on for 15 minutes",
         "could you put the chips timer on for 12 minutes",
+        "put a timer on for the welsh cakes",
         "timer 4 minutes",
         "cake timer 40 minutes",
     ),

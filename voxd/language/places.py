@@ -42,3 +42,23 @@ def _places() -> dict[str, str]:
 def zone_of_place(name: str) -> str | None:
     """The zone name of a place in the table ('guadalajara' -> 'America/Mexico_City'), or None."""
     return _places().get(place_key(name))
+
+
+def zone_name(name: str) -> str | None:
+    """The zone of a place in the table ('Guadalajara': America/Mexico_City), else of a zone whose
+    name, or whose last part ('Tokyo' of Asia/Tokyo), is the place named; None for a place voxd
+    does not know."""
+    return zone_of_place(name) or zones_by_place().get(place_key(name))
+
+
+@functools.cache
+def zones_by_place() -> dict[str, str]:
+    """'tokyo' -> 'Asia/Tokyo', 'europe/london' -> 'Europe/London'. Canonical region zones win
+    over the legacy aliases (US/..., Etc/...) that share a last part."""
+    legacy = ("Etc/", "SystemV/", "US/", "Canada/", "Brazil/", "Chile/", "Mexico/")
+    by_place: dict[str, str] = {}
+    names = sorted(available_timezones(), key=lambda name: (name.startswith(legacy), "/" not in name, name))
+    for name in names:
+        by_place.setdefault(place_key(name), name)
+        by_place.setdefault(place_key(name.rsplit("/", 1)[-1]), name)
+    return by_place

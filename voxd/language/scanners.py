@@ -201,8 +201,12 @@ def scan_topic(text: str) -> str | None:
 
 # Words that end a value read after its anchor ("in Paris please", "for the rice right now", "for
 # the roast would ya": a question tag or a condition starts words of its own).
+# Words that begin a clause of their own after a name, said without a pause: "a timer for the
+# turkey it's a big bird", "for the bread because it burns".
+NAME_ENDS = r"it is|it was|that is|because|cause|cos|since|so"
+_NAME_END = re.compile(rf"(?:^|(?<= ))(?:{NAME_ENDS})\b")
 _VALUE_END = re.compile(r"\b(?:please|thanks|thank you|cheers|right now|now|today|at the moment|for me|"
-                        r"would|could|should|can you|will you|if|"
+                        rf"{NAME_ENDS}|would|could|should|can you|will you|if|"
                         r"again|is|are|was|will|going|have|has|done|left|on|go|goes|off|running|set|finish|"
                         r"finished|ends|end|morning|afternoon|evening|night|weekend)\b")
 _FUNCTION_WORDS = {"the", "a", "an", "my", "our", "your", "this", "that", "these", "those", "on", "of", "off",
@@ -258,6 +262,29 @@ def _value_after(anchor: str, rest: str, closing: frozenset[str]) -> str | None:
             ends.append(position - len(anchor) - 1)
     value = rest[:min(ends)] if ends else rest
     return _tidy(value)
+
+
+def name_in_clause(value: str | None, text: str) -> str | None:
+    """A name that a template's text slot took, cut where its clause ends: a slot reads on across a
+    pause and into the next clause ("the timer for the bread rolls, it is no longer needed" ->
+    "the bread rolls"; "for the turkey, it's a wicked big bird" -> "the turkey"), and before words
+    that start a clause without a pause ("because", "so", "it is"). A value inside one clause comes
+    back as it was."""
+    if not value:
+        return value
+    said = normalize_utterance(value).split()
+    for clause in clauses(text):
+        padded = f" {clause} "
+        if f" {' '.join(said)} " in padded:
+            break
+        ending = next((size for size in range(len(said) - 1, 0, -1)
+                       if padded.endswith(f" {' '.join(said[:size])} ")), None)
+        if ending is not None:
+            said = said[:ending]
+            break
+    cut = _NAME_END.search(" ".join(said))
+    kept = " ".join(said)[:cut.start()].strip() if cut else " ".join(said)
+    return kept or None
 
 
 def split_off_time(value: str) -> tuple[str | None, str | None]:

@@ -35,7 +35,7 @@ class Calculate(Command):
         f"[what is|how much is|calculate|what does] {{num1:number}} {OPERATOR} {{num2:number}} [equal|make]",
         "[please] [can you] {operation:choice(add, multiply, divide)} {num1:number} (and|by|to) {num2:number} "
         "[for me|please]",
-        "[please] [can you] {operation:choice(subtract=subtract|take)} {num2:number} [away] from {num1:number} "
+        "[please] [can you] {operation:choice(subtract=subtract|take|knock)} {num2:number} [away] (from|off) {num1:number} "
         "[for me|please]",
         # A sum of money shared: "60 quid split three ways", "a hundred dollars divided between four people".
         "[what is|how much is] {num1:number} (quid|pounds|dollars|euros|bucks|rupees) {operation:choice(divide=split|shared|divided)} "
@@ -43,14 +43,17 @@ class Calculate(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """"take 15 away from 80" is 80 - 15: a number said before "from" is taken from the one after
-        it, however the numbers were found (a template's slots, or the semantic stage's scanner,
-        which hands them out in the order they were said)."""
+        """"take 15 away from 80" is 80 - 15, and "take 38 off 150" (or "knock ... off") 150 - 38: a
+        number said before "from" or "off" is taken from the one after it, however the numbers were
+        found (a template's slots, or the semantic stage's scanner, which hands them out in the
+        order they were said)."""
         if arguments.get("operation") == "subtract":
-            before, said_from, after = normalize_utterance(text).partition(" from ")
-            taken, whole = scan_numbers(before), scan_numbers(after)
-            if said_from and len(taken) == 1 and len(whole) == 1:
-                return {**arguments, "num1": whole[0], "num2": taken[0]}
+            said = normalize_utterance(text)
+            for word in (" from ", " off "):
+                before, taken_from, after = said.partition(word)
+                taken, whole = scan_numbers(before), scan_numbers(after)
+                if taken_from and len(taken) == 1 and len(whole) == 1:
+                    return {**arguments, "num1": whole[0], "num2": taken[0]}
         return arguments
 
     async def execute(self, request: CommandRequest, **arguments) -> CommandResponse:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from functools import cache
 from typing import Any
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import without_politeness
 from voxd.commands.phrasebook import phrasebook
-from voxd.language.places import place_key, zone_of_place
+from voxd.language.places import place_key, zone_name
 
 
 class GetCurrentTime(Command):
@@ -59,9 +58,8 @@ def clock_time(moment: datetime) -> str:
 
 
 def zone_for(location: str) -> ZoneInfo | None:
-    """The zone of a place in voxd/language/places.tsv ('Guadalajara': America/Mexico_City), else
-    a zone whose name, or whose last part ('Tokyo' of Asia/Tokyo), is the place named."""
-    name = zone_of_place(location) or zones_by_place().get(place_key(location))
+    """The zone of a place (voxd.language.places.zone_name), or None for a place voxd does not know."""
+    name = zone_name(location)
     return ZoneInfo(name) if name else None
 
 
@@ -73,19 +71,6 @@ def spoken_place(location: str, zone: ZoneInfo) -> str:
     if location.islower():  # words from a template match: 'beijing' -> 'Beijing', 'uk' -> 'UK'
         return location.upper() if len(location) <= 3 else location.title()
     return location
-
-
-@cache
-def zones_by_place() -> dict[str, str]:
-    """'tokyo' -> 'Asia/Tokyo', 'europe/london' -> 'Europe/London'. Canonical region zones win
-    over the legacy aliases (US/..., Etc/...) that share a last part."""
-    legacy = ("Etc/", "SystemV/", "US/", "Canada/", "Brazil/", "Chile/", "Mexico/")
-    by_place: dict[str, str] = {}
-    names = sorted(available_timezones(), key=lambda name: (name.startswith(legacy), "/" not in name, name))
-    for name in names:
-        by_place.setdefault(place_key(name), name)
-        by_place.setdefault(place_key(name.rsplit("/", 1)[-1]), name)
-    return by_place
 
 
 COMMANDS = [GetCurrentTime]

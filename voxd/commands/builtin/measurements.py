@@ -47,7 +47,7 @@ UNITS = (
     Unit("ounce", "ounces", "mass", 28.349523125, ("oz",)),
     Unit("stone", "stone", "mass", 6350.29318, ("stones",)),
     Unit("liter", "liters", "volume", 1000, ("litre", "litres", "l")),
-    Unit("milliliter", "milliliters", "volume", 1, ("millilitre", "millilitres", "ml", "mls")),
+    Unit("milliliter", "milliliters", "volume", 1, ("millilitre", "millilitres", "ml", "mls", "mil", "mils")),
     Unit("gallon", "gallons", "volume", 3785.411784, ("gal",)),
     Unit("quart", "quarts", "volume", 946.352946, ("qt",)),
     Unit("pint", "pints", "volume", 473.176473, ("pt",)),
@@ -115,6 +115,13 @@ def scan_units(text: str) -> tuple[str | None, str | None]:
     return units[0], units[1]
 
 
+def unit_name(words: str | None) -> str | None:
+    """The name of the unit `words` say ('mils', 'kg' -> 'milliliters', 'kilograms'); words that name
+    no unit are kept as said, for execute to say it does not know them."""
+    unit = find_unit(words) if words else None
+    return words if unit is None else unit.plural
+
+
 def convert(value: float, source: Unit, target: Unit) -> float:
     if source.dimension == "temperature":
         return from_kelvin(to_kelvin(value, source), target)
@@ -161,7 +168,10 @@ class ConvertMeasurement(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Claimed only when both units are known, so 'what is 5 things in boxes' goes to the model.
         Units that no template slot held (the semantic stage) are read from the sentence; there a
-        unit not said is left out, so it is asked for ("convert 500 grams" - "To what unit?")."""
+        unit not said is left out, so it is asked for ("convert 500 grams" - "To what unit?"). A
+        unit is given by its name ("mils" are milliliters, "kilos" kilograms); the amount is 1 when
+        "a" or "an" says so ("how many grams in a pound") and asked for when none was said
+        ("convert cups to mils")."""
         source, target = (without_politeness(arguments.get(key)) for key in ("from_unit", "to_unit"))
         if source is None and target is None:
             source, target = scan_units(text)
@@ -169,8 +179,7 @@ class ConvertMeasurement(Command):
                 return self.partly_said(arguments, text, source, target)
         if source is None or target is None or find_unit(source) is None or find_unit(target) is None:
             return None
-        value = 1 if arguments.get("value") is None else arguments["value"]
-        return {**arguments, "value": value, "from_unit": source, "to_unit": target}
+        return self.partly_said(arguments, text, source, target)
 
     @staticmethod
     def partly_said(arguments: dict[str, Any], text: str, source: str | None, target: str | None) -> dict[str, Any]:
@@ -179,7 +188,7 @@ class ConvertMeasurement(Command):
         value = arguments.get("value")
         if value is None and _ONE_OF.search(normalize_utterance(text)):
             value = 1
-        return {"value": value, "from_unit": source, "to_unit": target}
+        return {"value": value, "from_unit": unit_name(source), "to_unit": unit_name(target)}
 
     async def execute(self, request: CommandRequest, value: float, from_unit: str, to_unit: str) -> CommandResponse:
         source, target = find_unit(from_unit, other=to_unit), find_unit(to_unit, other=from_unit)

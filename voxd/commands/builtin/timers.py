@@ -26,7 +26,7 @@ from voxd.commands.builtin import plural, sentence_case, spoken_duration
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import is_time_expression
 from voxd.language.reminders import reminder_task
-from voxd.language.scanners import scan_duration, scan_numbers
+from voxd.language.scanners import name_in_clause, scan_duration, scan_numbers
 
 SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
 STORAGE_KEY = "timers"
@@ -34,7 +34,11 @@ EVERY_TIMER = "all"  # the label that means every timer
 FILLER = {"the", "my", "a", "an", "timer", "timers", "countdown", "clock", "please"}
 NAMED_TIMER = re.compile(r"^(?:(?:the|my|a|an) )?timers? (?:for|of|called|named) ")  # "the timer for the pasta"
 JOINING = {"for", "of", "on", "in", "at", "to", "and"}  # never the last word of a name
-NOT_LABELS = {"new", "another", "quick", "second", "other"}  # "set a new timer for 5 minutes"
+# Words of size and order before "timer" that name no timer: "set a new timer for 5 minutes", "wee
+# timer for 90 seconds for the porridge" (named "porridge"). The templates say them before a name,
+# so the semantic stage's label scanner passes over them too (voxd.language.templates.slot_neighbours).
+SIZES = ("new", "another", "quick", "wee", "little", "short", "long", "small", "second", "other", "extra")
+NOT_LABELS = set(SIZES)
 
 
 @dataclass(frozen=True)
@@ -72,9 +76,15 @@ def clean_label(label: str | None) -> str | None:
     words = [word for word in named.split() if word not in FILLER]
     while words and words[-1] in JOINING:  # "a timer for the pasta for 10 minutes": the slot took "for"
         words.pop()
-    if not words or " ".join(words) in NOT_LABELS:
+    if not words or all(word in NOT_LABELS for word in words):
         return None
     return " ".join(words)
+
+
+def timer_label(label: str | None, text: str) -> str | None:
+    """The name a template slot or a scanner read in `text`, up to the end of its clause ("the timer
+    for the bread rolls, it is no longer needed" is the bread rolls timer), cleaned."""
+    return clean_label(name_in_clause(label, text))
 
 
 def same_label(timer: Timer, label: str) -> bool:
@@ -128,12 +138,13 @@ class SetTimer(Command):
         "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} timer [please]",
         "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} timer (for|called|named) [the] {label}",
         "[please] [can you|could you] [set|start] [me] [a|an] {duration_seconds:duration} {label} timer",
-        "[please] [can you|could you] (set|start) [me] [a|an] {label} timer for {duration_seconds:duration} [please]",
-        "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [for] {duration_seconds:duration} [please]",
+        f"[please] [can you|could you] (set|start) [me] [a|an] [{'|'.join(SIZES)}] {{label}} timer for {{duration_seconds:duration}} [please]",
+        "[please] [can you|could you] [set|start] [me] [a|an] timer (for|of) [the] {label} [for] {duration_seconds:duration} [please]",
         "[please] [can you|could you] [set|start] [me] [a|an] timer for [the] {label} [please]",  # the length is asked for
         # Other verbs and the terse forms: "put the oven timer on for 25 minutes", "egg timer four minutes".
         "[please] [can you|could you] put [a|an|the] timer on for {duration_seconds:duration} [please]",
         "[please] [can you|could you] put [a|an|the] {label:word} timer on for {duration_seconds:duration} [please]",
+        "[please] [can you|could you] put [a|an|the] timer on for [the] {label} [please]",  # the length is asked for
         "timer {duration_seconds:duration} [please]",
         "{label:word} timer [for] {duration_seconds:duration} [please]",
     )
@@ -142,10 +153,14 @@ class SetTimer(Command):
         """A label that is a clock time or a number ("a timer for 6 pm") is not a name: an alarm
         is no timer, and a length of time the templates could not read is asked for, not named.
         Nor are the words of a reminder's task ("remind me in ten minutes to take the cake out for
-        the kids" names no kids timer)."""
-        label = clean_label(arguments.get("label"))
-        if label and (is_time_expression(label) or scan_numbers(label) or scan_duration(label)):
+        the kids" names no kids timer). A slot that read on into the next clause is checked whole
+        before its name is cut there: the length said after a pause ("put a timer on for the Welsh
+        cakes. Twenty minutes", as a follow-up answer joins the question) is no part of the name,
+        and the template cannot read it."""
+        said = clean_label(arguments.get("label"))
+        if said and (is_time_expression(said) or scan_numbers(said) or scan_duration(said)):
             return None  # "a timer for five minutes in the kitchen": read by the scanners instead
+        label = timer_label(said, text)
         task = reminder_task(text)
         if label and task and f" {label} " in f" {task} ":
             label = None
@@ -173,7 +188,8 @@ class CheckTimers(Command):
         "how (much time|long) is left [on [the|my] (timer|timers)]",
         "[how] (much time|long|time) left [on [the|my] (timer|timers)]",
         "how (much time|long) (is left|do i have left) on [the|my] {label} timer",
-        "how (much time|long|much longer) [is left|left] (on|for) [the|my] {label}",
+        "how (much time|long|much longer|many more minutes|many minutes more|much more time) "
+        "[is left|left|remains|remain|is remaining|to go] (on|for) [the|my] {label}",
         "how long until [the|my] timer (is done|goes off|ends)",  # before the next: its {label} would take 'the'
         "how long until [the|my] {label} timer (is done|goes off|ends)",
         "[please] (check|show me) [on] [the|my] (timer|timers)",
@@ -183,7 +199,7 @@ class CheckTimers(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        return {"label": clean_label(arguments.get("label"))}
+        return {"label": timer_label(arguments.get("label"), text)}
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
         timers = await running_timers(request.storage, request.now)
@@ -223,6 +239,11 @@ class CancelTimer(Command):
         f"[please] ({CANCEL}) [the|my] timer for [the] {{label}} [please]",
         "(never mind|forget) [about] [the|my] timer",
     )
+
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if not arguments.get("label"):
+            return arguments
+        return {**arguments, "label": timer_label(arguments["label"], text)}
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
         timers = await running_timers(request.storage, request.now)

@@ -7,6 +7,7 @@ city) ends in a sentence the user can act on rather than an error.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta, timezone
@@ -24,7 +25,9 @@ from voxd.commands.api import (
 from voxd.commands.builtin import sentence_case, spoken_day, spoken_number, without_politeness
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import PARTS_OF_DAY, is_time_expression
+from voxd.language.places import zone_name
 from voxd.language.scanners import split_off_time
+from voxd.language.templates import normalize_utterance
 
 API = "https://api.openweathermap.org/data/2.5"
 TIMEOUT = aiohttp.ClientTimeout(total=5)
@@ -69,7 +72,8 @@ class GetWeather(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """"the weather for tomorrow" or "for this weekend" names a time where a city may stand: the
         words are the time. A city never keeps a time phrase ("for tomorrow afternoon in San
-        Antonio": San Antonio, tomorrow afternoon)."""
+        Antonio": San Antonio, tomorrow afternoon). Said tersely, without "in", a known place
+        straight after "weather" is the city ("weather hamburg sunday")."""
         when, city = arguments.get("resolved_datetimes"), without_politeness(arguments.get("city"))
         if city and when and is_time_expression(f"{city} {when}"):
             when, city = f"{city} {when}", None
@@ -78,6 +82,8 @@ class GetWeather(Command):
         elif city:
             city, said_time = split_off_time(city)
             when = when or said_time
+        if not city:
+            city = terse_place(text)
         refined: dict[str, Any] = {"city": city}
         if when and not (isinstance(when, str) and when in RIGHT_NOW):
             refined["resolved_datetimes"] = [when]
@@ -117,6 +123,24 @@ class GetWeather(Command):
         if len(days) > 1:
             data["days"] = [{"date": day.date().isoformat(), **asdict(report)} for day, report in days]
         return CommandResponse(said, data=data)
+
+
+_TERSE = re.compile(r"\bweather (?:forecast |report )?(?P<rest>.+)$")
+MAX_PLACE_WORDS = 3
+
+
+def terse_place(text: str) -> str | None:
+    """A place said straight after "weather" with no "in" before it ("weather hamburg sunday" ->
+    "hamburg"), taken only when voxd/language/places.tsv knows it: without "in", any word may follow
+    "weather" ("weather forecast", "weather today"), and a city guessed is worse than the
+    household's own."""
+    match = _TERSE.search(normalize_utterance(text))
+    words = match["rest"].split() if match else []
+    for size in range(min(MAX_PLACE_WORDS, len(words)), 0, -1):
+        name = " ".join(words[:size])
+        if zone_name(name) and not is_time_expression(name):
+            return name
+    return None
 
 
 @dataclass(frozen=True)
