@@ -346,13 +346,15 @@ def test_a_city_never_keeps_a_time_phrase():
     ("What's on my shopping lives?", "what's on my shopping list"),
     ("said a timer for ten minutes", "set a timer for ten minutes"),  # the corpus's slips (README)
     ("tell me a choke", "tell me a joke"),
+    ("tell me a yolk about chickens", "tell me a joke about chickens"),
 ])
 def test_the_slips_measured_on_the_dev_split_are_repaired(heard, meant):
     assert repair(heard) == meant
 
 
 @pytest.mark.parametrize("heard", ["can cell phones be recycled", "at home", "how many lives does a cat have",
-                                   "said the timer was done", "why do people choke"])
+                                   "said the timer was done", "why do people choke",
+                                   "tell me a yolk recipe"])
 def test_words_like_the_slips_are_left_alone(heard):
     assert repair(heard) == heard
 
