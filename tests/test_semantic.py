@@ -18,6 +18,7 @@ import pytest
 
 from pipeline_fakes import make_pipeline
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, RouteContext
+from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
 from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments, scanned_arguments
 from voxd.language.compounds import is_compound
@@ -171,8 +172,9 @@ def test_no_hand_written_example_is_an_utterance_of_the_corpus_test_split():
     corpus = Path(__file__).parent.parent / "bench" / "corpus" / "utterances.jsonl"
     plain = lambda text: " ".join(re.sub(r"[^a-z0-9 ]", " ", text.lower()).split())  # noqa: E731
     tested = {plain(row["text"]) for row in map(json.loads, corpus.read_text().splitlines()) if row["split"] == "test"}
-    copied = [(command.name, example) for command in built_in_commands() for example in command.examples
-              if plain(example) in tested]
+    books = [(command.name, command.examples) for command in built_in_commands()]
+    books.append((OUT_OF_SCOPE, phrasebook(OUT_OF_SCOPE)))
+    copied = [(name, example) for name, examples in books for example in examples if plain(example) in tested]
     assert copied == []
 
 
@@ -294,3 +296,12 @@ def test_regional_words_are_embedded_in_their_common_form():
     """"mins" is not in the fake embedder's vocabulary, "minutes" is: the router embeds the common form."""
     plain, casual = router().nearest("a countdown of minutes"), router().nearest("a countdown of mins")
     assert casual.command.name == "timer" and casual.similarity == pytest.approx(plain.similarity)
+
+
+def test_a_phrasebook_file_is_its_sentences_without_comments_or_repeats(tmp_path: Path):
+    (tmp_path / "bin_day.txt").write_text("# who wrote these\nwhich bin goes out\n\n  is it recycling week  \n"
+                                          "which bin goes out\n")
+    assert phrasebook("bin_day", tmp_path) == ("which bin goes out", "is it recycling week")
+    with pytest.raises(FileNotFoundError):
+        phrasebook("bin_days", tmp_path)  # a misspelt name fails at import, not silently
+    assert len(phrasebook(OUT_OF_SCOPE)) > 100  # the built-ins' out-of-scope sentences ship
