@@ -184,6 +184,10 @@ def test_a_reason_after_the_list_is_no_item(text, arguments):
     assert by_scanners("shopping_list", text) == arguments
 
 
+def test_a_reason_that_goes_on_to_more_changes_is_left_to_the_whole_sentence():
+    assert by_template("shopping_list", "add eggs to the list because we are out and add milk too") is None
+
+
 def test_a_terse_to_do_heading_adds_a_task():
     assert by_template("todo_list", "todo add renew car insurance") == {"action": "add", "items": ["renew car insurance"]}
     assert by_template("shopping_list", "todo add renew car insurance") is None

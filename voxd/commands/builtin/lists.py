@@ -24,6 +24,9 @@ ACTIONS = ("add", "remove", "read", "clear")
 # Buying for delivery, which voxd has no command for: "order more bin bags from amazon", "get it delivered".
 ORDERING = re.compile(r"\b(?:order|reorder)\b|\b(?:online|amazon|delivered)\b")
 NAMES_A_LIST = re.compile(r"\blist\b")
+# A reason said after the list that goes on to more changes ("... we're out, and add milk too"):
+# the template that read it as a reason gives it up to the stages that read the whole sentence.
+MORE_CHANGES = re.compile(r"\b(?:and|also|plus|add|put|remove|take|then)\b")
 # Words that say the whole list is meant: "delete everything on the list", "clear the shopping list
 # we've done the big shop" clear it, while "delete the milk from the list" (items named after a verb
 # that also clears) removes the milk. A verb of taking off said of the list itself ("get rid of the
@@ -152,6 +155,8 @@ class HouseholdList(Command):
         return super().declines(text) or (ORDERING.search(said) is not None and not NAMES_A_LIST.search(said))
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if arguments.get("reason") and MORE_CHANGES.search(arguments["reason"]):
+            return None
         # Items said before a pointer ("we're out of butter, put it on the list") are read from
         # the words `named` holds, as the semantic stage reads them; none there: not claimed.
         if arguments.get("named"):
