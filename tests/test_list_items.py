@@ -172,6 +172,7 @@ def test_getting_rid_of_an_item_removes_it_and_a_list_item_is_no_list():
     assert by_template("shopping_list", "get rid of the milk from the shopping list") == {
         "action": "remove", "items": ["milk"]}
     assert by_scanners("shopping_list", "remove the shopping list item milk")["action"] == "remove"
+    assert by_scanners("shopping_list", "remove the shopping list reminder")["action"] == "remove"
 
 
 @pytest.mark.parametrize(("text", "arguments"), [

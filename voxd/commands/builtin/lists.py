@@ -33,6 +33,8 @@ MORE_CHANGES = re.compile(r"\b(?:and|also|plus|add|put|remove|take|then)\b")
 # to do list", "remove the shopping list") clears it too.
 LIST_ITSELF = re.compile(r"\b(?:clear|empty|wipe|delete|erase|scrap|remove|get rid of)(?: out)? (?:the |my |our )?"
                          r"(?:household |family )?(?:(?:shopping|grocery|groceries|to do|todo|task|tasks) )?list\b(?! items?\b)")
+# Removing the list itself, said alone or with why: not "remove the shopping list reminder".
+LIST_ITSELF_ALONE = re.compile(LIST_ITSELF.pattern + r"(?: (?:please|now|thanks|thank you|we|i|because|cos|since)\b.*)?$")
 WHOLE_LIST = re.compile(r"\b(?:whole|entire|everything|all (?:of )?(?:it|the items|the things))\b|" + LIST_ITSELF.pattern)
 
 
@@ -174,7 +176,7 @@ class HouseholdList(Command):
         if said:
             if refined["action"] in ("remove", "clear") and all(map(is_every_item, said)):
                 return {"action": "clear"}  # "take everything off the shopping list"
-            if refined["action"] == "remove" and LIST_ITSELF.search(normalize_utterance(text)):
+            if refined["action"] == "remove" and LIST_ITSELF_ALONE.search(normalize_utterance(text)):
                 return {"action": "clear"}
             if refined["action"] == "clear" and items and WHOLE_LIST.search(normalize_utterance(text)):
                 items = []  # "delete everything on the list", "clear out the whole list, I got back"
