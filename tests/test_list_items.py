@@ -148,6 +148,52 @@ def test_throwing_the_list_away_clears_it():
     assert by_scanners("shopping_list", "could you throw out the whole shopping list") == {"action": "clear"}
 
 
+@pytest.mark.parametrize(("text", "items"), [
+    ("we're out of eggs can you put them on the shopping list", ["eggs"]),
+    ("we need eggs could you put them on the list", ["eggs"]),
+    ("i'm out of smoked paprika star anise and miso can you stick those on the list",
+     ["smoked paprika star anise", "miso"]),  # without a comma the first two are not split by a guess
+])
+def test_a_request_after_the_items_is_no_item(text, items):
+    assert by_template("shopping_list", text) == {"action": "add", "items": items}
+    assert by_scanners("shopping_list", text) == {"action": "add", "items": items}
+
+
+@pytest.mark.parametrize(("command", "text"), [
+    ("todo_list", "get rid of everything on the to do list we're starting fresh"),
+    ("todo_list", "get rid of the to do list"),
+    ("shopping_list", "remove the shopping list"),
+])
+def test_getting_rid_of_everything_or_the_list_itself_clears_it(command, text):
+    assert by_scanners(command, text) == {"action": "clear"}
+
+
+def test_getting_rid_of_an_item_removes_it_and_a_list_item_is_no_list():
+    assert by_template("shopping_list", "get rid of the milk from the shopping list") == {
+        "action": "remove", "items": ["milk"]}
+    assert by_scanners("shopping_list", "remove the shopping list item milk")["action"] == "remove"
+    assert by_scanners("shopping_list", "remove the shopping list reminder")["action"] == "remove"
+
+
+@pytest.mark.parametrize(("text", "arguments"), [
+    ("remove dog food from the shopping list we've got loads in the garage", {"action": "remove", "items": ["dog food"]}),
+    ("add milk to the list because we have none", {"action": "add", "items": ["milk"]}),
+    ("clear the shopping list we've done the big shop", {"action": "clear"}),
+])
+def test_a_reason_after_the_list_is_no_item(text, arguments):
+    assert by_template("shopping_list", text) == arguments
+    assert by_scanners("shopping_list", text) == arguments
+
+
+def test_a_reason_that_goes_on_to_more_changes_is_left_to_the_whole_sentence():
+    assert by_template("shopping_list", "add eggs to the list because we are out and add milk too") is None
+
+
+def test_a_terse_to_do_heading_adds_a_task():
+    assert by_template("todo_list", "todo add renew car insurance") == {"action": "add", "items": ["renew car insurance"]}
+    assert by_template("shopping_list", "todo add renew car insurance") is None
+
+
 # ---- placeholders are asked for -----------------------------------------------------------------
 
 @pytest.mark.parametrize("said", ["something", "a new task", "A task", "an item", "stuff", "something for me",
@@ -358,3 +404,23 @@ def test_scots_lists_thrown_items_and_an_empty_add_through_serve(daemon):
     remember = say(daemon, node, "can you remember something for me").json()
     assert (remember["command"], remember["arguments"]) == ("remember", {})
     assert remember["result"]["wait_for_input"]
+
+
+def test_a_request_a_reason_and_slips_of_the_list_names_through_serve(daemon):
+    """"can you" after the items is no item; a reason after the list is none either; "the chopping
+    list" is the shopping list and "the to do lift" the to-do list; getting rid of everything clears."""
+    node = register_node(daemon)
+    eggs = say(daemon, node, "we're out of eggs can you put them on the shopping list").json()
+    assert (eggs["command"], eggs["result"]["data"]["added"]) == ("shopping_list", ["eggs"])
+    say(daemon, node, "add dog food to the shopping list")
+    removed = say(daemon, node, "remove dog food from the shopping list we've got loads in the garage").json()
+    assert (removed["routed_by"], removed["arguments"]) == ("pre_route", {"action": "remove", "items": ["dog food"]})
+    read = say(daemon, node, "read me the chopping list").json()
+    assert (read["command"], read["result"]["data"]["items"]) == ("shopping_list", ["eggs"])
+    task = say(daemon, node, "add water the plants to the to do lift").json()
+    assert (task["command"], task["result"]["data"]["added"]) == ("todo_list", ["water the plants"])
+    terse = say(daemon, node, "todo add renew car insurance").json()
+    assert (terse["command"], terse["result"]["data"]["added"]) == ("todo_list", ["renew car insurance"])
+    cleared = say(daemon, node, "get rid of everything on the to do list we're starting fresh").json()
+    assert (cleared["command"], cleared["arguments"], cleared["text"]) == (
+        "todo_list", {"action": "clear"}, "Cleared your to-do list.")

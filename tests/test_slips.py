@@ -17,6 +17,9 @@ from voxd.language.slips import plain, read_table, repair, table
     ("What's the whether in Glasgow?", "what's the weather in glasgow"),
     ("how's the whether looking for tomorrow", "how's the weather looking for tomorrow"),
     ("whether forecast for friday", "weather forecast for friday"),
+    ("read me the chopping list", "read me the shopping list"),
+    ("add water the plants to the to do lift", "add water the plants to the to do list"),
+    ("what's on my shopping lift", "what's on my shopping list"),
 ])
 def test_a_known_slip_is_repaired(heard, meant):
     assert repair(heard) == meant
@@ -31,6 +34,8 @@ def test_a_known_slip_is_repaired(heard, meant):
     "add milk to the shopping list",  # nothing misheard
     "What's on my shopping list?",
     "whether or not it rains",  # "whether" as said
+    "chopping list for the stew",  # no list of the household's named
+    "give me a lift to the shops",
     "",
 ])
 def test_anything_else_is_left_as_heard(heard):

@@ -71,6 +71,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "add milk to the shopping list",
         "shopping list, add oat milk",
         "remove eggs from the grocery list",
+        "delete the eggs on the shopping list we have plenty",
         "add to the shopping list please",
         "could you take off the shopping list",
         "clear the shopping list",
@@ -86,6 +87,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "add call the plumber to my to-do list",
         "to do list add change the air filter",
         "take the bins out off the todo list",
+        "get rid of everything on the to do list we're starting fresh",
         "put on my to do list",
         "remove from the to do list please",
         "mark the ironing as done on my to do list",
@@ -97,6 +99,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "tell me my todo list",
         "what do I have on my to do list",
         "tick sort out the garage as finished",
+        "todo add renew car insurance",
     ),
     "tell_joke": (
         "tell me a joke",

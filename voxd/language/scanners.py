@@ -41,7 +41,7 @@ _LIST_NAME = (r"(?:the |my |our )?(?:list of (?:the )?(?:shopping|groceries|thin
 _LIST_END = r"(?: (?:to|on|onto|in|off|from) " + _LIST_NAME + r"\b.*| off)?$"
 _NOT_AN_ITEM = r"(?!(?:to|on|onto|in|off|from) )"  # "add to the shopping list": no items named
 # Verbs of putting things on a list or taking them off, and of buying them.
-_LIST_VERBS = (r"(?:add|put|pop|buy|get|grab|pick up|need|needs|stick|chuck|bung|throw(?! away| out)|toss|jot down|"
+_LIST_VERBS = (r"(?:add|put|pop|buy|get rid of|get|grab|pick up|need|needs|stick|chuck|bung|throw(?! away| out)|toss|jot down|"
                r"write down|remove|take|cross|delete|wipe|erase|scratch|strike|tick)")
 # Words that make a clause more than things named: questions, reading, people, verbs of being.
 _NOT_THINGS = (r"(?:what|which|who|how|why|when|where|whats|anything|everything|all|nothing|read|tell|show|check|remind|"
@@ -85,11 +85,16 @@ _COURTESY = re.compile(r"(?:thank you|thanks|cheers|ta|much appreciated|if (?:it
 # A clause that asks ("what do we need to buy", "have we got milk on the list") names no items to change.
 _QUESTION = re.compile(r"(?:what|which|how|when|is|are|do|does|did|have|has|anything|any)\b")
 # Words said after the items that are not part of them: "add mince to the list, cheers", "we're out
-# of bread so pop it on the list".
-_TRAILING = re.compile(r"(?: (?:please|thanks|thank you|kindly|cheers|now|already|as well|too|full stop|so|then))+$")
+# of bread so pop it on the list", and the start of a request that follows them ("we're out of
+# eggs can you put them on the list").
+_TRAILING = re.compile(r"(?: (?:please|thanks|thank you|kindly|cheers|now|already|as well|too|full stop|so|then|"
+                       r"(?:can|could|would|will) you))+$")
 # Words that point at an item named elsewhere in the utterance: never an item themselves.
 _POINTERS = {"it", "them", "that", "this", "those", "these", "some", "more", "one", "something", "things",
              "that down", "it down", "them down", "it off", "them off", "that off", "stuff"}
+# A request to put them on the list, said after the items in the same breath: "we need eggs could
+# you put them on the list". What follows "can you" and a list verb is never part of an item.
+_REQUEST = re.compile(r" (?:can|could|would|will) you (?:please )?" + _LIST_VERBS + r"\b.*$")
 _ITEM_SEPARATOR = re.compile(r" and | plus ")
 _CLAUSE_BREAK = re.compile(r"[,;:!?]|\.(?!\d)")
 _TOPIC = re.compile(r"\b(?:about|on the topic of|involving) (?:a |an |the )?(?P<topic>.+)$")
@@ -182,7 +187,7 @@ def _names_items(clause: str) -> bool:
 
 
 def split_item_phrase(phrase: str) -> list[str]:
-    items = (_TRAILING.sub("", f" {item.strip()}").strip() for item in _ITEM_SEPARATOR.split(phrase))
+    items = (_TRAILING.sub("", f" {item.strip()}").strip() for item in _ITEM_SEPARATOR.split(_REQUEST.sub("", phrase)))
     return [item for item in items if item and item not in _POINTERS]
 
 

@@ -24,12 +24,18 @@ ACTIONS = ("add", "remove", "read", "clear")
 # Buying for delivery, which voxd has no command for: "order more bin bags from amazon", "get it delivered".
 ORDERING = re.compile(r"\b(?:order|reorder)\b|\b(?:online|amazon|delivered)\b")
 NAMES_A_LIST = re.compile(r"\blist\b")
+# A reason said after the list that goes on to more changes ("... we're out, and add milk too"):
+# the template that read it as a reason gives it up to the stages that read the whole sentence.
+MORE_CHANGES = re.compile(r"\b(?:and|also|plus|add|put|remove|take|then)\b")
 # Words that say the whole list is meant: "delete everything on the list", "clear the shopping list
 # we've done the big shop" clear it, while "delete the milk from the list" (items named after a verb
-# that also clears) removes the milk.
-WHOLE_LIST = re.compile(r"\b(?:whole|entire|everything|all (?:of )?(?:it|the items|the things))\b"
-                        r"|\b(?:clear|empty|wipe|delete|erase|scrap)(?: out)? (?:the |my |our )?(?:household |family )?"
-                        r"(?:(?:shopping|grocery|groceries|to do|todo|task|tasks) )?list\b")
+# that also clears) removes the milk. A verb of taking off said of the list itself ("get rid of the
+# to do list", "remove the shopping list") clears it too.
+LIST_ITSELF = re.compile(r"\b(?:clear|empty|wipe|delete|erase|scrap|remove|get rid of)(?: out)? (?:the |my |our )?"
+                         r"(?:household |family )?(?:(?:shopping|grocery|groceries|to do|todo|task|tasks) )?list\b(?! items?\b)")
+# Removing the list itself, said alone or with why: not "remove the shopping list reminder".
+LIST_ITSELF_ALONE = re.compile(LIST_ITSELF.pattern + r"(?: (?:please|now|thanks|thank you|we|i|because|cos|since)\b.*)?$")
+WHOLE_LIST = re.compile(r"\b(?:whole|entire|everything|all (?:of )?(?:it|the items|the things))\b|" + LIST_ITSELF.pattern)
 
 
 def as_written(phrase: str, original: str) -> str:
@@ -92,7 +98,7 @@ def as_stored(items: list[str], stored: list[str]) -> list[str]:
 
 # Verbs of putting things on a list, and of taking them off, as the templates' choice slots say them.
 ADDING_VERBS = "add|put|pop|stick|chuck|bung|throw|toss"
-REMOVING_VERBS = "remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off"
+REMOVING_VERBS = "remove|delete|take|cross|scratch|strike|cross off|take off|scratch off|tick off|get rid of"
 
 
 def list_templates(noun: str, also: str = "", carrying: str = "") -> tuple[str, ...]:
@@ -104,13 +110,18 @@ def list_templates(noun: str, also: str = "", carrying: str = "") -> tuple[str, 
     the_list = f"([my|the|our] [household|family] {noun}{also})"
     carried = f"([my|the|our] [household|family] {noun}{also}{carrying})"
     asking = "[please|kindly] [(can|could|would|will) you|(i|we) (need|want|would like) to] [please|kindly]"
-    thanks = "[please|thank you [kindly]|thanks]"
+    # After the list, thanks, or why the change is wanted: "remove dog food from the shopping list
+    # we've got loads in the garage" (the reason is no item: the list's name has ended them).
+    thanks = "[please|thank you [kindly]|thanks|(because|cause|cos|since|(we|i) (have|had|are|am|do not|did not)) {reason}]"
     adding, removing = f"{{action:choice(add={ADDING_VERBS})}}", f"{{action:choice(remove={REMOVING_VERBS})}}"
     return (
         f"{asking} {adding} {{items}} (to|on|onto|in|into) {carried} {thanks}",
         # The list named first, as a heading: "to do list, add change the air filter".
         f"{the_list} [and] {{action:choice(add=add)}} {{items}}",
         f"{asking} {removing} {{items}} (from|off) [of] {carried} {thanks}",
+        # Things taken off where they are: "delete the eggs on the shopping list", "get rid of
+        # everything on the to do list" (every item: it is cleared).
+        f"{asking} {removing} {{items}} (on|in) {carried} {thanks}",
         # Nothing named: "add to the shopping list please" asks what.
         f"{asking} {adding} (to|on|onto) {the_list} {thanks}",
         f"{asking} {removing} (from|off) [of] {the_list} {thanks}",
@@ -146,6 +157,8 @@ class HouseholdList(Command):
         return super().declines(text) or (ORDERING.search(said) is not None and not NAMES_A_LIST.search(said))
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        if arguments.get("reason") and MORE_CHANGES.search(arguments["reason"]):
+            return None
         # Items said before a pointer ("we're out of butter, put it on the list") are read from
         # the words `named` holds, as the semantic stage reads them; none there: not claimed.
         if arguments.get("named"):
@@ -163,6 +176,8 @@ class HouseholdList(Command):
         if said:
             if refined["action"] in ("remove", "clear") and all(map(is_every_item, said)):
                 return {"action": "clear"}  # "take everything off the shopping list"
+            if refined["action"] == "remove" and LIST_ITSELF_ALONE.search(normalize_utterance(text)):
+                return {"action": "clear"}
             if refined["action"] == "clear" and items and WHOLE_LIST.search(normalize_utterance(text)):
                 items = []  # "delete everything on the list", "clear out the whole list, I got back"
             if refined["action"] == "clear" and items:
@@ -249,7 +264,9 @@ class TodoList(HouseholdList):
     )
     examples = phrasebook("todo_list")
     # A task marked done needs no list named: only tasks are done ("mark pay the gas bill as done").
+    # Terse, the list named without "list" as a heading: "todo add renew car insurance".
     templates = list_templates("(to do|todo|task|tasks) list") + (
+        "(to do|todo) {action:choice(add=add)} {items}",
         "[please] {action:choice(remove=mark|tick)} {items} as (done|finished|complete|completed)",
     )
 
