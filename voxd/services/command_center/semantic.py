@@ -144,7 +144,7 @@ def trained(embedder: Embedder, sentences: list[str], owners: np.ndarray, names:
             cache_dir: Path | None) -> tuple[np.ndarray, Classifier]:
     """The sentences' vectors and the classifier fitted on them, from `cache_dir` when the same
     model embedded the same sentences of the same commands before (the file name is a hash of all
-    three), else computed and saved (0600)."""
+    three), else computed and saved (0600) in place of any earlier cache."""
     if not sentences:
         return np.zeros((0, 0)), Classifier(np.zeros(0, dtype=np.int64), np.zeros((0, 0)), np.zeros(0))
     labelled = [f"{owner}\t{sentence}" for owner, sentence in zip(owners.tolist(), sentences)]
@@ -165,6 +165,9 @@ def trained(embedder: Embedder, sentences: list[str], owners: np.ndarray, names:
                 np.savez(file, vectors=vectors, classes=classifier.classes, weights=classifier.weights,
                          bias=classifier.bias)
             os.replace(temporary, path)
+            for stale in [*path.parent.glob("router-*.npz"), *path.parent.glob("examples-*.npy")]:
+                if stale != path:  # other commands' or an older voxd's: 3 MB each, never read again
+                    stale.unlink(missing_ok=True)
         except OSError as error:
             log.warning("cannot cache the semantic router in %s: %s", cache_dir, error)
     return vectors, classifier
