@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from voxd.catalog import CATALOG
-from voxd.kit.private_files import FILE_MODE, private_folder, tighten
+from voxd.kit.private_files import FILE_MODE, private_folder, tighten, write_private
 from voxd.kit.sealing import SEALING_KEY_VARIABLE, new_sealing_key
 from voxd.kit.settings import ADMIN_API_KEY, ENV_FILE_NAME, app_key_variable, read_env_file
 from voxd.services.auth.settings import JWT_SIGNING_KEY
@@ -63,10 +63,6 @@ def ensure_home(home: Path) -> InitResult:
         if text and not text.endswith("\n"):
             text += "\n"
         text += "".join(f"{key}={value}\n" for key, value in missing.items())
-        temporary = env_file.with_suffix(".env.tmp")
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w") as handle:
-            handle.write(text)
-        os.replace(temporary, env_file)
+        write_private(env_file, text.encode())
     os.chmod(env_file, 0o600)
     return InitResult(home, env_file, list(missing))

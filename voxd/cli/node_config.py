@@ -4,7 +4,6 @@ gets `server_ca`, voxd's authority certificate, the only one the node then trust
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from voxd.cli.output import CliError
+from voxd.kit.private_files import write_private
 
 CREDENTIAL_KEYS = ("node_id", "api_key", "household_id", "room", "name", "command_center_url")
 SERVER_CA = "server_ca"
@@ -29,9 +29,4 @@ def write_node_config(path: Path, values: dict[str, Any]) -> None:
     elif SERVER_CA in document:
         del document[SERVER_CA]  # plain http: an old authority would only mislead
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w") as handle:
-        handle.write(tomlkit.dumps(document))
-    os.replace(temporary, path)
-    os.chmod(path, 0o600)
+    write_private(path, tomlkit.dumps(document).encode())

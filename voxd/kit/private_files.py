@@ -41,3 +41,18 @@ def tighten(path: Path, mode: int) -> None:
         return
     if current & OPEN_TO_OTHERS:
         os.chmod(path, mode)
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """`data` in `path`, created 0600 before a byte is written, then moved into place: a reader
+    never sees half a file, and no other account ever can."""
+    write_atomically(path, data, FILE_MODE)
+
+
+def write_atomically(path: Path, data: bytes, mode: int) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
+    os.chmod(temporary, mode)
+    os.replace(temporary, path)

@@ -30,6 +30,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from voxd.kit.errors import StartupError
+from voxd.kit.private_files import write_atomically, write_private
 from voxd.kit.settings import CONFIG_URL_STYLE, TLS_NAMES, Settings
 
 log = logging.getLogger("voxd.tls")
@@ -252,22 +253,8 @@ def private_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
                              serialization.NoEncryption())
 
 
-def write_private(path: Path, data: bytes) -> None:
-    """Created 0600 before a byte is written, then moved into place."""
-    write_atomically(path, data, 0o600)
-
-
 def write_public(path: Path, data: bytes) -> None:
     write_atomically(path, data, 0o644)
-
-
-def write_atomically(path: Path, data: bytes, mode: int) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(data)
-    os.chmod(temporary, mode)
-    os.replace(temporary, path)
 
 
 def read_certificate(path: Path) -> x509.Certificate:
