@@ -49,7 +49,6 @@ def main() -> None:
                         help="the classifier's C (LogisticRegression): larger fits the examples more closely")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     args = parser.parse_args()
-    semantic.REGULARISATION = args.regularisation
     rows = [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
     rows = [{**row, "text": drop_fillers(row["text"])} for row in rows if row["split"] == args.split  # as the pipeline does
             and (args.source is None or row.get("source", "first") == args.source)]
@@ -64,7 +63,8 @@ def main() -> None:
         embedder = load_embedder(Path(home))
         if embedder is None:
             sys.exit("sentence-transformers is not installed")
-        router = SemanticRouter(commands, embedder, 0, 0, out_of_scope=phrasebook(OUT_OF_SCOPE))
+        router = SemanticRouter(commands, embedder, 0, 0, out_of_scope=phrasebook(OUT_OF_SCOPE),
+                                regularisation=args.regularisation)
         timings, results = [], []
         router.nearest("warm up")
         for row in left:

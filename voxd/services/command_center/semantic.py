@@ -31,7 +31,6 @@ import contextlib
 import hashlib
 import io
 import logging
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -39,6 +38,7 @@ from typing import Protocol
 import numpy as np
 
 from voxd.commands.api import Command
+from voxd.kit.private_files import private_folder, write_private
 from voxd.language.compounds import is_compound
 from voxd.language.regional import common_words
 
@@ -67,21 +67,22 @@ class Choice:
 class SemanticRouter:
     def __init__(self, commands: list[Command], embedder: Embedder, threshold: float, margin: float,
                  cache_dir: Path | None = None, broad_threshold: float | None = None,
-                 out_of_scope: tuple[str, ...] = ()) -> None:
+                 out_of_scope: tuple[str, ...] = (), regularisation: float = REGULARISATION) -> None:
         self.embedder, self.threshold, self.margin = embedder, threshold, margin
         self.broad_threshold = threshold if broad_threshold is None else broad_threshold  # Command.broad
         self.sentences: list[str] = []
         owners: list[int] = []
-        self.commands = [command for command in commands if command.semantic_examples()]
+        examples = {command: command.semantic_examples() for command in commands}
+        self.commands = [command for command in commands if examples[command]]
         for index, command in enumerate(self.commands):
-            examples = command.semantic_examples()
-            self.sentences += examples
-            owners += [index] * len(examples)
+            self.sentences += examples[command]
+            owners += [index] * len(examples[command])
         self.sentences += out_of_scope  # a class of its own: when it is likeliest the stage abstains
         owners += [len(self.commands)] * len(out_of_scope)
         self.owners = np.array(owners, dtype=np.int64)
         names = [command.name for command in self.commands]
-        self.vectors, self.classifier = trained(embedder, self.sentences, self.owners, names, cache_dir)
+        self.vectors, self.classifier = trained(embedder, self.sentences, self.owners, names, cache_dir,
+                                                regularisation)
 
     def nearest(self, text: str) -> Choice | None:
         """The likeliest command with its probability and the runner-up's, whether or not it clears
@@ -93,8 +94,7 @@ class SemanticRouter:
         ranked = np.argsort(-probabilities)
         winner = int(self.classifier.classes[ranked[0]])
         runner_up = float(probabilities[ranked[1]]) if len(ranked) > 1 else 0.0
-        mine = self.owners == winner
-        similarity = float((self.vectors[mine] @ vector).max()) if mine.any() else -1.0
+        similarity = float((self.vectors @ vector)[self.owners == winner].max())
         command = self.commands[winner] if winner < len(self.commands) else None
         return Choice(command, float(probabilities[ranked[0]]), runner_up, similarity)
 
@@ -128,12 +128,12 @@ class Classifier:
         return scores / scores.sum()
 
     @classmethod
-    def fit(cls, vectors: np.ndarray, owners: np.ndarray) -> Classifier:
+    def fit(cls, vectors: np.ndarray, owners: np.ndarray, regularisation: float = REGULARISATION) -> Classifier:
         from sklearn.linear_model import LogisticRegression
 
         if len(set(owners.tolist())) < 2:  # one class: it is always the likeliest
             return cls(np.unique(owners), np.zeros((1, vectors.shape[1])), np.zeros(1))
-        model = LogisticRegression(C=REGULARISATION, max_iter=2000).fit(vectors, owners)
+        model = LogisticRegression(C=regularisation, max_iter=2000).fit(vectors, owners)
         weights, bias = model.coef_, model.intercept_
         if len(model.classes_) == 2:  # one row for the second class: the first's score is 0 (a sigmoid)
             weights, bias = np.vstack([np.zeros_like(weights), weights]), np.concatenate([[0.0], bias])
@@ -141,30 +141,28 @@ class Classifier:
 
 
 def trained(embedder: Embedder, sentences: list[str], owners: np.ndarray, names: list[str],
-            cache_dir: Path | None) -> tuple[np.ndarray, Classifier]:
+            cache_dir: Path | None, regularisation: float = REGULARISATION) -> tuple[np.ndarray, Classifier]:
     """The sentences' vectors and the classifier fitted on them, from `cache_dir` when the same
     model embedded the same sentences of the same commands before (the file name is a hash of all
     three), else computed and saved (0600) in place of any earlier cache."""
     if not sentences:
         return np.zeros((0, 0)), Classifier(np.zeros(0, dtype=np.int64), np.zeros((0, 0)), np.zeros(0))
     labelled = [f"{owner}\t{sentence}" for owner, sentence in zip(owners.tolist(), sentences)]
-    key = hashlib.sha256("\n".join([embedder.name, f"C={REGULARISATION}", *names, *labelled]).encode())
+    key = hashlib.sha256("\n".join([embedder.name, f"C={regularisation}", *names, *labelled]).encode())
     path = cache_dir / f"router-{key.hexdigest()[:32]}.npz" if cache_dir else None
     if path is not None and path.exists():
         with contextlib.suppress(OSError, ValueError, KeyError):
             with np.load(path) as saved:
                 return saved["vectors"], Classifier(saved["classes"], saved["weights"], saved["bias"])
     vectors = embedder.embed(sentences)
-    classifier = Classifier.fit(vectors, owners)
+    classifier = Classifier.fit(vectors, owners, regularisation)
     if path is not None:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            temporary = path.with_suffix(".tmp")
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "wb") as file:
-                np.savez(file, vectors=vectors, classes=classifier.classes, weights=classifier.weights,
-                         bias=classifier.bias)
-            os.replace(temporary, path)
+            private_folder(path.parent)
+            saved = io.BytesIO()
+            np.savez(saved, vectors=vectors, classes=classifier.classes, weights=classifier.weights,
+                     bias=classifier.bias)
+            write_private(path, saved.getvalue())
             for stale in [*path.parent.glob("router-*.npz"), *path.parent.glob("examples-*.npy")]:
                 if stale != path:  # other commands' or an older voxd's: 3 MB each, never read again
                     stale.unlink(missing_ok=True)
