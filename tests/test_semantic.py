@@ -1,7 +1,8 @@
-"""The semantic stage without the real model: voting and abstaining with a tiny bag-of-words
-embedder, the example-vector cache, the typed scanners (voxd/language/scanners.py) that fill a chosen
-command's arguments, templates' expansions as examples, and the stage inside the pipeline with a
-follow-up question for what the scanners did not find."""
+"""The semantic stage without the real model: choosing and abstaining with a tiny bag-of-words
+embedder, the router cache (vectors and fitted weights), the phrasebook reader, the typed scanners
+(voxd/language/scanners.py) that fill a chosen command's arguments, templates' expansions as
+examples, and the stage inside the pipeline with a follow-up question for what the scanners did
+not find."""
 
 from __future__ import annotations
 
