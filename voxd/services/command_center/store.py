@@ -167,9 +167,12 @@ class CommandCenterStore:
         return await self.db.execute("DELETE FROM memories WHERE id = ?", (memory_id,)) > 0
 
     async def forget_matching(self, user_id: str, fragment: str) -> list[Memory]:
-        doomed = [m for m in await self.memories(user_id) if fragment.lower() in m.content.lower()]
-        for memory in doomed:
-            await self.delete_memory(memory.id)
+        """One transaction, so two forgets at once each answer only what they deleted."""
+        async with self.db.transaction() as transaction:
+            rows = await transaction.fetchall("SELECT * FROM memories WHERE user_id = ? ORDER BY created_at",
+                                              (user_id,))
+            doomed = [Memory(**dict(row)) for row in rows if fragment.lower() in row["content"].lower()]
+            await transaction.executemany("DELETE FROM memories WHERE id = ?", [(m.id,) for m in doomed])
         return doomed
 
     # secrets
