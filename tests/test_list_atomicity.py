@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import httpx
 import pytest
 
-from conftest import COMMAND, household_member, login, node_headers, register_node
+from conftest import COMMAND, household_member, login, node_headers, register_node, say
+from daemons import serving
 from voxd.catalog import CATALOG
 from voxd.kit.db import Durability
 
@@ -153,9 +154,11 @@ def assert_kept(home: Home, ledger: Ledger) -> None:
     assert not back, f"{len(back)} acknowledged removals came back: {sorted(back)[:10]}"
 
 
-@pytest.fixture
-def served(make_daemon):
-    return make_daemon(SERVICES)
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One daemon for the module; the kill -9 test, last, starts it again."""
+    with serving(tmp_path_factory, SERVICES) as daemon:
+        yield daemon
 
 
 def test_list_changes_are_atomic(served):
@@ -166,6 +169,16 @@ def test_list_changes_are_atomic(served):
     assert len(ledger.added) == WRITERS * ITEMS_EACH + SAID + TAKEN_BACK
     assert len(ledger.removed) == TAKEN_BACK
     assert len(on_the_list(home)) == WRITERS * ITEMS_EACH + SAID
+
+
+def test_timers_set_at_once_are_all_kept(served):
+    node = register_node(served)
+    minutes = range(10, 22)
+    with ThreadPoolExecutor(len(minutes)) as pool:
+        answers = list(pool.map(lambda n: say(served, node, f"set a timer for {n} minutes"), minutes))
+    assert all(answer.json()["command"] == "set_timer" for answer in answers), [a.text for a in answers]
+    running = say(served, node, "what timers do i have").json()["result"]["data"]["timers"]
+    assert len(running) == len(minutes)
 
 
 def test_acknowledged_list_changes_survive_kill_9(served):
