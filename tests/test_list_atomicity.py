@@ -9,6 +9,8 @@ with `synchronous=FULL`, so an answered write is on disk before its answer leave
 
 from __future__ import annotations
 
+import asyncio
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +22,9 @@ import pytest
 from conftest import COMMAND, household_member, login, node_headers, register_node, say
 from daemons import serving
 from voxd.catalog import CATALOG
-from voxd.kit.db import Durability
+from voxd.kit.db import Database, Durability
+from voxd.kit.sealing import SecretBox
+from voxd.services.command_center.store import MIGRATIONS, CommandCenterStore, DocumentStorage
 
 SERVICES = ["config", "auth", "command-center"]
 WRITERS, ITEMS_EACH = 8, 50
@@ -201,3 +205,24 @@ def test_acknowledged_list_changes_survive_kill_9(served):
     home.user["headers"] = {"Authorization": f"Bearer {tokens['access_token']}"}
     assert ledger.acknowledged() >= half
     assert_kept(home, ledger)
+
+
+def test_update_answers_what_the_change_says_and_a_failed_change_writes_nothing(tmp_path):
+    """The rules of `CommandStorage.update` a plug-in command relies on (unit: the real store)."""
+    async def run() -> None:
+        database = await Database.open(tmp_path / "cc.db", MIGRATIONS)
+        storage = DocumentStorage(CommandCenterStore(database, SecretBox(os.urandom(32))), "home", "counter")
+        try:
+            count = lambda stored: ((stored or 0) + 1, (stored or 0) + 1)  # noqa: E731
+            assert [await storage.update("count", count) for _ in range(3)] == [1, 2, 3]
+            with pytest.raises(ZeroDivisionError):
+                await storage.update("count", lambda stored: (stored + 1, 1 / 0))
+            assert await storage.get("count") == 3
+            assert await storage.update("count", lambda stored: (None, stored)) == 3
+            assert await storage.get("count") is None
+            await asyncio.gather(*(storage.update("count", count) for _ in range(20)))
+            assert await storage.get("count") == 20
+        finally:
+            await database.close()
+
+    asyncio.run(run())
