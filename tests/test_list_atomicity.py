@@ -4,7 +4,9 @@ Eight people add 50 items each over HTTP while a kitchen node adds items by voic
 hand adds items and takes them off again, half over HTTP and half by voice. Whatever was answered
 as added is on the list afterwards, and whatever was answered as removed is not - also when the
 daemon is killed (`kill -9`) half-way and started again: the command center's database commits
-with `synchronous=FULL`, so an answered write is on disk before its answer leaves.
+with `synchronous=FULL`, so an answered write is on disk before its answer leaves. Timers set at
+once are all kept too, and the rules of `CommandStorage.update` that make this so are checked on
+the real store.
 """
 
 from __future__ import annotations
