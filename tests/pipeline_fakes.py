@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from voxd.commands.api import Command, Speaker
+from voxd.commands.api import Change, Command, Speaker, T
 from voxd.commands.registry import built_in_commands
 from voxd.services.command_center.language_model import ModelUnavailable
 from voxd.services.command_center.pipeline import Pipeline
@@ -56,6 +56,15 @@ class FakeStore:
 
     async def delete_document(self, household_id: str, command: str, key: str) -> None:
         self.documents.pop((household_id, command, key), None)
+
+    async def update_document(self, household_id: str, command: str, key: str, change: Change[T]) -> T:
+        """Atomic as the real store's: nothing awaits between the read and the write."""
+        document, answer = change(await self.get_document(household_id, command, key))
+        if document is None:
+            await self.delete_document(household_id, command, key)
+        else:
+            await self.put_document(household_id, command, key, document)
+        return answer
 
 
 def chose(name: str, arguments: dict[str, Any]) -> AnsweredMessage:

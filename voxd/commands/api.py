@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
 from voxd.language.expansions import expansions
@@ -103,14 +103,32 @@ class SpeakerMemories(Protocol):
         ...
 
 
+T = TypeVar("T")
+# A change of one stored document: given what it holds (None when nothing), answers the document to
+# store instead (None deletes it) and what `CommandStorage.update` should answer.
+Change = Callable[[Any], tuple[Any, T]]
+
+
 class CommandStorage(Protocol):
-    """Small persistent JSON documents per household and command (timers, lists...)."""
+    """Small persistent JSON documents per household and command (timers, lists...).
+
+    Each call is atomic and, once it returns, on disk. A change that depends on what a document
+    holds (add to a list, remove a timer) goes through `update`, never `get` then `put`: between
+    those two awaits another request may write the document, and `put` would undo its change.
+    """
 
     async def get(self, key: str) -> Any: ...
 
     async def put(self, key: str, value: Any) -> None: ...
 
     async def delete(self, key: str) -> None: ...
+
+    async def update(self, key: str, change: Change[T]) -> T:
+        """Read, change and write the document in one write transaction: no other write to it (or
+        to any document) lands in between. `change` is a plain function, not a coroutine: it runs
+        with the storage's writer held, so keep it quick and do any I/O before or after. An
+        unchanged document is not written; if `change` raises, nothing is."""
+        ...
 
 
 class VoxdServices(Protocol):

@@ -103,10 +103,13 @@ class TellJoke(Command):
                                               "Reply with the joke only.")
             if written:
                 return CommandResponse(plain_speech(written), data={"topic": topic, "source": "model"})
-        last = await request.storage.get(LAST_TOLD)
-        fresh = [joke for joke in candidates or JOKES if joke.text != last] or list(candidates or JOKES)
-        joke = random.choice(fresh)
-        await request.storage.put(LAST_TOLD, joke.text)
+        def tell(last: Any) -> tuple[str, Joke]:
+            """Not the joke told last, chosen and noted in one update: two asked at once differ."""
+            fresh = [joke for joke in candidates or JOKES if joke.text != last] or list(candidates or JOKES)
+            joke = random.choice(fresh)
+            return joke.text, joke
+
+        joke = await request.storage.update(LAST_TOLD, tell)
         said = joke.text if candidates else f"I don't know one about {topic}, but here's one. {joke.text}"
         return CommandResponse(said, data={"topic": topic, "source": "collection", "joke": joke.text})
 

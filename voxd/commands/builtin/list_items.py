@@ -50,16 +50,24 @@ def as_item(entry: dict[str, Any]) -> ListItem:
     return ListItem(entry["item"], entry.get("added_at"), entry.get("added_by"))
 
 
+def valid_entries(stored: Any) -> list[dict[str, Any]]:
+    """The entries of a stored list that hold an item's text (anything else is dropped)."""
+    return [entry for entry in stored or [] if isinstance(entry, dict) and isinstance(entry.get("item"), str)]
+
+
 class ListItems:
-    """One household list, over the storage of its command (`key` is the command's name)."""
+    """One household list, over the storage of its command (`key` is the command's name).
+
+    Each change is one `CommandStorage.update`: people adding and removing items at once, by voice
+    and over HTTP, never undo each other's changes (tests/test_list_atomicity.py).
+    """
 
     def __init__(self, storage: CommandStorage, key: str) -> None:
         self.storage = storage
         self.key = key
 
     async def entries(self) -> list[dict[str, Any]]:
-        stored = await self.storage.get(self.key) or []
-        return [entry for entry in stored if isinstance(entry, dict) and isinstance(entry.get("item"), str)]
+        return valid_entries(await self.storage.get(self.key))
 
     async def items(self) -> list[ListItem]:
         return [as_item(entry) for entry in await self.entries()]
@@ -70,20 +78,19 @@ class ListItems:
         return {*known, *(item_key(entry["item"]) for entry in await self.entries())}
 
     async def add(self, items: list[str], now: datetime, added_by: str | None) -> Added:
-        stored = await self.entries()
-        present = {item_key(entry["item"]) for entry in stored}
-        added, already = [], []
-        for item in items:
-            if item_key(item) in present:
-                already.append(item)
-            else:
-                added.append(item)
+        def add_to(document: Any) -> tuple[list[dict[str, Any]], Added]:
+            stored = valid_entries(document)
+            present = {item_key(entry["item"]) for entry in stored}
+            added, already = [], []
+            for item in items:
+                (already if item_key(item) in present else added).append(item)
                 present.add(item_key(item))
-        await self.learn_compounds(added)
-        stored += [{"item": item, "added_at": now.isoformat(), "added_by": added_by} for item in added]
-        if added:
-            await self.storage.put(self.key, stored)
-        return Added(added, already, [as_item(entry) for entry in stored])
+            stored += [{"item": item, "added_at": now.isoformat(), "added_by": added_by} for item in added]
+            return stored, Added(added, already, [as_item(entry) for entry in stored])
+
+        outcome = await self.storage.update(self.key, add_to)
+        await self.learn_compounds(outcome.added)
+        return outcome
 
     async def learn_compounds(self, added: list[str]) -> None:
         """Items added as one that hold "and" ("salt and pepper") are kept after they leave the
@@ -91,23 +98,26 @@ class ListItems:
         compounds = [item_key(item) for item in added if " and " in item_key(item)]
         if not compounds:
             return
-        known: list[str] = await self.storage.get(KNOWN_KEY) or []
-        known = [key for key in known if key not in compounds] + compounds
-        await self.storage.put(KNOWN_KEY, known[-KNOWN_LIMIT:])
+
+        def learn(known: Any) -> tuple[list[str], None]:
+            kept = [key for key in known or [] if key not in compounds] + compounds
+            return kept[-KNOWN_LIMIT:], None
+
+        await self.storage.update(KNOWN_KEY, learn)
 
     async def remove(self, items: list[str]) -> Removed:
-        stored = await self.entries()
         wanted = {item_key(item): item for item in items}
-        kept = [entry for entry in stored if item_key(entry["item"]) not in wanted]
-        found = {item_key(entry["item"]) for entry in stored}
-        removed = [item for key, item in wanted.items() if key in found]
-        missing = [item for key, item in wanted.items() if key not in found]
-        if removed:
-            await self.storage.put(self.key, kept)
-        return Removed(removed, missing, [as_item(entry) for entry in kept])
+
+        def remove_from(document: Any) -> tuple[list[dict[str, Any]], Removed]:
+            stored = valid_entries(document)
+            kept = [entry for entry in stored if item_key(entry["item"]) not in wanted]
+            found = {item_key(entry["item"]) for entry in stored}
+            removed = [item for key, item in wanted.items() if key in found]
+            missing = [item for key, item in wanted.items() if key not in found]
+            return kept, Removed(removed, missing, [as_item(entry) for entry in kept])
+
+        return await self.storage.update(self.key, remove_from)
 
     async def clear(self) -> bool:
         """Empty the list; False when it was empty already."""
-        had_items = bool(await self.entries())
-        await self.storage.put(self.key, [])
-        return had_items
+        return await self.storage.update(self.key, lambda document: ([], bool(valid_entries(document))))

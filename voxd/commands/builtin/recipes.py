@@ -128,14 +128,19 @@ class ReadRecipe(RecipeCommand):
         return await self.navigate(request, recipe, -1, "ingredients")
 
     async def navigate(self, request: CommandRequest, recipe: dict[str, Any], at: int, step: str) -> CommandResponse:
-        """Say the ingredients (position -1) or a step, and remember where the reading is."""
+        """Say the ingredients (position -1) or a step, and remember where the reading is: moved
+        from where it is stored now, in one atomic change, so "next step" said twice is two steps."""
         steps: list[str] = recipe.get("steps") or []
-        position = {"ingredients": -1, "next": at + 1, "repeat": at, "previous": max(at - 1, -1)}[step]
+
+        def move(reading: Any) -> tuple[dict[str, Any] | None, int]:
+            here = reading["step"] if reading and reading.get("recipe_id") == recipe["id"] else at
+            position = {"ingredients": -1, "next": here + 1, "repeat": here, "previous": max(here - 1, -1)}[step]
+            return (None if position >= len(steps) else {"recipe_id": recipe["id"], "step": position}), position
+
+        position = await request.storage.update(self.reading_key(request), move)
         data = {"recipe_id": recipe["id"], "title": recipe["title"], "step": position + 1, "steps": len(steps)}
         if position >= len(steps):
-            await request.storage.delete(self.reading_key(request))
             return CommandResponse(f"That was the last step of {recipe['title']}. Enjoy!", data=data)
-        await request.storage.put(self.reading_key(request), {"recipe_id": recipe["id"], "step": position})
         if position < 0:
             lines = [ingredient["text"] for ingredient in recipe.get("ingredients") or []]
             said = f"{recipe['title']}. You need {spoken_list(lines)}." if lines else f"{recipe['title']}."

@@ -106,13 +106,17 @@ async def running_timers(storage: CommandStorage, now: datetime) -> list[Timer]:
     return [timer for timer in await stored_timers(storage) if timer.seconds_left(now) > 0]
 
 
-async def save(storage: CommandStorage, timers: list[Timer]) -> None:
-    await storage.put(STORAGE_KEY, [asdict(timer) for timer in timers])
+async def add_timer(storage: CommandStorage, timer: Timer) -> None:
+    """One atomic change (`CommandStorage.update`), so two timers set at once are both kept."""
+    await storage.update(STORAGE_KEY, lambda stored: ([*(stored or []), asdict(timer)], None))
 
 
 async def remove_timers(storage: CommandStorage, ids: set[str]) -> None:
-    """Reads the list afresh, so a timer set meanwhile is kept."""
-    await save(storage, [timer for timer in await stored_timers(storage) if timer.id not in ids])
+    """One atomic change, so a timer set meanwhile is kept."""
+    def without(stored: Any) -> tuple[list[dict[str, Any]], None]:
+        return [entry for entry in stored or [] if entry["id"] not in ids], None
+
+    await storage.update(STORAGE_KEY, without)
 
 
 CANCEL = "cancel|stop|delete|remove|end|turn off|switch off|scrap|kill|get rid of"  # verbs that end a timer
@@ -170,7 +174,7 @@ class SetTimer(Command):
                       label: str | None = None) -> CommandResponse:
         ends_at = request.now + timedelta(seconds=duration_seconds)
         timer = Timer(uuid.uuid4().hex[:12], clean_label(label), request.node_id, duration_seconds, ends_at.isoformat())
-        await save(request.storage, [*await stored_timers(request.storage), timer])
+        await add_timer(request.storage, timer)
         said = f"{timer.label} timer" if timer.label else "Timer"
         return CommandResponse(
             f"{sentence_case(said)} set for {spoken_duration(duration_seconds)}.",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from voxd.commands.api import Speaker
+from voxd.commands.api import Change, Speaker, T
 from voxd.services.command_center.store import ApplicableSecrets, Memory
 from voxd.wire.openai_chat import AnsweredMessage, Message, Tool
 from voxd.wire.speech import SpeakerMatch, Transcription
@@ -29,6 +29,8 @@ class PipelineStore(Protocol):
     async def put_document(self, household_id: str, command: str, key: str, value: Any) -> None: ...
 
     async def delete_document(self, household_id: str, command: str, key: str) -> None: ...
+
+    async def update_document(self, household_id: str, command: str, key: str, change: Change[T]) -> T: ...
 
 
 class Model(Protocol):

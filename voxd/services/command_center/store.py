@@ -1,5 +1,8 @@
 """The command center's database: command documents (timers, lists), memories, secrets.
 
+A command document changes in one write transaction (`update_document`): two changes at once both
+land, as the lists' concurrency test shows (tests/test_list_atomicity.py).
+
 Command secrets are stored sealed (AES-GCM, voxd.kit.sealing) with the key in voxd.env, each bound
 to its key name and owner; the `value` column only ever held the plain text of an older voxd and
 is emptied at start-up (`seal_plain_secrets`).
@@ -15,6 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
+from voxd.commands.api import Change, T
 from voxd.kit.db import Database
 from voxd.kit.sealing import SEALING_KEY_VARIABLE, SecretBox, UnreadableSecret
 from voxd.kit.timeparse import now_iso
@@ -84,6 +88,13 @@ class ApplicableSecrets:
     unreadable: set[str] = field(default_factory=set)
 
 
+WHERE_DOCUMENT = "WHERE household_id = ? AND command = ? AND key = ?"
+READ_DOCUMENT = f"SELECT value FROM command_documents {WHERE_DOCUMENT}"
+DELETE_DOCUMENT = f"DELETE FROM command_documents {WHERE_DOCUMENT}"
+WRITE_DOCUMENT = ("INSERT INTO command_documents VALUES (?, ?, ?, ?, ?) ON CONFLICT(household_id, command, key) "
+                  "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at")
+
+
 def secret_context(key: str, household_id: str, node_id: str) -> str:
     """What a sealed value is bound to, so that copying it to another row does not open it."""
     return f"{key}\0{household_id}\0{node_id}"
@@ -100,18 +111,27 @@ class CommandCenterStore:
 
     # command documents
     async def get_document(self, household_id: str, command: str, key: str) -> Any:
-        row = await self.db.fetchone(
-            "SELECT value FROM command_documents WHERE household_id = ? AND command = ? AND key = ?",
-            (household_id, command, key),
-        )
+        row = await self.db.fetchone(READ_DOCUMENT, (household_id, command, key))
         return json.loads(row["value"]) if row else None
 
     async def put_document(self, household_id: str, command: str, key: str, value: Any) -> None:
-        await self.db.execute(
-            "INSERT INTO command_documents VALUES (?, ?, ?, ?, ?) ON CONFLICT(household_id, command, key) "
-            "DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            (household_id, command, key, json.dumps(value), now_iso()),
-        )
+        await self.db.execute(WRITE_DOCUMENT, (household_id, command, key, json.dumps(value), now_iso()))
+
+    async def update_document(self, household_id: str, command: str, key: str, change: Change[T]) -> T:
+        """Read, change and write one document in one write transaction, so no other write lands
+        between the read and the write (`CommandStorage.update`). The change runs on the event loop
+        with the writer held: it is a plain function, quick and without I/O."""
+        owner = (household_id, command, key)
+        async with self.db.transaction() as transaction:
+            row = await transaction.fetchone(READ_DOCUMENT, owner)
+            before = row["value"] if row else None
+            document, answer = change(None if before is None else json.loads(before))
+            after = None if document is None else json.dumps(document)
+            if after is None and before is not None:
+                await transaction.execute(DELETE_DOCUMENT, owner)
+            elif after != before:
+                await transaction.execute(WRITE_DOCUMENT, (*owner, after, now_iso()))
+        return answer
 
     async def documents(self, command: str, key: str) -> list[tuple[str, Any]]:
         """One document of a command in every household: (household_id, value)."""
@@ -121,10 +141,7 @@ class CommandCenterStore:
         return [(row["household_id"], json.loads(row["value"])) for row in rows]
 
     async def delete_document(self, household_id: str, command: str, key: str) -> None:
-        await self.db.execute(
-            "DELETE FROM command_documents WHERE household_id = ? AND command = ? AND key = ?",
-            (household_id, command, key),
-        )
+        await self.db.execute(DELETE_DOCUMENT, (household_id, command, key))
 
     # memories
     async def add_memory(self, user_id: str, household_id: str | None, content: str) -> Memory:
@@ -150,9 +167,12 @@ class CommandCenterStore:
         return await self.db.execute("DELETE FROM memories WHERE id = ?", (memory_id,)) > 0
 
     async def forget_matching(self, user_id: str, fragment: str) -> list[Memory]:
-        doomed = [m for m in await self.memories(user_id) if fragment.lower() in m.content.lower()]
-        for memory in doomed:
-            await self.delete_memory(memory.id)
+        """One transaction, so two forgets at once each answer only what they deleted."""
+        async with self.db.transaction() as transaction:
+            rows = await transaction.fetchall("SELECT * FROM memories WHERE user_id = ? ORDER BY created_at",
+                                              (user_id,))
+            doomed = [Memory(**dict(row)) for row in rows if fragment.lower() in row["content"].lower()]
+            await transaction.executemany("DELETE FROM memories WHERE id = ?", [(m.id,) for m in doomed])
         return doomed
 
     # secrets
@@ -254,3 +274,6 @@ class DocumentStorage:
 
     async def delete(self, key: str) -> None:
         await self._store.delete_document(self._household, self._command, key)
+
+    async def update(self, key: str, change: Change[T]) -> T:
+        return await self._store.update_document(self._household, self._command, key, change)
