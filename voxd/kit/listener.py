@@ -10,6 +10,9 @@ passes through a `GuardedConnection` in front of aiohttp's own protocol:
 - its request headers must be complete within VOXD_HEADER_TIMEOUT of the connection (or of the
   request's first byte on a kept-alive connection), its body within VOXD_BODY_TIMEOUT of the headers;
 - between requests it may stay open VOXD_IDLE_TIMEOUT (aiohttp's keep-alive time-out).
+
+What aiohttp logs about a client's bytes that are not HTTP is one rate-limited warning line per
+address (MalformedRequestFilter), not a traceback per request.
 """
 
 from __future__ import annotations
@@ -18,14 +21,18 @@ import asyncio
 import logging
 import ssl
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
 
 from voxd.kit.connections import ConnectionCounts, ListenerLimits, normal_address
+from voxd.kit.routes import BROKEN_HTTP, what_is_broken
 
 RequestHandlerFunction = Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]
+# The keys (client addresses) a ThrottledFilter tracks at once; past them, the rest share one line.
+MAX_THROTTLED_KEYS = 1024
 
 
 class Listener:
@@ -38,6 +45,7 @@ class Listener:
         self.limits: ListenerLimits = counts.limits
         self.server = runner.server
         self.server.request_handler = watched(self.server.request_handler)
+        quiet_malformed_requests()  # what aiohttp's protocol logs for each of this port's bad requests
 
     def connection(self) -> GuardedConnection:
         return GuardedConnection(self)
@@ -188,34 +196,92 @@ def runner_options(limits: ListenerLimits) -> dict[str, Any]:
     return {"keepalive_timeout": limits.idle_timeout}
 
 
-class AcceptErrorFilter(logging.Filter):
-    """asyncio logs every failed accept() (EMFILE: out of file descriptors) with a traceback, and
-    retries each second on every port; the caps keep that from happening, this keeps it to one
-    line a minute if something else uses the descriptors up."""
+class ThrottledFilter(logging.Filter):
+    """A logger filter that lets at most one record per key through every `interval` seconds and
+    makes it one line (no traceback), saying how many it held back since; records it has no key
+    for pass untouched. Keys quiet for an interval are forgotten; past MAX_THROTTLED_KEYS at once,
+    new keys share the key "other addresses"."""
 
     def __init__(self, interval: float = 60.0) -> None:
         super().__init__()
         self._interval = interval
-        self._last = float("-inf")
-        self._suppressed = 0
+        self._last: dict[str, float] = {}
+        self._held: Counter[str] = Counter()
+
+    def key(self, record: logging.LogRecord) -> str | None:
+        raise NotImplementedError
+
+    def rewrite(self, record: logging.LogRecord, key: str, held: int) -> None:
+        raise NotImplementedError
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if "out of system resource" not in str(record.msg):
+        key = self.key(record)
+        if key is None:
             return True
         now = time.monotonic()
-        if now - self._last < self._interval:
-            self._suppressed += 1
+        if key not in self._last and len(self._last) >= MAX_THROTTLED_KEYS:
+            self._forget_quiet_keys(now)
+            if len(self._last) >= MAX_THROTTLED_KEYS:
+                key = "other addresses"
+        if now - self._last.get(key, float("-inf")) < self._interval:
+            self._held[key] += 1
             return False
-        self._last = now
-        if self._suppressed:
-            record.msg = f"{record.msg} (and {self._suppressed} more since the last such line)"
-            self._suppressed = 0
+        self._last[key] = now
+        self.rewrite(record, key, self._held.pop(key, 0))
         record.exc_info = record.exc_text = None
         return True
+
+    def _forget_quiet_keys(self, now: float) -> None:
+        for key in [key for key, last in self._last.items() if now - last >= self._interval]:
+            del self._last[key]
+            self._held.pop(key, None)
+
+
+class AcceptErrorFilter(ThrottledFilter):
+    """asyncio logs every failed accept() (EMFILE: out of file descriptors) with a traceback, and
+    retries each second on every port; the caps keep that from happening, this keeps it to one
+    line a minute if something else uses the descriptors up."""
+
+    def key(self, record: logging.LogRecord) -> str | None:
+        return "accept" if "out of system resource" in str(record.msg) else None
+
+    def rewrite(self, record: logging.LogRecord, key: str, held: int) -> None:
+        if held:
+            record.msg = f"{record.msg} (and {held} more since the last such line)"
+
+
+class MalformedRequestFilter(ThrottledFilter):
+    """aiohttp answers bytes that are not HTTP (a NUL in a header, a line too long, a broken chunked
+    or gzip body) with a 400 and logs each one at ERROR with a traceback (logger aiohttp.server):
+    anyone could fill the console and the log store that way. The client's fault, so: one WARNING
+    line per address a minute, with a count of the ones held back, and no traceback."""
+
+    def key(self, record: logging.LogRecord) -> str | None:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, BROKEN_HTTP):
+            return None
+        # "Error handling request from %s" names the address; a body found broken after the
+        # handler answered ("Unhandled exception") does not.
+        return str(record.args[0]) if isinstance(record.args, tuple) and record.args else "an unknown address"
+
+    def rewrite(self, record: logging.LogRecord, key: str, held: int) -> None:
+        assert record.exc_info is not None and record.exc_info[1] is not None
+        reason = what_is_broken(record.exc_info[1]).splitlines()[0].rstrip(":")[:160]
+        more = f" (and {held} more from there since the last such line)" if held else ""
+        record.levelno, record.levelname = logging.WARNING, logging.getLevelName(logging.WARNING)
+        record.msg, record.args = "malformed HTTP from %s, answered 400: %s%s", (key, reason, more)
 
 
 def quiet_accept_errors() -> None:
     """Install AcceptErrorFilter on asyncio's logger once per process."""
-    asyncio_log = logging.getLogger("asyncio")
-    if not any(isinstance(f, AcceptErrorFilter) for f in asyncio_log.filters):
-        asyncio_log.addFilter(AcceptErrorFilter())
+    install_once(logging.getLogger("asyncio"), AcceptErrorFilter)
+
+
+def quiet_malformed_requests() -> None:
+    """Install MalformedRequestFilter on aiohttp's server logger once per process."""
+    install_once(logging.getLogger("aiohttp.server"), MalformedRequestFilter)
+
+
+def install_once(logger: logging.Logger, kind: type[ThrottledFilter]) -> None:
+    if not any(isinstance(f, kind) for f in logger.filters):
+        logger.addFilter(kind())

@@ -57,10 +57,12 @@ def operation(route: Route) -> dict[str, Any]:
             parameters.append({"name": name, "in": "query", "required": name in required, "schema": prop})
     if parameters:
         op["parameters"] = parameters
-    if route.body is not None:
-        content = {"application/json": {"schema": adapter(route.body).json_schema()}}
-        for raw in route.raw_types:
-            content[raw] = {"schema": {"type": "string", "format": "binary"}}
+    # Every body a route takes, its raw types too (an upload route's image or recording), so a
+    # client and the contract tests see each route that reads a body.
+    content = {"application/json": {"schema": adapter(route.body).json_schema()}} if route.body is not None else {}
+    for raw in route.raw_types:
+        content[raw] = {"schema": {"type": "string", "format": "binary"}}
+    if content:
         op["requestBody"] = {"required": True, "content": content}
     success: dict[str, Any] = {"description": "success"}
     if route.response is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
@@ -21,6 +22,9 @@ from voxd.kit.errors import ApiError, bad_request
 
 T = TypeVar("T")
 QUIET = "voxd_quiet_route"
+# What aiohttp raises for bytes that are not HTTP: a header line with a NUL or too long, a broken
+# chunked encoding or Content-Encoding (RequestPayloadError while a handler reads the body).
+BROKEN_HTTP = (HttpProcessingError, web.RequestPayloadError)
 Handler = Callable[["Call[Any]"], Awaitable[web.StreamResponse]]
 
 
@@ -96,11 +100,28 @@ async def read_limited(request: web.Request, limit: int) -> bytes:
     """The body, refused as soon as it passes `limit`: a chunked body has no Content-Length to
     check first, and the app reads up to its largest route's (raw) limit."""
     body = bytearray()
-    async for chunk in request.content.iter_chunked(64 * 1024):
-        body += chunk
-        if len(body) > limit:
-            raise too_large(limit)
+    try:
+        async for chunk in request.content.iter_chunked(64 * 1024):
+            body += chunk
+            if len(body) > limit:
+                raise too_large(limit)
+    except BROKEN_HTTP as error:
+        raise unreadable_body(error) from None
     return bytes(body)
+
+
+def unreadable_body(error: Exception) -> ApiError:
+    """400 for a body whose transfer or content encoding is broken (`BROKEN_HTTP`)."""
+    return bad_request(f"the request body cannot be read: {what_is_broken(error)}", "malformed_body")
+
+
+def what_is_broken(error: BaseException) -> str:
+    """aiohttp's own words for bytes it cannot read: the `message` of the error or of its cause."""
+    for candidate in (error.__cause__, error):
+        message = getattr(candidate, "message", None)
+        if isinstance(message, str) and message:
+            return message
+    return str(error)
 
 
 async def parse_body(request: web.Request, route: Route, limit: int) -> Any:
