@@ -137,8 +137,13 @@ def test_secrets_are_checked_installed_and_never_shown(model_daemon, model_node,
         r for r in required if r["key"] == "OPENWEATHER_API_KEY").items()
     assert voxd_cli("secrets", "install", "--all", "--household", household, target=model_daemon).exit_code == 0
     secret_value = "owm-" + "k" * 28
-    result = voxd_cli("secrets", "set", "OPENWEATHER_API_KEY", secret_value, "--household", household, target=model_daemon)
+    on_argv = voxd_cli("secrets", "set", "OPENWEATHER_API_KEY", secret_value, "--household", household,
+                       target=model_daemon)
+    assert on_argv.exit_code != 0 and "--value-from-argv" in on_argv.output  # shell history, `ps`
+    result = voxd_cli("secrets", "set", "OPENWEATHER_API_KEY", "--household", household, input=secret_value + "\n",
+                      target=model_daemon)
     assert result.exit_code == 0, result.output
+    assert secret_value not in result.output
     overview = httpx.get(model_daemon.url("command-center") + "/api/v0/secrets", headers={"X-Admin-Key": model_daemon.admin_key})
     assert secret_value not in overview.text
     assert household in next(r for r in overview.json()["required"] if r["key"] == "OPENWEATHER_API_KEY")["set_for"]
