@@ -9,7 +9,7 @@ import json
 import httpx
 import pytest
 
-from conftest import COMMAND, Daemon, free_port_offset, login, node_headers, register_node, say, unique_email
+from conftest import COMMAND, Daemon, free_port_offset, login, node_headers, register_node, run_voxd, say, unique_email
 from scripted_llm import ScriptedModel, text, tool_call
 from voxd.kit.optional import installed
 
@@ -232,6 +232,13 @@ def test_third_party_commands_load_from_entry_points(make_daemon, tmp_path):
     body = say(daemon, node, "does the green bin go out tonight?").json()
     assert body["command"] == "bin_day" and body["routed_by"] == "pre_route"
     assert body["text"] == "Yes, the green bin goes out tonight."
+    listed = {c["name"]: c for c in json.loads(run_voxd(daemon.env, "commands", "--json").output)}
+    assert listed["bin_day"] == {"name": "bin_day", "description": "Say which bins go out.",
+                                 "example": "is the blue bin go out today", "secrets": [], "origin": "plug-in",
+                                 "understood_without_a_model": True}
+    assert listed["get_weather"]["origin"] == "built-in" and listed["get_weather"]["secrets"] == ["OPENWEATHER_API_KEY"]
+    assert listed["set_timer"]["example"]  # a sentence to say, from the phrasebook
+    assert "bin_day (plug-in)" in run_voxd(daemon.env, "commands").output
 
 
 def test_fillers_and_list_items_through_serve(model_daemon, model_node):
