@@ -23,7 +23,7 @@ from voxd.catalog import CATALOG, default_ports
 from voxd.cli import main as cli_main
 from voxd.kit.settings import read_env_file
 
-STARTUP_TIMEOUT = 30.0
+STARTUP_TIMEOUT = 90.0  # a readiness wait, not a speed target: a loaded 2-core machine starts slowly
 
 
 def ports_free(ports: list[int]) -> bool:

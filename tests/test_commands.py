@@ -9,7 +9,7 @@ import json
 import httpx
 import pytest
 
-from conftest import COMMAND, Daemon, free_port_offset, login, node_headers, register_node, say, unique_email
+from conftest import COMMAND, Daemon, free_port_offset, login, node_headers, register_node, run_voxd, say, unique_email
 from scripted_llm import ScriptedModel, text, tool_call
 from voxd.kit.optional import installed
 
@@ -137,8 +137,13 @@ def test_secrets_are_checked_installed_and_never_shown(model_daemon, model_node,
         r for r in required if r["key"] == "OPENWEATHER_API_KEY").items()
     assert voxd_cli("secrets", "install", "--all", "--household", household, target=model_daemon).exit_code == 0
     secret_value = "owm-" + "k" * 28
-    result = voxd_cli("secrets", "set", "OPENWEATHER_API_KEY", secret_value, "--household", household, target=model_daemon)
+    on_argv = voxd_cli("secrets", "set", "OPENWEATHER_API_KEY", secret_value, "--household", household,
+                       target=model_daemon)
+    assert on_argv.exit_code != 0 and "--value-from-argv" in on_argv.output  # shell history, `ps`
+    result = voxd_cli("secrets", "set", "OPENWEATHER_API_KEY", "--household", household, input=secret_value + "\n",
+                      target=model_daemon)
     assert result.exit_code == 0, result.output
+    assert secret_value not in result.output
     overview = httpx.get(model_daemon.url("command-center") + "/api/v0/secrets", headers={"X-Admin-Key": model_daemon.admin_key})
     assert secret_value not in overview.text
     assert household in next(r for r in overview.json()["required"] if r["key"] == "OPENWEATHER_API_KEY")["set_for"]
@@ -227,6 +232,13 @@ def test_third_party_commands_load_from_entry_points(make_daemon, tmp_path):
     body = say(daemon, node, "does the green bin go out tonight?").json()
     assert body["command"] == "bin_day" and body["routed_by"] == "pre_route"
     assert body["text"] == "Yes, the green bin goes out tonight."
+    listed = {c["name"]: c for c in json.loads(run_voxd(daemon.env, "commands", "--json").output)}
+    assert listed["bin_day"] == {"name": "bin_day", "description": "Say which bins go out.",
+                                 "example": "is the blue bin go out today", "secrets": [], "origin": "plug-in",
+                                 "understood_without_a_model": True}
+    assert listed["get_weather"]["origin"] == "built-in" and listed["get_weather"]["secrets"] == ["OPENWEATHER_API_KEY"]
+    assert listed["set_timer"]["example"]  # a sentence to say, from the phrasebook
+    assert "bin_day (plug-in)" in run_voxd(daemon.env, "commands").output
 
 
 def test_fillers_and_list_items_through_serve(model_daemon, model_node):

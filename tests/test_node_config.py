@@ -5,8 +5,10 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from click.testing import CliRunner
 
 from node_kit import NODE, write_config
+from voxd_node.cli import main
 from voxd_node.config import ConfigError, load_config
 
 
@@ -53,3 +55,10 @@ def test_list_devices_needs_no_config():
     result = subprocess.run([str(NODE), "--list-devices"], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
     assert "input devices:" in result.stdout and "output devices:" in result.stdout
+
+
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_short_and_long_help(flag):
+    """`voxd-node -h` works like `voxd -h` (a Pi's user types the short one first)."""
+    result = CliRunner().invoke(main, [flag])
+    assert result.exit_code == 0 and "--config" in result.output

@@ -142,6 +142,25 @@ def shipped(daemon: Daemon, text: str) -> bool:
     return False
 
 
+def test_the_cli_finds_a_tls_daemon_whatever_its_own_environment(make_daemon):
+    """VOXD_TLS=on only in the daemon's environment (a systemd unit): the CLI, in a shell without
+    it, reads where the daemon is from VOXD_HOME/running.json and works; once the daemon has
+    stopped, it says the daemon is not running."""
+    daemon = make_daemon(["config", "auth", "logs"], **TLS)
+    running = daemon.home / "running.json"
+    assert stat.S_IMODE(running.stat().st_mode) == 0o600
+    written = json.loads(running.read_text())
+    assert written["scheme"] == "https" and written["config_url"] == daemon.url("config")
+    assert written["authority_sha256"] == show(daemon.env)["ca.pem"]["sha256"]
+    shell = {"VOXD_HOME": str(daemon.home), "VOXD_PORT_OFFSET": str(daemon.offset)}  # no VOXD_TLS
+    listed = run_voxd(shell, "households", "list", "--json")
+    assert listed.exit_code == 0, listed.output
+    daemon.stop()
+    assert not running.exists()
+    down = run_voxd(shell, "households", "list")
+    assert down.exit_code == 1 and "the voxd daemon is not running" in down.output
+
+
 def test_listening_beyond_loopback_turns_tls_on_by_itself(make_daemon):
     daemon = make_daemon(["config"], VOXD_BIND_HOST="0.0.0.0")  # briefly: it stops with the test
     spec = CATALOG["config"]

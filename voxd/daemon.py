@@ -24,6 +24,7 @@ from voxd.kit.log_setup import install_shipper
 from voxd.kit.redact import Redactor
 from voxd.kit.settings import DATABASE_URL, LOG_SHIP_LEVEL, SERVICE_DATABASE_URL, Settings, check_settings
 from voxd.registration import keep_registered
+from voxd.running import remove_running, write_running
 from voxd.kit.tls import server_tls
 from voxd.kit import torch_threads
 
@@ -137,10 +138,12 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
         registration = asyncio.create_task(keep_registered(settings, names))
         log.info("up to %d connections in all (open-file limit %d), %d per service, %d per client address",
                  counts.limits.max_total, descriptors, counts.limits.max_per_service, counts.limits.max_per_address)
+        write_running(settings, names)  # where the CLI finds this daemon, whatever its environment
         log.info("voxd is ready (%d services); Ctrl+C stops it", len(runners))
         await stop.wait()
         log.info("stopping")
     finally:
+        remove_running(settings)
         await stop_tasks(registration)
         await shipper.drain()  # deliver what is buffered while the services can still send
         await stop_tasks(shipping)

@@ -25,7 +25,7 @@ log = logging.getLogger("voxd_node")
 STARTUP_ERRORS = (ConfigError, SourceError, SinkError, NoSoundDevice)
 
 
-@click.command()
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               help="The node's TOML file, as written by `voxd node register --config FILE`.")
 @click.option("--server", help="Command center URL; overrides command_center_url.")

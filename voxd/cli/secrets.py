@@ -54,19 +54,39 @@ def install(command: str | None, list_only: bool, install_all: bool, household_i
     if as_json:
         print_json(installed)
     elif installed:
-        console.print(f"Installed {', '.join(installed)}: set each with `voxd secrets set KEY VALUE`.")
+        console.print(f"Installed {', '.join(installed)}: set each with `voxd secrets set KEY` "
+                      "(the value is asked for).")
     else:
         console.print("Nothing to install: the entries exist already.")
 
 
 @secrets.command("set")
 @click.argument("key")
-@click.argument("value")
+@click.argument("value", required=False)
+@click.option("--value-from-argv", "from_argv", is_flag=True,
+              help="Take VALUE from the command line (it stays in shell history and `ps`).")
 @click.option("--node", "node_id", help="Only for this node (default: the whole household).")
 @click.option("--household", "household_id", help="Household id (default: the only household).")
-def set_secret(key: str, value: str, node_id: str | None, household_id: str | None) -> None:
-    """Set KEY to VALUE for a household (or one node)."""
+def set_secret(key: str, value: str | None, from_argv: bool, node_id: str | None, household_id: str | None) -> None:
+    """Set KEY for a household (or one node). The value is asked for (hidden) on a terminal, or read
+    from standard input (`voxd secrets set KEY < file`), never taken from the command line unless
+    --value-from-argv says so: arguments end up in shell history and in every user's `ps`."""
     settings = load_settings()
-    body = {"value": value, **({"node_id": node_id} if node_id else {"household_id": only_household(settings, household_id)})}
+    body = {"value": secret_value(key, value, from_argv),
+            **({"node_id": node_id} if node_id else {"household_id": only_household(settings, household_id)})}
     admin_call(settings, "command-center", "PUT", f"/api/v0/secrets/{key}", json=body)
     console.print(f"{key} is set.")
+
+
+def secret_value(key: str, given: str | None, from_argv: bool) -> str:
+    """The secret's value from a hidden prompt, standard input or (when allowed) the argument."""
+    if given is not None:
+        if not from_argv:
+            raise CliError(f"a secret on the command line stays in shell history and `ps`: run `voxd secrets set "
+                           f"{key}` and type it when asked, pipe it in, or add --value-from-argv")
+        return given
+    stdin = click.get_text_stream("stdin")
+    value = click.prompt(f"{key}", hide_input=True) if stdin.isatty() else stdin.read().rstrip("\r\n")
+    if not value:
+        raise CliError(f"no value given for {key}")
+    return value

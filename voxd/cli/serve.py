@@ -8,7 +8,7 @@ import click
 
 from voxd.catalog import CATALOG, normalize_name
 from voxd.cli.output import CliError, console
-from voxd.cli.settings_option import load_settings
+from voxd.cli.settings_option import own_settings
 from voxd.daemon import StartupError, serve as run_daemon
 from voxd.home import ensure_home
 from voxd.kit.log_setup import configure_logging
@@ -19,7 +19,7 @@ from voxd.kit.settings import LOG_LEVEL, LOG_SHIP_LEVEL, SettingsError
 @click.command()
 def init() -> None:
     """Create VOXD_HOME and its secrets (never overwrites existing ones)."""
-    settings = load_settings()
+    settings = own_settings()
     result = ensure_home(settings.home)
     if result.added:
         console.print(f"Initialized [bold]{result.home}[/]: wrote {len(result.added)} secrets to {result.env_file}")
@@ -48,9 +48,9 @@ def serve(services: str | None) -> None:
     Without --services, a service whose extra is not installed is skipped with one line naming the
     extra; a service named in --services that cannot start is an error (exit 1)."""
     names = parse_services(services)
-    settings = load_settings()
+    settings = own_settings()
     result = ensure_home(settings.home)
-    settings = load_settings()
+    settings = own_settings()
     try:
         configure_logging(settings.value(LOG_LEVEL), Redactor(settings.secret_values()))
         settings.value(LOG_SHIP_LEVEL)

@@ -15,6 +15,7 @@ import aiohttp
 from aiohttp import web
 from pydantic import StringConstraints
 
+from voxd.commands.overview import CommandSummary, overview
 from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
 from voxd.commands.registry import load_commands
 from voxd.kit.appkeys import CLIENT, HTTP, SETTINGS
@@ -186,7 +187,20 @@ def semantic_router(commands: list, settings: Settings):
     return router
 
 
+@dataclass(frozen=True)
+class CommandList:
+    commands: list[CommandSummary]
+
+
+async def list_commands(call: Call[None]) -> web.Response:
+    return json_response(CommandList(overview(call.app[PIPELINE].commands)))
+
+
 ROUTES = [
+    Route("GET", "/api/v0/commands", list_commands, (Pattern.USER, Pattern.NODE, Pattern.ADMIN),
+          response=CommandList,
+          summary="what voxd can do: every loaded command (built-in and plug-in) with its description, one "
+                  "sentence that says it and the secrets it needs"),
     Route("POST", "/api/v0/command", run_command, (Pattern.NODE,), body=CommandInput, query=CommandOptions,
           response=CommandAnswer,
           raw_types=AUDIO_TYPES, raw_max_body=MAX_AUDIO_BYTES,
