@@ -54,6 +54,13 @@ MIGRATIONS = [
     );
     CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
     """,
+    # Revocation (issue 19): a disabled user logs in no more; an access token carries the
+    # generation it was issued in, and a password change or a disable starts a new one.
+    """
+    ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
+    """,
 ]
 
 
@@ -73,6 +80,16 @@ class User:
     is_admin: bool
     household_id: str | None
     created_at: str
+    disabled: bool = False
+    session_generation: int = 0  # access tokens of an earlier generation are refused
+
+
+@dataclass(frozen=True)
+class Members:
+    """What still belongs to a household: it is deleted only when both are 0."""
+
+    users: int
+    nodes: int
 
 
 @dataclass(frozen=True)
@@ -88,7 +105,7 @@ class RefreshOutcome:
 def _user(row: sqlite3.Row) -> User:
     return User(
         row["user_id"], row["email"], row["display_name"], bool(row["is_admin"]),
-        row["household_id"], row["created_at"],
+        row["household_id"], row["created_at"], bool(row["disabled"]), row["session_generation"],
     )
 
 
@@ -117,6 +134,24 @@ class AuthStore:
         row = await self.db.fetchone("SELECT * FROM households WHERE household_id = ?", (household_id,))
         return Household(**dict(row)) if row else None
 
+    async def update_household(self, household_id: str, name: str | None, tz: str | None) -> Household | None:
+        await self.db.execute(
+            "UPDATE households SET name = COALESCE(?, name), timezone = COALESCE(?, timezone) "
+            "WHERE household_id = ?", (name, tz, household_id),
+        )
+        return await self.household(household_id)
+
+    async def delete_household(self, household_id: str) -> Members | None:
+        """Delete an empty household; answers who is still in it when it is not (None: deleted
+        or never there). Counted and deleted in one transaction, so nobody joins in between."""
+        async with self.db.transaction() as transaction:
+            (users,) = await transaction.fetchone("SELECT COUNT(*) FROM users WHERE household_id = ?", (household_id,))
+            (nodes,) = await transaction.fetchone("SELECT COUNT(*) FROM nodes WHERE household_id = ?", (household_id,))
+            if users or nodes:
+                return Members(users, nodes)
+            await transaction.execute("DELETE FROM households WHERE household_id = ?", (household_id,))
+            return None
+
     # users
     async def create_user(
         self, email: str, display_name: str, password_hash: str, is_admin: bool, household_id: str | None
@@ -125,7 +160,8 @@ class AuthStore:
         user = User(str(uuid.uuid4()), email, display_name, is_admin, household_id, now_iso())
         try:
             await self.db.execute(
-                "INSERT INTO users VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO users (user_id, email, display_name, password_hash, is_admin, household_id, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (user.user_id, email, display_name, password_hash, int(is_admin), household_id, user.created_at),
             )
         except sqlite3.IntegrityError:
@@ -142,6 +178,37 @@ class AuthStore:
     async def login_record(self, email: str) -> tuple[User, str] | None:
         row = await self.db.fetchone("SELECT * FROM users WHERE email = ?", (email,))
         return (_user(row), row["password_hash"]) if row else None
+
+    async def password_hash(self, user_id: str) -> str | None:
+        row = await self.db.fetchone("SELECT password_hash FROM users WHERE user_id = ?", (user_id,))
+        return row["password_hash"] if row else None
+
+    async def end_sessions(self, user_id: str, change: str, params: tuple = ()) -> User | None:
+        """Apply `change` (an assignment list for the user's row) and end every session of the
+        user in the same transaction: refresh tokens revoked, a new token generation started."""
+        async with self.db.transaction() as transaction:
+            changed = await transaction.execute(
+                f"UPDATE users SET {change}, session_generation = session_generation + 1 WHERE user_id = ?",
+                (*params, user_id),
+            )
+            await transaction.execute(
+                "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                (time.time(), user_id),
+            )
+        return await self.user(user_id) if changed else None
+
+    async def set_disabled(self, user_id: str, disabled: bool) -> User | None:
+        if disabled:
+            return await self.end_sessions(user_id, "disabled = 1")
+        await self.db.execute("UPDATE users SET disabled = 0 WHERE user_id = ?", (user_id,))
+        return await self.user(user_id)
+
+    async def set_password(self, user_id: str, password_hash: str) -> User | None:
+        return await self.end_sessions(user_id, "password_hash = ?", (password_hash,))
+
+    async def delete_user(self, user_id: str) -> bool:
+        """The account and its refresh tokens (ON DELETE CASCADE); other services' data stays."""
+        return await self.db.execute("DELETE FROM users WHERE user_id = ?", (user_id,)) > 0
 
     # nodes
     async def create_node(self, household_id: str, room: str, name: str, api_key: str) -> Node:
@@ -166,6 +233,25 @@ class AuthStore:
         presented = secret_digest(api_key)
         stored = row["api_key_hash"] if row else secret_digest("voxd-no-such-node")
         return _node(row) if row and constant_time_equal(presented, stored) else None
+
+    async def node(self, node_id: str) -> Node | None:
+        row = await self.db.fetchone("SELECT * FROM nodes WHERE node_id = ?", (node_id,))
+        return _node(row) if row else None
+
+    async def update_node(self, node_id: str, room: str | None, name: str | None) -> Node | None:
+        await self.db.execute(
+            "UPDATE nodes SET room = COALESCE(?, room), name = COALESCE(?, name) WHERE node_id = ?",
+            (room, name, node_id),
+        )
+        return await self.node(node_id)
+
+    async def set_node_key(self, node_id: str, api_key: str) -> Node | None:
+        """Rotation: only the new key's digest is kept, so the old key is dead on return."""
+        await self.db.execute("UPDATE nodes SET api_key_hash = ? WHERE node_id = ?", (secret_digest(api_key), node_id))
+        return await self.node(node_id)
+
+    async def delete_node(self, node_id: str) -> bool:
+        return await self.db.execute("DELETE FROM nodes WHERE node_id = ?", (node_id,)) > 0
 
     # app credentials
     async def set_app_credentials(self, keys: dict[str, str]) -> None:
