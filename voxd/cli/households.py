@@ -1,11 +1,13 @@
-"""`voxd households create|list`."""
+"""`voxd households create|list|rename|timezone|delete`."""
 
 from __future__ import annotations
+
+from urllib.parse import quote
 
 import click
 
 from voxd.cli.admin_client import admin_call
-from voxd.cli.output import print_json, print_record, print_table, short_time
+from voxd.cli.output import console, print_json, print_record, print_table, short_time
 from voxd.cli.settings_option import load_settings
 
 
@@ -41,3 +43,38 @@ def list_households(as_json: bool) -> None:
         ("household_id", "name", "timezone", "created"),
         ((h["household_id"], h["name"], h["timezone"], short_time(h["created_at"])) for h in found),
     )
+
+
+def change(household_id: str, body: dict[str, str], as_json: bool) -> None:
+    path = f"/households/{quote(household_id, safe='')}"
+    changed = admin_call(load_settings(), "auth", "PATCH", path, json=body)
+    if as_json:
+        print_json(changed)
+    else:
+        print_record("Household changed", changed)
+
+
+@households.command("rename")
+@click.argument("household_id")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def rename(household_id: str, name: str, as_json: bool) -> None:
+    """Give a household a new name."""
+    change(household_id, {"name": name}, as_json)
+
+
+@households.command("timezone")
+@click.argument("household_id")
+@click.argument("zone")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def set_timezone(household_id: str, zone: str, as_json: bool) -> None:
+    """Change a household's time zone (IANA, e.g. Europe/Berlin)."""
+    change(household_id, {"timezone": zone}, as_json)
+
+
+@households.command("delete")
+@click.argument("household_id")
+def delete(household_id: str) -> None:
+    """Delete a household; refused while users or nodes are in it."""
+    admin_call(load_settings(), "auth", "DELETE", f"/households/{quote(household_id, safe='')}")
+    console.print(f"Household {household_id} deleted.")
