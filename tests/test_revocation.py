@@ -19,6 +19,7 @@ import httpx
 import pytest
 from conftest import (Daemon, free_port_offset, household_member, login, node_headers, register_node, run_voxd,
                       say, unique_email)
+from mosquitto import Mosquitto
 from mqtt_raw import ACCEPTED, NOT_AUTHORIZED, connect_code, raw_connect
 from test_announcements import SPEAKING_SERVICES, broker_address, node_client_id
 from test_contract import routes
@@ -111,6 +112,36 @@ def test_a_rotated_key_replaces_the_old_one_at_once(daemon):
     assert rotated["node_id"] == node["node_id"] and rotated["api_key"] != node["api_key"]
     assert say(daemon, node, "what time is it").status_code == 401
     assert say(daemon, rotated, "what time is it").status_code != 401
+
+
+def test_with_mosquitto_the_operators_reload_closes_a_revoked_nodes_session(make_daemon, tmp_path):
+    """With VOXD_BROKER_URL the command center cannot close a session: revoking refuses the node's
+    HTTP at once, and the operator's step of docs/nodes.md (remove its login, reload) closes its
+    MQTT session and refuses its reconnect."""
+    mosquitto = Mosquitto(tmp_path)
+    daemon = make_daemon(SPEAKING_SERVICES, start=False, VOXD_CREDENTIAL_CACHE_TTL=LONG_CACHE, **mosquitto.env)
+    try:
+        mosquitto.start()
+        daemon.start()
+        node = register_node(daemon, room="barn")
+        mosquitto.add_user(node["node_id"], node["api_key"])
+        host, port = broker_address(daemon, node)
+        assert say(daemon, node, "what time is it").status_code != 401
+
+        async def revoke_while_connected() -> tuple[bool, int]:
+            session = await raw_connect(host, port, node["node_id"], node["node_id"], node["api_key"])
+            assert session.code == ACCEPTED
+            assert (await asyncio.to_thread(cc, daemon, "DELETE", f"{NODES}/{node['node_id']}")).status_code == 204
+            mosquitto.remove_user(node["node_id"])
+            closed = await session.closed_by_broker()
+            return closed, await connect_code(host, port, node["node_id"], node["node_id"], node["api_key"])
+
+        closed, reconnect = asyncio.run(revoke_while_connected())
+        assert closed and reconnect == NOT_AUTHORIZED
+        assert say(daemon, node, "what time is it").status_code == 401
+    finally:
+        daemon.stop()
+        mosquitto.stop()
 
 
 def test_a_node_is_renamed_and_moved_and_an_empty_change_is_400(daemon):
