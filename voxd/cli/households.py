@@ -7,7 +7,8 @@ from urllib.parse import quote
 import click
 
 from voxd.cli.admin_client import admin_call
-from voxd.cli.output import console, print_json, print_record, print_table, short_time
+from voxd.cli.changes import field_verb, show
+from voxd.cli.output import console, print_json, print_table, short_time
 from voxd.cli.settings_option import load_settings
 
 
@@ -24,10 +25,7 @@ def create(name: str, timezone: str, as_json: bool) -> None:
     """Create a household."""
     body = {"name": name, **({"timezone": timezone} if timezone else {})}
     created = admin_call(load_settings(), "auth", "POST", "/households", json=body)
-    if as_json:
-        print_json(created)
-    else:
-        print_record("Household created", created)
+    show("Household created", created, as_json)
 
 
 @households.command("list")
@@ -45,31 +43,9 @@ def list_households(as_json: bool) -> None:
     )
 
 
-def change(household_id: str, body: dict[str, str], as_json: bool) -> None:
-    path = f"/households/{quote(household_id, safe='')}"
-    changed = admin_call(load_settings(), "auth", "PATCH", path, json=body)
-    if as_json:
-        print_json(changed)
-    else:
-        print_record("Household changed", changed)
-
-
-@households.command("rename")
-@click.argument("household_id")
-@click.argument("name")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def rename(household_id: str, name: str, as_json: bool) -> None:
-    """Give a household a new name."""
-    change(household_id, {"name": name}, as_json)
-
-
-@households.command("timezone")
-@click.argument("household_id")
-@click.argument("zone")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def set_timezone(household_id: str, zone: str, as_json: bool) -> None:
-    """Change a household's time zone (IANA, e.g. Europe/Berlin)."""
-    change(household_id, {"timezone": zone}, as_json)
+field_verb(households, "rename", "name", "auth", "/households", "Give a household a new name.")
+field_verb(households, "timezone", "timezone", "auth", "/households",
+           "Change a household's time zone (IANA, e.g. Europe/Berlin).")
 
 
 @households.command("delete")

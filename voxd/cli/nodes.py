@@ -8,6 +8,7 @@ from urllib.parse import quote
 import click
 
 from voxd.cli.admin_client import admin_call, run_admin
+from voxd.cli.changes import field_verb
 from voxd.cli.node_config import SERVER_CA, write_node_config
 from voxd.cli.output import CliError, console, print_json, print_record, print_table, short_time
 from voxd.cli.settings_option import load_settings
@@ -93,31 +94,8 @@ def revoke(node_id: str, yes: bool) -> None:
     console.print(f"Node {node_id} revoked: its key no longer works.")
 
 
-def change_node(node_id: str, change: dict[str, str], as_json: bool) -> None:
-    changed = admin_call(load_settings(), "command-center", "PATCH", f"/api/v0/nodes/{quote(node_id, safe='')}",
-                         json=change)
-    if as_json:
-        print_json(changed)
-    else:
-        print_record("Node changed", changed)
-
-
-@node.command("rename")
-@click.argument("node_id")
-@click.argument("name")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def rename(node_id: str, name: str, as_json: bool) -> None:
-    """Give a node a new name."""
-    change_node(node_id, {"name": name}, as_json)
-
-
-@node.command("move")
-@click.argument("node_id")
-@click.argument("room")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def move(node_id: str, room: str, as_json: bool) -> None:
-    """Say the node now stands in another room."""
-    change_node(node_id, {"room": room}, as_json)
+field_verb(node, "rename", "name", "command-center", "/api/v0/nodes", "Give a node a new name.")
+field_verb(node, "move", "room", "command-center", "/api/v0/nodes", "Say the node now stands in another room.")
 
 
 def server_authority(settings: Settings, created: dict) -> str | None:

@@ -9,7 +9,8 @@ from urllib.parse import quote
 import click
 
 from voxd.cli.admin_client import admin_call, run_admin
-from voxd.cli.output import CliError, console, print_json, print_record, print_table
+from voxd.cli.changes import show
+from voxd.cli.output import CliError, console, print_json, print_table
 from voxd.cli.settings_option import load_settings
 from voxd.cli.user_session import as_user, locked_session, read_session, remember
 from voxd.kit.errors import UpstreamError
@@ -50,10 +51,7 @@ def add(email: str, display_name: str, is_admin: bool, household_id: str | None,
         "household_id": household_id,
     }
     created = admin_call(settings, "auth", "POST", "/users", json=body)
-    if as_json:
-        print_json(created)
-    else:
-        print_record("User created", created)
+    show("User created", created, as_json)
 
 
 @user.command("list")
@@ -81,32 +79,22 @@ def user_path(settings: Settings, who: str, tail: str = "") -> str:
     return f"/users/{quote(who, safe='')}{tail}"
 
 
-def show_user(title: str, record: dict, as_json: bool) -> None:
-    if as_json:
-        print_json(record)
-    else:
-        print_record(title, record)
-
-
 USER_ARGUMENT = click.argument("who", metavar="USER")  # a user_id or an email
 
 
-@user.command("disable")
-@USER_ARGUMENT
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def disable(who: str, as_json: bool) -> None:
-    """Disable a user (USER: user_id or email): no more logins, every session ended."""
-    settings = load_settings()
-    show_user("User disabled", admin_call(settings, "auth", "POST", user_path(settings, who, "/disable")), as_json)
+def state_verb(verb: str, doc: str) -> None:
+    """`voxd user disable|enable USER [--json]`: POST /users/{id}/{verb}."""
+
+    @user.command(verb, help=doc)
+    @USER_ARGUMENT
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    def change(who: str, as_json: bool) -> None:
+        settings = load_settings()
+        show(f"User {verb}d", admin_call(settings, "auth", "POST", user_path(settings, who, f"/{verb}")), as_json)
 
 
-@user.command("enable")
-@USER_ARGUMENT
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def enable(who: str, as_json: bool) -> None:
-    """Enable a disabled user again (USER: user_id or email)."""
-    settings = load_settings()
-    show_user("User enabled", admin_call(settings, "auth", "POST", user_path(settings, who, "/enable")), as_json)
+state_verb("disable", "Disable a user (USER: user_id or email): no more logins, every session ended.")
+state_verb("enable", "Enable a disabled user again (USER: user_id or email).")
 
 
 @user.command("delete")
