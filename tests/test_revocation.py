@@ -24,6 +24,9 @@ from mqtt_raw import ACCEPTED, NOT_AUTHORIZED, connect_code, raw_connect
 from test_announcements import SPEAKING_SERVICES, broker_address, node_client_id
 from test_contract import routes
 
+from voxd.kit.db import Database
+from voxd.services.auth.store import MIGRATIONS, AuthStore
+
 NODES = "/api/v0/nodes"
 LONG_CACHE = "600"
 LAPSE_BOUND = 30.0  # generous: seconds a service may take to let go of a key cached for 1 s
@@ -255,6 +258,29 @@ def test_a_deleted_user_is_gone_and_an_admin_cannot_remove_themself(daemon):
     assert login(daemon, kim["email"], kim["password"]).status_code == 401
     assert auth(daemon, "DELETE", f"/users/{kim['user']['user_id']}").status_code == 404
     assert kim["user"]["user_id"] not in {u["user_id"] for u in auth(daemon, "GET", "/users").json()["users"]}
+
+
+def test_a_pair_issued_while_the_sessions_end_is_not_kept(tmp_path):
+    """(unit) The race no request order can show: a login or refresh that read the user just before
+    a password change, or a refresh token issued before it, does not outlive the change."""
+
+    async def race() -> tuple[bool, bool, int, int]:
+        db = await Database.open(tmp_path / "auth.db", MIGRATIONS)
+        try:
+            store = AuthStore(db)
+            user = await store.create_user("kim@example.org", "Kim", "hash", False, None)
+            assert await store.store_refresh_token("before", user, "family", time.time() + 60)
+            await store.set_password(user.user_id, "new hash")  # the change lands in between
+            late = await store.store_refresh_token("late", user, "family", time.time() + 60)
+            current = await store.user(user.user_id)
+            fresh = await store.store_refresh_token("fresh", current, "family2", time.time() + 60)
+            spent_before = await store.use_refresh_token("before")
+            return late, fresh, current.session_generation, spent_before.user_id is None
+        finally:
+            await db.close()
+
+    late, fresh, generation, refused = asyncio.run(race())
+    assert not late and fresh and generation == 1 and refused
 
 
 # --- households -------------------------------------------------------------------------------

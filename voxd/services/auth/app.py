@@ -185,7 +185,8 @@ async def login(call: Call[LoginRequest]) -> web.Response:
 async def refresh(call: Call[RefreshRequest]) -> web.Response:
     outcome = await store(call).use_refresh_token(call.body.refresh_token)
     user = await store(call).user(outcome.user_id) if outcome.user_id else None
-    if user is None or user.disabled or outcome.family_id is None or outcome.expires_at is None:
+    if (user is None or user.disabled or outcome.generation != user.session_generation
+            or outcome.family_id is None or outcome.expires_at is None):
         if outcome.reused:
             log.warning("a spent refresh token was presented again; its session family is revoked")
         raise unauthorized("the refresh token is not valid; log in again", "invalid_refresh_token")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from voxd.kit.errors import unauthorized
 from voxd.kit.routes import Call, json_response
 from voxd.services.auth.records import store
 from voxd.services.auth.settings import SessionPolicy
@@ -25,11 +26,13 @@ class TokenPair:
 
 
 async def issue_pair(call: Call, user: User, family_id: str, expires_at: float) -> web.Response:
-    """The access token carries the user's session generation, so ending their sessions
-    (`AuthStore.end_sessions`) refuses it at once in the auth service."""
+    """Both tokens carry the user's session generation, so ending their sessions
+    (`AuthStore.end_sessions`) refuses them at once in the auth service, even a pair being issued
+    at that moment (401 session_ended)."""
     lifetime = call.app[POLICY].access_token_seconds
     access = issue_access_token(call.app[JWT_KEY], user.user_id, user.household_id, user.is_admin, lifetime,
                                 user.session_generation)
     refresh = new_refresh_token()
-    await store(call).store_refresh_token(refresh, user.user_id, family_id, expires_at)
+    if not await store(call).store_refresh_token(refresh, user, family_id, expires_at):
+        raise unauthorized("this account's sessions were ended just now; log in again", "session_ended")
     return json_response(TokenPair(access, refresh, "bearer", lifetime))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from voxd.kit.auth import constant_time_equal, secret_digest
-from voxd.kit.db import Database
+from voxd.kit.db import Database, Transaction
 from voxd.kit.timeparse import now_iso
 from voxd.kit.node_records import Node
 
@@ -54,11 +54,12 @@ MIGRATIONS = [
     );
     CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
     """,
-    # Revocation (issue 19): a disabled user logs in no more; an access token carries the
-    # generation it was issued in, and a password change or a disable starts a new one.
+    # Revocation (issue 19): a disabled user logs in no more; tokens carry the session generation
+    # they were issued in, and a password change or a disable starts a new one.
     """
     ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE users ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE refresh_tokens ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
     """,
 ]
@@ -100,6 +101,7 @@ class RefreshOutcome:
     family_id: str | None
     expires_at: float | None
     reused: bool = False
+    generation: int = 0  # the user's session generation the token was issued in
 
 
 def _user(row: sqlite3.Row) -> User:
@@ -183,28 +185,31 @@ class AuthStore:
         row = await self.db.fetchone("SELECT password_hash FROM users WHERE user_id = ?", (user_id,))
         return row["password_hash"] if row else None
 
-    async def end_sessions(self, user_id: str, change: str, params: tuple = ()) -> User | None:
-        """Apply `change` (an assignment list for the user's row) and end every session of the
-        user in the same transaction: refresh tokens revoked, a new token generation started."""
-        async with self.db.transaction() as transaction:
-            changed = await transaction.execute(
-                f"UPDATE users SET {change}, session_generation = session_generation + 1 WHERE user_id = ?",
-                (*params, user_id),
-            )
-            await transaction.execute(
-                "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-                (time.time(), user_id),
-            )
-        return await self.user(user_id) if changed else None
+    @staticmethod
+    async def end_sessions(transaction: Transaction, user_id: str) -> None:
+        """Every session of the user ends with the change in `transaction`: their refresh tokens
+        revoked, and a new session generation, so tokens issued before are refused."""
+        await transaction.execute(
+            "UPDATE users SET session_generation = session_generation + 1 WHERE user_id = ?", (user_id,)
+        )
+        await transaction.execute(
+            "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+            (time.time(), user_id),
+        )
 
     async def set_disabled(self, user_id: str, disabled: bool) -> User | None:
-        if disabled:
-            return await self.end_sessions(user_id, "disabled = 1")
-        await self.db.execute("UPDATE users SET disabled = 0 WHERE user_id = ?", (user_id,))
+        """Disabling ends every session; enabling brings none back."""
+        async with self.db.transaction() as transaction:
+            await transaction.execute("UPDATE users SET disabled = ? WHERE user_id = ?", (int(disabled), user_id))
+            if disabled:
+                await self.end_sessions(transaction, user_id)
         return await self.user(user_id)
 
     async def set_password(self, user_id: str, password_hash: str) -> User | None:
-        return await self.end_sessions(user_id, "password_hash = ?", (password_hash,))
+        async with self.db.transaction() as transaction:
+            await transaction.execute("UPDATE users SET password_hash = ? WHERE user_id = ?", (password_hash, user_id))
+            await self.end_sessions(transaction, user_id)
+        return await self.user(user_id)
 
     async def delete_user(self, user_id: str) -> bool:
         """The account and its refresh tokens (ON DELETE CASCADE); other services' data stays."""
@@ -270,13 +275,18 @@ class AuthStore:
 
     # refresh tokens
     async def store_refresh_token(
-        self, token: str, user_id: str, family_id: str, expires_at: float
-    ) -> None:
-        await self.db.execute(
-            "INSERT INTO refresh_tokens (token_hash, family_id, user_id, issued_at, expires_at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (secret_digest(token), family_id, user_id, time.time(), expires_at),
+        self, token: str, user: User, family_id: str, expires_at: float
+    ) -> bool:
+        """False (nothing stored) when the user's sessions were ended or the account disabled
+        since `user` was read: a login or refresh racing a password change does not outlive it."""
+        stored = await self.db.execute(
+            "INSERT INTO refresh_tokens (token_hash, family_id, user_id, issued_at, expires_at, session_generation) "
+            "SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS "
+            "(SELECT 1 FROM users WHERE user_id = ? AND session_generation = ? AND disabled = 0)",
+            (secret_digest(token), family_id, user.user_id, time.time(), expires_at, user.session_generation,
+             user.user_id, user.session_generation),
         )
+        return stored > 0
 
     async def use_refresh_token(self, token: str) -> RefreshOutcome:
         """Spend a refresh token once. Presenting a spent one revokes its whole family."""
@@ -295,7 +305,8 @@ class AuthStore:
             if row["expires_at"] <= now:
                 return RefreshOutcome(None, None, None)
             await transaction.execute("UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?", (now, digest))
-            return RefreshOutcome(row["user_id"], row["family_id"], row["expires_at"])
+            return RefreshOutcome(row["user_id"], row["family_id"], row["expires_at"],
+                                  generation=row["session_generation"])
 
     async def revoke_refresh_family(self, token: str) -> None:
         """Logout: this token and every token rotated from the same login stop working."""
