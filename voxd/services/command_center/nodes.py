@@ -51,6 +51,9 @@ async def shut_out(app: web.Application, node_id: str) -> None:
     broker = app.get(EMBEDDED_BROKER)
     if broker is not None:
         await broker.close_client(node_client_id(node_id))
+    else:
+        log.warning("node %s may stay connected to the external MQTT broker until its login is removed "
+                    "there (docs/nodes.md, Revoking a node)", node_id)
 
 
 async def rotate_node_key(call: Call[None]) -> web.Response:
