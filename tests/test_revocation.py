@@ -391,7 +391,11 @@ def test_the_cli_manages_users_and_households(daemon):
     assert login(daemon, email, generated).status_code == 200
     busy = run_voxd(env, "households", "delete", household_id)
     assert busy.exit_code == 1 and "1 user(s)" in busy.output
-    assert run_voxd(env, "user", "delete", email, "--yes").exit_code == 0
+    user_id = [u for u in auth(daemon, "GET", "/users").json()["users"] if u["email"] == email][0]["user_id"]
+    assert cc(daemon, "POST", "/api/v0/memories", json={"content": "likes tea", "user_id": user_id}).status_code == 201
+    deleted = run_voxd(env, "user", "delete", email, "--yes")
+    assert deleted.exit_code == 0 and "Deleted 1 memories" in deleted.output, deleted.output
+    assert cc(daemon, "GET", "/api/v0/memories", params={"user_id": user_id}).json()["memories"] == []
     assert run_voxd(env, "households", "rename", household_id, "Empty Home").exit_code == 0
     zoned = run_voxd(env, "households", "timezone", household_id, "Asia/Tokyo")
     assert zoned.exit_code == 0 and "Asia/Tokyo" in zoned.output
