@@ -65,6 +65,14 @@ class Mosquitto:
             self.process.send_signal(1)  # SIGHUP: reread the password file
             time.sleep(0.3)
 
+    def remove_user(self, username: str) -> None:
+        """As an operator revokes a node (`mosquitto_passwd -D`); on the reload mosquitto closes
+        the sessions of logins that are no longer valid."""
+        subprocess.run(["mosquitto_passwd", "-D", str(self.folder / "passwd"), username], check=True)
+        self.users.discard(username)
+        if self.process is not None:
+            self.process.send_signal(1)
+
     def start(self) -> Mosquitto:
         if shutil.which("mosquitto") is None:
             raise RuntimeError("mosquitto is not installed: scripts/test installs it (apt-get install mosquitto)")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import errno
 import logging
 
-from amqtt.broker import Broker
 
 from voxd.broker.guarded import GuardedBroker
 from voxd.kit.auth import CredentialValidator
@@ -19,7 +18,7 @@ log = logging.getLogger("voxd.broker")
 
 
 async def start_embedded_broker(host: str, port: int, validator: CredentialValidator,
-                                tls: TlsFiles | None = None) -> Broker:
+                                tls: TlsFiles | None = None) -> GuardedBroker:
     amqtt_log = logging.getLogger("amqtt")
     amqtt_log.setLevel(logging.CRITICAL)  # a failed start is reported below in one line, not its traceback
     listener: dict[str, object] = {"type": "tcp", "bind": f"{host}:{port}"}

@@ -89,6 +89,21 @@ class GuardedBroker(Broker):
             session.keep_alive += delay
         return session
 
+    async def close_client(self, client_id: str) -> bool:
+        """End a client's session now (a revoked or rotated node): its connection closed, its
+        subscriptions and queued messages dropped, no will sent (it did not go away, it was sent
+        away). Its reconnect is checked at CONNECT like any other. False when it had no session."""
+        entry = self._sessions.get(client_id)
+        if entry is None:
+            return False
+        session, handler = entry
+        session.will_flag = False
+        if session.transitions.is_connected():
+            await handler.handle_connection_closed()  # wakes its message loop, which ends the session
+        await self._cleanup_session(client_id)  # amqtt's own: stop the handler, drop subscriptions
+        log.info("broker closed the session of client %r", client_id)
+        return True
+
     async def _handle_message_delivery(self, client_session: Session, handler: BrokerProtocolHandler,
                                        wait_deliver: asyncio.Future[Any]) -> bool:
         message = wait_deliver.result()

@@ -1,11 +1,14 @@
-"""`voxd households create|list`."""
+"""`voxd households create|list|rename|timezone|delete`."""
 
 from __future__ import annotations
+
+from urllib.parse import quote
 
 import click
 
 from voxd.cli.admin_client import admin_call
-from voxd.cli.output import print_json, print_record, print_table, short_time
+from voxd.cli.changes import field_verb, show
+from voxd.cli.output import console, print_json, print_table, short_time
 from voxd.cli.settings_option import load_settings
 
 
@@ -22,10 +25,7 @@ def create(name: str, timezone: str, as_json: bool) -> None:
     """Create a household."""
     body = {"name": name, **({"timezone": timezone} if timezone else {})}
     created = admin_call(load_settings(), "auth", "POST", "/households", json=body)
-    if as_json:
-        print_json(created)
-    else:
-        print_record("Household created", created)
+    show("Household created", created, as_json)
 
 
 @households.command("list")
@@ -41,3 +41,16 @@ def list_households(as_json: bool) -> None:
         ("household_id", "name", "timezone", "created"),
         ((h["household_id"], h["name"], h["timezone"], short_time(h["created_at"])) for h in found),
     )
+
+
+field_verb(households, "rename", "name", "auth", "/households", "Give a household a new name.")
+field_verb(households, "timezone", "timezone", "auth", "/households",
+           "Change a household's time zone (IANA, e.g. Europe/Berlin).")
+
+
+@households.command("delete")
+@click.argument("household_id")
+def delete(household_id: str) -> None:
+    """Delete a household; refused while users or nodes are in it."""
+    admin_call(load_settings(), "auth", "DELETE", f"/households/{quote(household_id, safe='')}")
+    console.print(f"Household {household_id} deleted.")

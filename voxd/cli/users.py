@@ -1,14 +1,21 @@
-"""`voxd user add|list`."""
+"""`voxd user add|list|disable|enable|delete|reset-password|passwd`."""
 
 from __future__ import annotations
 
+import secrets
 import sys
+from urllib.parse import quote
 
 import click
 
-from voxd.cli.admin_client import admin_call
-from voxd.cli.output import CliError, print_json, print_record, print_table
+from voxd.cli.admin_client import admin_call, run_admin
+from voxd.cli.changes import show
+from voxd.cli.output import CliError, console, print_json, print_table
 from voxd.cli.settings_option import load_settings
+from voxd.cli.user_session import as_user, locked_session, read_session, remember
+from voxd.kit.errors import UpstreamError
+from voxd.kit.service_client import ServiceClient
+from voxd.kit.settings import Settings
 
 
 @click.group()
@@ -16,13 +23,13 @@ def user() -> None:
     """Manage user accounts."""
 
 
-def read_password(from_stdin: bool, confirm: bool = True) -> str:
+def read_password(from_stdin: bool, confirm: bool = True, prompt: str = "Password") -> str:
     if from_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
         if not password:
             raise CliError("--password-stdin: no password on standard input")
         return password
-    return click.prompt("Password", hide_input=True, confirmation_prompt=confirm)
+    return click.prompt(prompt, hide_input=True, confirmation_prompt=confirm)
 
 
 @user.command("add")
@@ -44,10 +51,7 @@ def add(email: str, display_name: str, is_admin: bool, household_id: str | None,
         "household_id": household_id,
     }
     created = admin_call(settings, "auth", "POST", "/users", json=body)
-    if as_json:
-        print_json(created)
-    else:
-        print_record("User created", created)
+    show("User created", created, as_json)
 
 
 @user.command("list")
@@ -63,3 +67,92 @@ def list_users(as_json: bool) -> None:
         ("user_id", "email", "name", "admin"),
         ((u["user_id"], u["email"], u["display_name"], "yes" if u["is_admin"] else "") for u in users),
     )
+
+
+def user_path(settings: Settings, who: str, tail: str = "") -> str:
+    """The auth path of the user `who` names: their user_id, or their email looked up."""
+    if "@" in who:
+        found = [u for u in admin_call(settings, "auth", "GET", "/users")["users"] if u["email"] == who.strip().lower()]
+        if not found:
+            raise CliError(f"no user with email {who}; `voxd user list` shows them")
+        who = found[0]["user_id"]
+    return f"/users/{quote(who, safe='')}{tail}"
+
+
+USER_ARGUMENT = click.argument("who", metavar="USER")  # a user_id or an email
+
+
+def state_verb(verb: str, doc: str) -> None:
+    """`voxd user disable|enable USER [--json]`: POST /users/{id}/{verb}."""
+
+    @user.command(verb, help=doc)
+    @USER_ARGUMENT
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    def change(who: str, as_json: bool) -> None:
+        settings = load_settings()
+        show(f"User {verb}d", admin_call(settings, "auth", "POST", user_path(settings, who, f"/{verb}")), as_json)
+
+
+state_verb("disable", "Disable a user (USER: user_id or email): no more logins, every session ended.")
+state_verb("enable", "Enable a disabled user again (USER: user_id or email).")
+
+
+@user.command("delete")
+@USER_ARGUMENT
+@click.option("--keep-data", is_flag=True, help="Keep their memories and voice profile.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def delete(who: str, keep_data: bool, yes: bool) -> None:
+    """Delete a user (USER: user_id or email), ending their sessions; their memories and voice
+    profile go too unless --keep-data."""
+    settings = load_settings()
+    path = user_path(settings, who)
+    user_id = path.rsplit("/", 1)[1]
+    if not yes:
+        click.confirm(f"Delete user {who} for good?", abort=True)
+    admin_call(settings, "auth", "DELETE", path)
+    console.print(f"User {who} deleted; their sessions are ended.")
+    if not keep_data:
+        console.print(run_admin(settings, lambda client: forget_user_data(client, user_id)))
+
+
+async def forget_user_data(client: ServiceClient, user_id: str) -> str:
+    """What other services keep about a user: memories (command center), the voice profile (stt)."""
+    memories = await client.call("command-center", "GET", "/api/v0/memories", params={"user_id": user_id})
+    for memory in memories["memories"]:
+        await client.call("command-center", "DELETE", f"/api/v0/memories/{quote(memory['id'], safe='')}")
+    try:
+        await client.call("stt", "DELETE", f"/voices/{quote(user_id, safe='')}")
+        voice = "their voice profile"
+    except UpstreamError as failure:
+        if failure.status != 404:
+            return f"Deleted {len(memories['memories'])} memories; the voice profile was not deleted: {failure.message}"
+        voice = "no voice profile"
+    return f"Deleted {len(memories['memories'])} memories and {voice}."
+
+
+@user.command("reset-password")
+@USER_ARGUMENT
+@click.option("--password-stdin", is_flag=True, help="Read the new password from standard input.")
+@click.option("--generate", is_flag=True, help="Make up a new password and show it once.")
+def reset_password(who: str, password_stdin: bool, generate: bool) -> None:
+    """Set a user's password (USER: user_id or email); every session of theirs ends."""
+    settings = load_settings()
+    path = user_path(settings, who, "/password")
+    password = secrets.token_urlsafe(12) if generate else read_password(password_stdin, prompt="New password")
+    admin_call(settings, "auth", "PUT", path, json={"password": password})
+    console.print(f"New password set for {who}; their sessions are ended.")
+    if generate:
+        console.print(f"The new password (shown only now): {password}", soft_wrap=True, highlight=False)
+
+
+@user.command("passwd")
+def passwd() -> None:
+    """Change your own password (of `voxd login`); your other sessions end."""
+    settings = load_settings()
+    old = click.prompt("Old password", hide_input=True)
+    new = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    body = {"old_password": old, "new_password": new}
+    pair = as_user(settings, lambda client: client.call("auth", "POST", "/auth/password", json=body))
+    with locked_session(settings) as path:
+        remember(path, read_session(path).get("email", ""), pair)
+    console.print("Password changed; your other sessions are ended.")

@@ -39,6 +39,13 @@ class RemoteValidator:
         self._cache[cache_key] = principal
         return principal
 
+    def forget(self, pattern: Pattern, subject: str) -> None:
+        """Drop the cached checks of one node (or user) at once: the service that revoked it refuses
+        it from now on; every other service's cache lets it go within the cache time."""
+        for key, principal in list(self._cache.items()):
+            if principal.pattern is pattern and principal.subject == subject:
+                self._cache.pop(key, None)
+
     async def validate_node(self, api_key: str) -> Principal | None:
         if len(api_key) > MAX_CREDENTIAL_LENGTH:
             return None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from pydantic import model_validator
+
 from voxd.kit.fields import Label
 
 
@@ -39,3 +41,17 @@ class Node:
 @dataclass(frozen=True)
 class NodeList:
     nodes: list[Node]
+
+
+@dataclass(frozen=True)
+class NodeChange:
+    """A rename or a move to another room (or both); the key and household stay."""
+
+    room: Label | None = None
+    name: Label | None = None
+
+    @model_validator(mode="after")
+    def names_a_change(self) -> NodeChange:
+        if self.room is None and self.name is None:
+            raise ValueError("give a new room, a new name or both")
+        return self

@@ -8,7 +8,6 @@ import logging
 import secrets
 import time
 import uuid
-import zoneinfo
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated
@@ -20,31 +19,31 @@ from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import create_service_app, database
 from voxd.kit.appkeys import DB, SETTINGS, VALIDATOR
 from voxd.kit.auth import Pattern, Principal
-from voxd.kit.errors import ApiError, bad_request, conflict, not_found, unauthorized
+from voxd.kit.errors import conflict, forbidden, not_found, unauthorized
 from voxd.kit.fields import MAX_TOKEN_LENGTH, Label, Secret
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import local_zone_name
-from voxd.services.auth.passwords import MIN_PASSWORD_LENGTH, hash_password, verify_password
-from voxd.services.auth.ratelimit import FailureLimiter
-from voxd.services.auth.settings import AuthSettings, SessionPolicy, load_settings
+from voxd.services.auth.passwords import NewPassword, hash_password, verify_password
+from voxd.services.auth.ratelimit import ADDRESS_LIMITER, EMAIL_LIMITER, FailureLimiter, too_many
+from voxd.services.auth.settings import AuthSettings, load_settings
 from voxd.kit.node_records import NodeList, NodeRegistration, RegisteredNode
+from voxd.services.auth.households_admin import ROUTES as HOUSEHOLD_ROUTES
+from voxd.services.auth.nodes_admin import ROUTES as NODE_ROUTES
+from voxd.services.auth.records import ADMINS, ZoneName, check_timezone, require_household, store
+from voxd.services.auth.sessions import POLICY, TokenPair, issue_pair
 from voxd.services.auth.store import MIGRATIONS, STORE, AuthStore, Household, User
-from voxd.services.auth.tokens import JWT_KEY, issue_access_token, new_refresh_token
+from voxd.services.auth.tokens import JWT_KEY
+from voxd.services.auth.users_admin import ROUTES as USER_ROUTES
 from voxd.services.auth.validator import LocalValidator
 
 log = logging.getLogger("voxd.auth")
 
-EMAIL_LIMITER = web.AppKey("email_limiter", FailureLimiter)
-ADDRESS_LIMITER = web.AppKey("address_limiter", FailureLimiter)
 
-
-POLICY = web.AppKey("session_policy", SessionPolicy)
 CONFIG = web.AppKey("auth_settings", AuthSettings)
 
 Email = Annotated[str, Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
 
-ADMINS = (Pattern.ADMIN, Pattern.ADMIN_USER)
 
 
 # --- request and response bodies ------------------------------------------------------------
@@ -62,18 +61,10 @@ class RefreshRequest:
 
 
 @dataclass(frozen=True)
-class TokenPair:
-    access_token: str
-    refresh_token: str
-    token_type: str
-    expires_in: int
-
-
-@dataclass(frozen=True)
 class NewUser:
     email: Email
     display_name: Label
-    password: Annotated[str, Field(min_length=MIN_PASSWORD_LENGTH, max_length=1024)]
+    password: NewPassword
     is_admin: bool = False
     household_id: uuid.UUID | None = None
 
@@ -86,7 +77,7 @@ class UserList:
 @dataclass(frozen=True)
 class NewHousehold:
     name: Label
-    timezone: Annotated[str, Field(min_length=1, max_length=64)] | None = None  # default: the server's zone
+    timezone: ZoneName | None = None  # default: the server's zone
 
 
 @dataclass(frozen=True)
@@ -140,10 +131,6 @@ class DisplayName:
 # --- helpers --------------------------------------------------------------------------------
 
 
-def store(call: Call) -> AuthStore:
-    return call.app[STORE]
-
-
 def validation(principal: Principal | None, id_field: str) -> web.Response:
     if principal is None:
         return json_response(Validation(valid=False))
@@ -157,42 +144,6 @@ def validation(principal: Principal | None, id_field: str) -> web.Response:
         **{id_field: principal.subject},
     )
     return json_response(answer)
-
-
-def check_timezone(name: str) -> str:
-    try:
-        zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise bad_request(
-            f"unknown time zone {name!r}: use an IANA name such as Europe/Berlin", "invalid_timezone"
-        ) from None
-    return name
-
-
-async def require_household(call: Call, household_id: uuid.UUID) -> Household:
-    household = await store(call).household(str(household_id))
-    if household is None:
-        raise not_found(
-            f"no household {household_id}; `voxd households list` shows the ids", "household_not_found"
-        )
-    return household
-
-
-async def issue_pair(call: Call, user: User, family_id: str, expires_at: float) -> web.Response:
-    lifetime = call.app[POLICY].access_token_seconds
-    access = issue_access_token(call.app[JWT_KEY], user.user_id, user.household_id, user.is_admin, lifetime)
-    refresh = new_refresh_token()
-    await store(call).store_refresh_token(refresh, user.user_id, family_id, expires_at)
-    return json_response(TokenPair(access, refresh, "bearer", lifetime))
-
-
-def too_many(wait: int) -> ApiError:
-    return ApiError(
-        429,
-        "too_many_attempts",
-        f"too many failed logins; try again in {wait} seconds",
-        headers={"Retry-After": str(wait)},
-    )
 
 
 # --- sessions ---------------------------------------------------------------------------------
@@ -223,6 +174,9 @@ async def login(call: Call[LoginRequest]) -> web.Response:
         raise unauthorized("the email or password is wrong", "invalid_credentials")
     by_email.reset(email)
     by_address.forgive(address)
+    if record[0].disabled:  # said only to whoever knows the password
+        log.info("login for disabled user %s refused", record[0].user_id)
+        raise forbidden("this account is disabled; an administrator can enable it", "account_disabled")
     log.info("user %s logged in", record[0].user_id)
     lifetime = call.app[POLICY].refresh_token_seconds
     return await issue_pair(call, record[0], uuid.uuid4().hex, time.time() + lifetime)
@@ -231,7 +185,8 @@ async def login(call: Call[LoginRequest]) -> web.Response:
 async def refresh(call: Call[RefreshRequest]) -> web.Response:
     outcome = await store(call).use_refresh_token(call.body.refresh_token)
     user = await store(call).user(outcome.user_id) if outcome.user_id else None
-    if user is None or outcome.family_id is None or outcome.expires_at is None:
+    if (user is None or user.disabled or outcome.generation != user.session_generation
+            or outcome.family_id is None or outcome.expires_at is None):
         if outcome.reused:
             log.warning("a spent refresh token was presented again; its session family is revoked")
         raise unauthorized("the refresh token is not valid; log in again", "invalid_refresh_token")
@@ -352,6 +307,9 @@ ROUTES = [
           response=Validation, summary="check another service's app credentials"),
     Route("POST", "/internal/validate-token", validate_token, APP, quiet=True, body=TokenCheck,
           response=Validation, summary="check a user's access token"),
+    *USER_ROUTES,
+    *HOUSEHOLD_ROUTES,
+    *NODE_ROUTES,
 ]
 
 

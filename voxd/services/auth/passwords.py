@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Annotated
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from pydantic import Field
 
 _hasher = PasswordHasher()  # argon2id with the library's current recommended cost
 # Verified against when the email is unknown, so both failures take about the same time.
 _DUMMY_HASH = _hasher.hash("voxd-no-such-user")
 
 MIN_PASSWORD_LENGTH = 8
+NewPassword = Annotated[str, Field(min_length=MIN_PASSWORD_LENGTH, max_length=1024)]  # as chosen, not as typed at login
 
 
 async def hash_password(password: str) -> str:

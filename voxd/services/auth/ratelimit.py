@@ -5,6 +5,10 @@ from __future__ import annotations
 import time
 from collections import deque
 
+from aiohttp import web
+
+from voxd.kit.errors import ApiError
+
 
 class FailureLimiter:
     """Attempts per key within a sliding window; a success resets or forgives."""
@@ -52,3 +56,16 @@ class FailureLimiter:
         for key in list(self._failures):
             if not self._recent(key, now):
                 del self._failures[key]
+
+
+EMAIL_LIMITER = web.AppKey("email_limiter", FailureLimiter)
+ADDRESS_LIMITER = web.AppKey("address_limiter", FailureLimiter)
+
+
+def too_many(wait: int) -> ApiError:
+    return ApiError(
+        429,
+        "too_many_attempts",
+        f"too many failed logins; try again in {wait} seconds",
+        headers={"Retry-After": str(wait)},
+    )

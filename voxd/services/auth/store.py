@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from voxd.kit.auth import constant_time_equal, secret_digest
-from voxd.kit.db import Database
+from voxd.kit.db import Database, Transaction
 from voxd.kit.timeparse import now_iso
 from voxd.kit.node_records import Node
 
@@ -54,6 +54,14 @@ MIGRATIONS = [
     );
     CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
     """,
+    # Revocation (issue 19): a disabled user logs in no more; tokens carry the session generation
+    # they were issued in, and a password change or a disable starts a new one.
+    """
+    ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE users ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE refresh_tokens ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
+    """,
 ]
 
 
@@ -73,6 +81,16 @@ class User:
     is_admin: bool
     household_id: str | None
     created_at: str
+    disabled: bool = False
+    session_generation: int = 0  # access tokens of an earlier generation are refused
+
+
+@dataclass(frozen=True)
+class Members:
+    """What still belongs to a household: it is deleted only when both are 0."""
+
+    users: int
+    nodes: int
 
 
 @dataclass(frozen=True)
@@ -83,12 +101,13 @@ class RefreshOutcome:
     family_id: str | None
     expires_at: float | None
     reused: bool = False
+    generation: int = 0  # the user's session generation the token was issued in
 
 
 def _user(row: sqlite3.Row) -> User:
     return User(
         row["user_id"], row["email"], row["display_name"], bool(row["is_admin"]),
-        row["household_id"], row["created_at"],
+        row["household_id"], row["created_at"], bool(row["disabled"]), row["session_generation"],
     )
 
 
@@ -117,6 +136,24 @@ class AuthStore:
         row = await self.db.fetchone("SELECT * FROM households WHERE household_id = ?", (household_id,))
         return Household(**dict(row)) if row else None
 
+    async def update_household(self, household_id: str, name: str | None, tz: str | None) -> Household | None:
+        await self.db.execute(
+            "UPDATE households SET name = COALESCE(?, name), timezone = COALESCE(?, timezone) "
+            "WHERE household_id = ?", (name, tz, household_id),
+        )
+        return await self.household(household_id)
+
+    async def delete_household(self, household_id: str) -> Members | None:
+        """Delete an empty household; answers who is still in it when it is not (None: deleted
+        or never there). Counted and deleted in one transaction, so nobody joins in between."""
+        async with self.db.transaction() as transaction:
+            (users,) = await transaction.fetchone("SELECT COUNT(*) FROM users WHERE household_id = ?", (household_id,))
+            (nodes,) = await transaction.fetchone("SELECT COUNT(*) FROM nodes WHERE household_id = ?", (household_id,))
+            if users or nodes:
+                return Members(users, nodes)
+            await transaction.execute("DELETE FROM households WHERE household_id = ?", (household_id,))
+            return None
+
     # users
     async def create_user(
         self, email: str, display_name: str, password_hash: str, is_admin: bool, household_id: str | None
@@ -125,7 +162,8 @@ class AuthStore:
         user = User(str(uuid.uuid4()), email, display_name, is_admin, household_id, now_iso())
         try:
             await self.db.execute(
-                "INSERT INTO users VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO users (user_id, email, display_name, password_hash, is_admin, household_id, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (user.user_id, email, display_name, password_hash, int(is_admin), household_id, user.created_at),
             )
         except sqlite3.IntegrityError:
@@ -142,6 +180,40 @@ class AuthStore:
     async def login_record(self, email: str) -> tuple[User, str] | None:
         row = await self.db.fetchone("SELECT * FROM users WHERE email = ?", (email,))
         return (_user(row), row["password_hash"]) if row else None
+
+    async def password_hash(self, user_id: str) -> str | None:
+        row = await self.db.fetchone("SELECT password_hash FROM users WHERE user_id = ?", (user_id,))
+        return row["password_hash"] if row else None
+
+    @staticmethod
+    async def end_sessions(transaction: Transaction, user_id: str) -> None:
+        """Every session of the user ends with the change in `transaction`: their refresh tokens
+        revoked, and a new session generation, so tokens issued before are refused."""
+        await transaction.execute(
+            "UPDATE users SET session_generation = session_generation + 1 WHERE user_id = ?", (user_id,)
+        )
+        await transaction.execute(
+            "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+            (time.time(), user_id),
+        )
+
+    async def set_disabled(self, user_id: str, disabled: bool) -> User | None:
+        """Disabling ends every session; enabling brings none back."""
+        async with self.db.transaction() as transaction:
+            await transaction.execute("UPDATE users SET disabled = ? WHERE user_id = ?", (int(disabled), user_id))
+            if disabled:
+                await self.end_sessions(transaction, user_id)
+        return await self.user(user_id)
+
+    async def set_password(self, user_id: str, password_hash: str) -> User | None:
+        async with self.db.transaction() as transaction:
+            await transaction.execute("UPDATE users SET password_hash = ? WHERE user_id = ?", (password_hash, user_id))
+            await self.end_sessions(transaction, user_id)
+        return await self.user(user_id)
+
+    async def delete_user(self, user_id: str) -> bool:
+        """The account and its refresh tokens (ON DELETE CASCADE); other services' data stays."""
+        return await self.db.execute("DELETE FROM users WHERE user_id = ?", (user_id,)) > 0
 
     # nodes
     async def create_node(self, household_id: str, room: str, name: str, api_key: str) -> Node:
@@ -167,6 +239,25 @@ class AuthStore:
         stored = row["api_key_hash"] if row else secret_digest("voxd-no-such-node")
         return _node(row) if row and constant_time_equal(presented, stored) else None
 
+    async def node(self, node_id: str) -> Node | None:
+        row = await self.db.fetchone("SELECT * FROM nodes WHERE node_id = ?", (node_id,))
+        return _node(row) if row else None
+
+    async def update_node(self, node_id: str, room: str | None, name: str | None) -> Node | None:
+        await self.db.execute(
+            "UPDATE nodes SET room = COALESCE(?, room), name = COALESCE(?, name) WHERE node_id = ?",
+            (room, name, node_id),
+        )
+        return await self.node(node_id)
+
+    async def set_node_key(self, node_id: str, api_key: str) -> Node | None:
+        """Rotation: only the new key's digest is kept, so the old key is dead on return."""
+        await self.db.execute("UPDATE nodes SET api_key_hash = ? WHERE node_id = ?", (secret_digest(api_key), node_id))
+        return await self.node(node_id)
+
+    async def delete_node(self, node_id: str) -> bool:
+        return await self.db.execute("DELETE FROM nodes WHERE node_id = ?", (node_id,)) > 0
+
     # app credentials
     async def set_app_credentials(self, keys: dict[str, str]) -> None:
         async with self.db.transaction() as transaction:
@@ -184,13 +275,18 @@ class AuthStore:
 
     # refresh tokens
     async def store_refresh_token(
-        self, token: str, user_id: str, family_id: str, expires_at: float
-    ) -> None:
-        await self.db.execute(
-            "INSERT INTO refresh_tokens (token_hash, family_id, user_id, issued_at, expires_at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (secret_digest(token), family_id, user_id, time.time(), expires_at),
+        self, token: str, user: User, family_id: str, expires_at: float
+    ) -> bool:
+        """False (nothing stored) when the user's sessions were ended or the account disabled
+        since `user` was read: a login or refresh racing a password change does not outlive it."""
+        stored = await self.db.execute(
+            "INSERT INTO refresh_tokens (token_hash, family_id, user_id, issued_at, expires_at, session_generation) "
+            "SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS "
+            "(SELECT 1 FROM users WHERE user_id = ? AND session_generation = ? AND disabled = 0)",
+            (secret_digest(token), family_id, user.user_id, time.time(), expires_at, user.session_generation,
+             user.user_id, user.session_generation),
         )
+        return stored > 0
 
     async def use_refresh_token(self, token: str) -> RefreshOutcome:
         """Spend a refresh token once. Presenting a spent one revokes its whole family."""
@@ -209,7 +305,8 @@ class AuthStore:
             if row["expires_at"] <= now:
                 return RefreshOutcome(None, None, None)
             await transaction.execute("UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?", (now, digest))
-            return RefreshOutcome(row["user_id"], row["family_id"], row["expires_at"])
+            return RefreshOutcome(row["user_id"], row["family_id"], row["expires_at"],
+                                  generation=row["session_generation"])
 
     async def revoke_refresh_family(self, token: str) -> None:
         """Logout: this token and every token rotated from the same login stop working."""

@@ -22,10 +22,12 @@ class AccessClaims:
     is_admin: bool
     issued_at: int
     expires_at: int
+    generation: int = 0  # the user's session generation it was issued in (0 before there were any)
 
 
 def issue_access_token(
-    key: str, user_id: str, household_id: str | None, is_admin: bool, lifetime_seconds: int
+    key: str, user_id: str, household_id: str | None, is_admin: bool, lifetime_seconds: int,
+    generation: int = 0,
 ) -> str:
     now = int(time.time())
     claims = {
@@ -36,6 +38,7 @@ def issue_access_token(
         "exp": now + lifetime_seconds,
         "iss": ISSUER,
         "jti": uuid.uuid4().hex,
+        "gen": generation,
     }
     return jwt.encode(claims, key, algorithm=ALGORITHM)
 
@@ -54,12 +57,16 @@ def verify_access_token(key: str, token: str) -> AccessClaims | None:
         return None
     if not isinstance(claims.get("sub"), str) or not isinstance(claims.get("admin", False), bool):
         return None
+    generation = claims.get("gen", 0)
+    if not isinstance(generation, int) or isinstance(generation, bool):
+        return None
     return AccessClaims(
         user_id=claims["sub"],
         household_id=claims.get("household_id"),
         is_admin=claims.get("admin", False),
         issued_at=int(claims["iat"]),
         expires_at=int(claims["exp"]),
+        generation=generation,
     )
 
 

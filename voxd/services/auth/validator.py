@@ -34,8 +34,10 @@ class LocalValidator:
     async def validate_token(self, token: str) -> Principal | None:
         claims = verify_access_token(self._app[JWT_KEY], token)
         user = await self._store.user(claims.user_id) if claims else None
-        if claims is None or user is None:
+        if claims is None or user is None or user.disabled:
             return None
+        if claims.generation != user.session_generation:
+            return None  # issued before the user's password changed or the account was disabled
         # The database, not the token, says what the user may do now.
         return Principal(
             Pattern.USER,

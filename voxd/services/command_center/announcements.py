@@ -15,6 +15,7 @@ from pydantic import StringConstraints
 
 from voxd.broker.embedded import start_embedded_broker
 from voxd.broker.endpoint import BrokerEndpoint, broker_endpoint
+from voxd.broker.guarded import GuardedBroker
 from voxd.kit.appkeys import CLIENT, SETTINGS, VALIDATOR
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import not_found, unavailable
@@ -31,6 +32,7 @@ log = logging.getLogger("voxd.command-center.announcements")
 
 ANNOUNCER = web.AppKey("announcer", Announcer)
 ENDPOINT = web.AppKey("broker_endpoint", BrokerEndpoint)
+EMBEDDED_BROKER = web.AppKey("embedded_broker", GuardedBroker)  # absent with VOXD_BROKER_URL
 
 
 async def announcements_context(app: web.Application) -> AsyncIterator[None]:
@@ -40,6 +42,7 @@ async def announcements_context(app: web.Application) -> AsyncIterator[None]:
     if endpoint.embedded:
         tls = TlsFiles.of(settings) if endpoint.tls else None
         broker = await start_embedded_broker(settings.bind_host, endpoint.port, app[VALIDATOR], tls)
+        app[EMBEDDED_BROKER] = broker
     else:
         log.info("using the MQTT broker at %s", endpoint.public_url())
     app[ENDPOINT] = endpoint
