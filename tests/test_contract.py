@@ -14,7 +14,10 @@ import httpx
 import jwt
 import pytest
 
+from conftest import app_headers
 from voxd.catalog import CATALOG
+from voxd.kit.auth import Pattern
+from voxd.kit.routes import Route
 
 SERVICES = list(CATALOG)
 
@@ -252,3 +255,52 @@ def test_bad_bodies_on_user_routes_are_400_or_415(daemon, user_tokens):
             assert_error(httpx.request(method, url, data={"a": "b"}, headers=headers), 415, "unsupported_media_type")
             checked += 1
     assert checked >= 4
+
+
+# --- App callers (issue 19 §4): a service's app key reaches only the routes that name its service --
+
+
+def app_routes(daemon):
+    """Every route that takes app credentials, as its OpenAPI operation declares it."""
+    for service, method, path, operation in protected_routes(daemon):
+        if "app_id" in accepted(operation):
+            yield service, method, path, operation
+
+
+def test_a_route_that_takes_app_credentials_names_its_callers():
+    """Unit: a route cannot take app credentials without naming which services' (nor name unknown ones)."""
+    async def handler(call):
+        raise AssertionError("never called")
+
+    with pytest.raises(ValueError, match="callers"):
+        Route("GET", "/x", handler, (Pattern.APP,))
+    with pytest.raises(ValueError, match="callers"):
+        Route("GET", "/x", handler, (Pattern.USER,), callers=("recipes",))
+    with pytest.raises(ValueError, match="not voxd services"):
+        Route("GET", "/x", handler, (Pattern.APP,), callers=("notifications",))
+    assert Route("GET", "/x", handler, (Pattern.APP,), callers=("recipes",)).callers == ("recipes",)
+
+
+def every_key_on_every_app_route(daemon):
+    """Each service's key sent to each route that takes app credentials: (route, caller, whether the
+    route names that caller, the answer)."""
+    with httpx.Client(timeout=10) as client:  # one client for some 400 requests
+        for service, method, path, operation in app_routes(daemon):
+            for caller in SERVICES:
+                answer = client.request(method, daemon.url(service) + path, headers=app_headers(daemon, caller),
+                                        json={})
+                yield (service, method, path), caller, caller in operation["x-callers"], answer
+
+
+def test_every_other_services_key_is_403_and_the_callers_pass(daemon):
+    """Each route that takes app credentials lists its callers (`x-callers`): every other service's
+    valid key is refused with `403 caller_not_allowed`; each caller's key gets past the credentials."""
+    refused = passed = 0
+    for route, caller, named, answer in every_key_on_every_app_route(daemon):
+        if named:
+            assert answer.status_code not in (401, 403), (caller, route, answer.text)
+            passed += 1
+        else:
+            assert caller in assert_error(answer, 403, "caller_not_allowed")["message"], (caller, route)
+            refused += 1
+    assert refused >= 250 and passed >= 100, (refused, passed)
