@@ -21,6 +21,7 @@ from voxd.kit.adapters import adapter
 from voxd.kit.appkeys import VALIDATOR
 from voxd.kit.auth import Pattern, Principal, authenticate
 from voxd.kit.errors import ApiError, bad_request
+from voxd.kit.household_scope import require_named_household
 
 T = TypeVar("T")
 QUIET = "voxd_quiet_route"
@@ -149,16 +150,19 @@ def parse_query(request: web.Request, route: Route) -> Any:
 def bind(
     route: Route, admin_key: str | None, default_max_body: int
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    """The aiohttp handler for a route: credentials first, then body and query, then the handler."""
+    """The aiohttp handler for a route: credentials first, then the query and the household a
+    service names, then the body, then the handler."""
     async def handler(request: web.Request) -> web.StreamResponse:
         request[QUIET] = route.quiet
         principal = await authenticate(request, route.auth, request.app[VALIDATOR], admin_key, route.callers)
         limit = body_limit(route, request.content_type, default_max_body)
         if request.content_length is not None and request.content_length > limit:
             raise too_large(limit)
+        query = parse_query(request, route) if route.query is not None else None
+        # Before the body: who a service acts for is part of whether it may; no body read for nothing.
+        await require_named_household(Call(request, principal, None, query))
         reads_itself = request.content_type in route.raw_types
         body = await parse_body(request, route, limit) if route.body is not None and not reads_itself else None
-        query = parse_query(request, route) if route.query is not None else None
         return await route.handler(Call(request, principal, body, query))
 
     return handler
