@@ -30,7 +30,8 @@ class KnownHouseholds:
             return True
         asked_at = time.monotonic()
         async with self._fetch_lock:
-            # Misses arriving together wait for one fetch instead of each making their own.
+            # Misses arriving together share a fetch that began after they asked, rather than
+            # each making their own: a burst costs at most two.
             if household_id not in self._known and self._fetched_at < asked_at:
                 await self._fetch()
         return household_id in self._known
