@@ -54,7 +54,7 @@ def main() -> None:
     with PageServer() as site, daemon(["config", "auth", "extract"], VOXD_EXTRACT_ALLOW_PRIVATE="true") as voxd:
         page = recipe_page()
         url = site.serve("/tikka-masala", page)
-        headers = {"X-Service-App-Id": "command-center", "X-Service-App-Key": voxd.secrets["APP_KEY_COMMAND_CENTER"]}
+        headers = {"X-Service-App-Id": "recipes", "X-Service-App-Key": voxd.secrets["APP_KEY_RECIPES"]}
         endpoint = voxd.url("extract") + "/extract"
         print(f"page: {len(page.encode()):,} bytes\n")
         print("| format | answer size (bytes) | p50 (ms) | p95 (ms) | max (ms) |")

@@ -42,7 +42,7 @@ def words(lines: list[str]) -> list[list[str]]:
 
 def through_service(runs: int) -> None:
     with daemon(["config", "auth", "ocr"]) as voxd:
-        headers = {"X-Service-App-Id": "command-center", "X-Service-App-Key": voxd.secrets["APP_KEY_COMMAND_CENTER"]}
+        headers = {"X-Service-App-Id": "recipes", "X-Service-App-Key": voxd.secrets["APP_KEY_RECIPES"]}
         url = voxd.url("ocr") + "/ocr"
         with httpx.Client(timeout=120) as client:
             client.post(url, content=CASES["clean card, PNG"][1](), headers={**headers, "Content-Type": "image/png"})

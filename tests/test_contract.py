@@ -9,12 +9,16 @@ import json
 import re
 import socket
 import time
+import uuid
 
 import httpx
 import jwt
 import pytest
 
+from conftest import app_headers
 from voxd.catalog import CATALOG
+from voxd.kit.auth import Pattern
+from voxd.kit.routes import Route
 
 SERVICES = list(CATALOG)
 
@@ -253,3 +257,92 @@ def test_bad_bodies_on_user_routes_are_400_or_415(daemon, user_tokens):
             assert_error(httpx.request(method, url, data={"a": "b"}, headers=headers), 415, "unsupported_media_type")
             checked += 1
     assert checked >= 4
+
+
+# --- App callers (issue 19 §4): a service's app key reaches only the routes that name its service --
+
+
+def app_routes(daemon):
+    """Every route that takes app credentials, as its OpenAPI operation declares it."""
+    for service, method, path, operation in protected_routes(daemon):
+        if "app_id" in accepted(operation):
+            yield service, method, path, operation
+
+
+def test_a_route_that_takes_app_credentials_names_its_callers():
+    """Unit: a route cannot take app credentials without naming which services' (nor name unknown ones)."""
+    async def handler(call):
+        raise AssertionError("never called")
+
+    with pytest.raises(ValueError, match="callers"):
+        Route("GET", "/x", handler, (Pattern.APP,))
+    with pytest.raises(ValueError, match="callers"):
+        Route("GET", "/x", handler, (Pattern.USER,), callers=("recipes",))
+    with pytest.raises(ValueError, match="not voxd services"):
+        Route("GET", "/x", handler, (Pattern.APP,), callers=("notifications",))
+    assert Route("GET", "/x", handler, (Pattern.APP,), callers=("recipes",)).callers == ("recipes",)
+
+
+def every_key_on_every_app_route(daemon):
+    """Each service's key sent to each route that takes app credentials: (route, caller, whether the
+    route names that caller, the answer)."""
+    with httpx.Client(timeout=10) as client:  # one client for some 400 requests
+        for service, method, path, operation in app_routes(daemon):
+            for caller in SERVICES:
+                answer = client.request(method, daemon.url(service) + path, headers=app_headers(daemon, caller),
+                                        json={})
+                yield (service, method, path), caller, caller in operation["x-callers"], answer
+
+
+def test_every_other_services_key_is_403_and_the_callers_pass(daemon):
+    """Each route that takes app credentials lists its callers (`x-callers`): every other service's
+    valid key is refused with `403 caller_not_allowed`; each caller's key gets past the credentials."""
+    refused = passed = 0
+    for route, caller, named, answer in every_key_on_every_app_route(daemon):
+        if named:
+            assert answer.status_code not in (401, 403), (caller, route, answer.text)
+            passed += 1
+        else:
+            assert caller in assert_error(answer, 403, "caller_not_allowed")["message"], (caller, route)
+            refused += 1
+    assert refused >= 250 and passed >= 100, (refused, passed)
+
+
+def household_routes(daemon):
+    """The routes users and services both reach, acting for the household in `?household_id=`."""
+    for service, method, path, operation in app_routes(daemon):
+        named = any(p["name"] == "household_id" and p["in"] == "query" for p in operation.get("parameters", []))
+        if named and "bearer" in accepted(operation):
+            yield service, method, path, operation
+
+
+def test_a_household_that_does_not_exist_is_404_on_every_household_route(daemon):
+    nowhere = {"household_id": str(uuid.uuid4())}
+    checked = 0
+    for service, method, path, operation in household_routes(daemon):
+        caller = app_headers(daemon, operation["x-callers"][0])
+        answer = send(daemon, service, method, path, headers=caller, params=nowhere, json={})
+        assert_error(answer, 404, "household_not_found")
+        checked += 1
+    assert checked >= 17
+
+
+def test_a_service_gets_rows_only_for_a_household_that_exists(daemon, admin):
+    """The command center acts for a household made a moment ago; an unknown one gets nothing
+    stored, and another service's key reaches none of it."""
+    fresh = httpx.post(daemon.url("auth") + "/households", json={"name": "The Browns"}, headers=admin).json()
+    recipes = daemon.url("recipes") + "/api/v0/recipes"
+    toast = {"title": "Toast", "ingredients": ["2 slices bread"], "steps": ["Toast the bread."]}
+    command_center = app_headers(daemon, "command-center")
+    theirs = {"household_id": fresh["household_id"]}
+    made = httpx.post(recipes, params=theirs, json=toast, headers=command_center)
+    assert made.status_code == 201 and made.json()["household_id"] == fresh["household_id"], made.text
+    ghost = {"household_id": str(uuid.uuid4())}
+    assert_error(httpx.post(recipes, params=ghost, json=toast, headers=command_center), 404, "household_not_found")
+    assert_error(httpx.get(recipes, params=ghost, headers=command_center), 404, "household_not_found")
+    for stranger in ("tts", "ocr", "extract", "logs"):
+        assert_error(httpx.get(recipes, params=theirs, headers=app_headers(daemon, stranger)), 403, "caller_not_allowed")
+        assert_error(httpx.post(recipes, params=theirs, json=toast, headers=app_headers(daemon, stranger)),
+                     403, "caller_not_allowed")
+    listed = httpx.get(recipes, params=theirs, headers=command_center).json()["recipes"]
+    assert [r["id"] for r in listed] == [made.json()["id"]]

@@ -51,7 +51,7 @@ def guarded_daemon(tmp_path_factory):
 
 
 def extract(daemon: Daemon, url: str, format: str = "html", headers: dict | None = None) -> httpx.Response:
-    credentials = app_headers(daemon, "command-center") if headers is None else headers
+    credentials = app_headers(daemon, "recipes") if headers is None else headers
     return httpx.post(daemon.url("extract") + "/extract", json={"url": url, "format": format},
                       headers=credentials, timeout=30)
 
@@ -148,12 +148,12 @@ def test_failed_and_slow_fetches_are_502_and_504(open_daemon, site):
 def test_credentials_come_first_and_bad_bodies_are_400(open_daemon, site):
     url = site.serve("/private-cake", RECIPE_PAGE)
     error_of(extract(open_daemon, url, headers={}), 401, "missing_credentials")
-    forged = {**app_headers(open_daemon, "command-center"), "X-Service-App-Key": "forged"}
+    forged = {**app_headers(open_daemon, "recipes"), "X-Service-App-Key": "forged"}
     error_of(extract(open_daemon, url, headers=forged), 401, "invalid_app_credentials")
     admin = {"X-Admin-Key": open_daemon.admin_key}
     error_of(extract(open_daemon, url, headers=admin), 403, "credentials_not_accepted")
     assert "/private-cake" not in site.hits
-    endpoint, headers = open_daemon.url("extract") + "/extract", app_headers(open_daemon, "command-center")
+    endpoint, headers = open_daemon.url("extract") + "/extract", app_headers(open_daemon, "recipes")
     for body in ({}, {"url": 42}, {"url": url, "format": "pdf"}, [url]):
         assert httpx.post(endpoint, json=body, headers=headers).status_code == 400
     error_of(httpx.post(endpoint, content=b'{"url": ', headers={**headers, "content-type": "application/json"}),

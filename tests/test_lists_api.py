@@ -61,11 +61,11 @@ def test_todo_is_also_to_do(daemon, home):
 
 
 def test_a_service_names_the_household(daemon, home):
-    service = app_headers(daemon, "command-center")
+    service = app_headers(daemon, "recipes")  # the lists' one caller: a meal plan's shopping list
     params = {"household_id": home["household_id"]}
     added = httpx.post(lists_url(daemon, "shopping"), json={"items": ["flour"]}, headers=service, params=params)
     assert texts(added) == ["flour"]
-    assert added.json()["items"][0]["added_by"] == "command-center"
+    assert added.json()["items"][0]["added_by"] == "recipes"
     assert texts(httpx.get(lists_url(daemon, "shopping"), headers=home["user"])) == ["flour"]
 
     nameless = httpx.get(lists_url(daemon, "shopping"), headers=service)

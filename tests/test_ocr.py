@@ -35,7 +35,7 @@ def ocr_daemon(tmp_path_factory):
 
 
 def read(daemon: Daemon, body: bytes, content_type: str = "image/png", headers: dict | None = None) -> httpx.Response:
-    credentials = app_headers(daemon, "command-center") if headers is None else headers
+    credentials = app_headers(daemon, "recipes") if headers is None else headers
     return httpx.post(daemon.url("ocr") + "/ocr", content=body, headers={**credentials, "Content-Type": content_type},
                       timeout=60)
 
@@ -93,7 +93,7 @@ def test_small_text_is_enlarged_before_reading(ocr_daemon):
 
 
 def test_a_multipart_form_and_the_bytes_not_the_header_decide(ocr_daemon):
-    credentials = app_headers(ocr_daemon, "command-center")
+    credentials = app_headers(ocr_daemon, "recipes")
     answer = httpx.post(ocr_daemon.url("ocr") + "/ocr", headers=credentials, timeout=60,
                         files={"file": ("card.png", card_image(SOUP), "image/png")})
     assert answer.status_code == 200, answer.text
@@ -132,7 +132,7 @@ def test_decompression_bombs_and_huge_files_are_413(ocr_daemon):
 
 def test_credentials_come_first(ocr_daemon):
     error_of(read(ocr_daemon, card_image(SOUP), headers={}), 401, "missing_credentials")
-    forged = {**app_headers(ocr_daemon, "command-center"), "X-Service-App-Key": "forged"}
+    forged = {**app_headers(ocr_daemon, "recipes"), "X-Service-App-Key": "forged"}
     error_of(read(ocr_daemon, card_image(SOUP), headers=forged), 401, "invalid_app_credentials")
     error_of(read(ocr_daemon, b"not even an image", headers={"X-Admin-Key": ocr_daemon.admin_key}),
              403, "credentials_not_accepted")

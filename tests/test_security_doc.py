@@ -1,5 +1,6 @@
-"""docs/security.md's table of credentials per route is the daemon's own declarations: this test
-builds it from every service's OpenAPI document and fails when the page is stale.
+"""docs/security.md's table of credentials (and app callers) per route is the daemon's own
+declarations: this test builds it from every service's OpenAPI document and fails when the page is
+stale.
 
 `VOXD_WRITE_DOCS=1 pytest tests/test_security_doc.py` rewrites the table after a route changes."""
 
@@ -29,14 +30,20 @@ def credentials(security: list[dict]) -> str:
     return ", ".join(names) or "none"
 
 
+def callers(operation: dict) -> str:
+    """The services whose app credentials the route takes (its `x-callers`); blank without app."""
+    named = operation.get("x-callers", [])
+    return "every service" if set(named) == set(CATALOG) else ", ".join(named)
+
+
 def route_table(daemon) -> str:
-    rows = ["| service | port | method | path | credentials |", "|---|---|---|---|---|"]
+    rows = ["| service | port | method | path | credentials | callers |", "|---|---|---|---|---|---|"]
     for name, spec in CATALOG.items():
         document = httpx.get(daemon.url(name) + "/openapi.json", timeout=10).json()
         for path, operations in sorted(document["paths"].items()):
             for method, operation in sorted(operations.items()):
                 rows.append(f"| {name} | {spec.port} | {method.upper()} | `{path}` | "
-                            f"{credentials(operation['security'])} |")
+                            f"{credentials(operation['security'])} | {callers(operation)} |")
     return "\n".join(rows)
 
 

@@ -1,6 +1,6 @@
 """The app factory every service uses: error middleware, request ids, body limits, health,
-OpenAPI, and the shared resources (HTTP session, discovery, service client, credential validator)
-opened and closed with the app."""
+OpenAPI, and the shared resources (HTTP session, discovery, service client, credential validator,
+known households) opened and closed with the app."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from aiohttp import web
 
 from voxd import __version__
 from voxd.catalog import CATALOG
-from voxd.kit.appkeys import CLIENT, DB, HTTP, RESOLVER, SERVICE, SETTINGS, VALIDATOR
+from voxd.kit.appkeys import CLIENT, DB, HOUSEHOLDS, HTTP, RESOLVER, SERVICE, SETTINGS, VALIDATOR
 from voxd.kit.auth_client import RemoteValidator
 from voxd.kit.context import (
     REQUEST_ID_HEADER,
@@ -26,6 +26,7 @@ from voxd.kit.context import (
 from voxd.kit.db import Database
 from voxd.kit.discovery import Discovery
 from voxd.kit.errors import HTTP_STATUS_CODES, ApiError, UpstreamError, error_response
+from voxd.kit.households import KnownHouseholds
 from voxd.kit.log_client import installed_shipper
 from voxd.kit.openapi import openapi_document
 from voxd.kit.routes import QUIET, Call, Route, bind, json_response
@@ -126,6 +127,7 @@ def http_resources(resolver_factory: ResolverFactory | None) -> CleanupContext:
             app[VALIDATOR] = RemoteValidator(
                 app[CLIENT], settings.value(CREDENTIAL_CACHE_TTL)
             )
+        app[HOUSEHOLDS] = KnownHouseholds(app[CLIENT], settings.value(CREDENTIAL_CACHE_TTL))
         shipper = installed_shipper()
         if shipper is not None:
             shipper.attach(app[SERVICE], app[CLIENT])

@@ -11,6 +11,7 @@ from aiohttp import web
 
 from voxd.kit.auth import CredentialValidator
 from voxd.kit.db import Database
+from voxd.kit.households import KnownHouseholds
 from voxd.kit.service_client import Resolver, ServiceClient
 from voxd.kit.settings import Settings
 
@@ -21,3 +22,4 @@ RESOLVER = web.AppKey("resolver", Resolver)
 CLIENT = web.AppKey("client", ServiceClient)
 VALIDATOR = web.AppKey("validator", CredentialValidator)
 DB = web.AppKey("db", Database)
+HOUSEHOLDS = web.AppKey("households", KnownHouseholds)

@@ -3,6 +3,7 @@
 A route declares which patterns it accepts; `authenticate` runs before the handler, picks the
 pattern the caller presented, and checks it: the admin key locally in constant time, node keys,
 app credentials and JWTs through a `CredentialValidator` (the auth service, over HTTP, cached).
+A route that takes app credentials also names the services it takes them from (its callers).
 """
 
 from __future__ import annotations
@@ -112,11 +113,12 @@ async def authenticate(
     accepted: tuple[Pattern, ...],
     validator: CredentialValidator,
     admin_key: str | None,
+    callers: tuple[str, ...] = (),
 ) -> Principal | None:
     """Check the caller against the route's accepted patterns (docs/architecture.md, Contracts: Auth).
 
-    No credentials, or bad ones: 401. Good credentials of a pattern the route does not take, or a
-    non-admin user on an admin route: 403.
+    No credentials, or bad ones: 401. Good credentials of a pattern the route does not take, a
+    non-admin user on an admin route, or a service that is not one of the route's `callers`: 403.
     """
     if not accepted:
         return None
@@ -136,6 +138,12 @@ async def authenticate(
         )
     if principal.pattern is Pattern.USER and Pattern.USER not in accepted and not principal.is_admin:
         raise forbidden("this endpoint is for administrators", "admin_required")
+    if principal.pattern is Pattern.APP and principal.subject not in callers:
+        raise forbidden(
+            f"the {principal.subject} service does not call this endpoint; "
+            f"its callers are: {', '.join(callers) or 'none'}",
+            "caller_not_allowed",
+        )
     return principal
 
 

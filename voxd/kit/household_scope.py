@@ -4,19 +4,24 @@ Household data (recipes, meal plans, the command center's lists) is reached by u
 carries their household, and by other voxd services acting for a node or a user, whose app
 credentials carry none, so they name it with `?household_id=` (issue 14: "App credentials pass
 `household_id` as a query parameter"). Every household route of every service asks here first, so
-households are isolated one way and no query runs without a household.
+households are isolated one way and no query runs without a household. A household a service names
+must exist (the auth service owns the list): the route binder (kit/routes.py) checks it before the
+handler of every route whose query is a `HouseholdQuery`, so an unknown one never gets rows.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
+from voxd.kit.appkeys import HOUSEHOLDS
 from voxd.kit.auth import Pattern
-from voxd.kit.errors import bad_request, forbidden
-from voxd.kit.routes import Call
+from voxd.kit.errors import bad_request, forbidden, not_found
+
+if TYPE_CHECKING:  # kit/routes.py calls `require_named_household`, so it cannot be imported here
+    from voxd.kit.routes import Call
 
 MEMBERS = (Pattern.USER, Pattern.APP)  # the credentials a household route takes
 
@@ -30,12 +35,17 @@ class HouseholdQuery:
     household_id: HouseholdId | None = None
 
 
+def named_household(query: Any) -> str | None:
+    """The `?household_id=` of a household route's query; None elsewhere or when not given."""
+    return query.household_id if isinstance(query, HouseholdQuery) else None
+
+
 def acting_household(call: Call) -> str:
     """The household this call reads and writes. Users: their own (naming another one is 403);
     services: the `household_id` they pass (400 without one)."""
     principal = call.principal
     assert principal is not None  # household routes are never public
-    named = call.query.household_id if isinstance(call.query, HouseholdQuery) else None
+    named = named_household(call.query)
     if principal.pattern is Pattern.APP:
         if not named:
             raise bad_request("a service acting for a household names it: ?household_id=…", "household_id_required")
@@ -45,3 +55,12 @@ def acting_household(call: Call) -> str:
     if named and named != principal.household_id:
         raise forbidden("you can only act for your own household; leave household_id out", "not_your_household")
     return principal.household_id
+
+
+async def require_named_household(call: Call) -> None:
+    """404 for a household a service names that the auth service does not know. Users are not
+    asked: theirs comes from their token, and naming another is 403 in `acting_household`."""
+    principal, named = call.principal, named_household(call.query)
+    if named and principal is not None and principal.pattern is Pattern.APP:
+        if not await call.app[HOUSEHOLDS].exists(named):
+            raise not_found(f"there is no household {named}; the auth service lists them", "household_not_found")

@@ -1,4 +1,6 @@
-"""Each service's OpenAPI document, derived from its route declarations (GET /openapi.json)."""
+"""Each service's OpenAPI document, derived from its route declarations (GET /openapi.json).
+
+An operation that takes app credentials lists the services it takes them from in `x-callers`."""
 
 from __future__ import annotations
 
@@ -73,6 +75,8 @@ def operation(route: Route) -> dict[str, Any]:
         "content": {"application/json": {"schema": ERROR_SCHEMA}},
     }
     op["security"] = [PATTERN_SECURITY[p] for p in route.auth]
+    if route.callers:
+        op["x-callers"] = list(route.callers)  # the services whose app credentials it takes
     return op
 
 

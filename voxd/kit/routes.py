@@ -1,7 +1,9 @@
-"""A route is declared once: method, path, accepted auth patterns, body and query types.
+"""A route is declared once: method, path, accepted auth patterns and callers, body and query types.
 
 From that one declaration the kit derives the credential check (before anything else), body and
-query validation into typed dataclasses, and the service's OpenAPI document.
+query validation into typed dataclasses, and the service's OpenAPI document. A route that takes app
+credentials names the services it takes them from (`callers`, the spec's app-to-app rule 3): any
+other service's key is refused with 403, so one leaked key reaches only what its service calls.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from aiohttp.http_exceptions import HttpProcessingError
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
+from voxd.catalog import CATALOG
 from voxd.kit.adapters import adapter
 from voxd.kit.appkeys import VALIDATOR
 from voxd.kit.auth import Pattern, Principal, authenticate
 from voxd.kit.errors import ApiError, bad_request
+from voxd.kit.household_scope import require_named_household
 
 T = TypeVar("T")
 QUIET = "voxd_quiet_route"
@@ -26,6 +30,8 @@ QUIET = "voxd_quiet_route"
 # chunked encoding or Content-Encoding (RequestPayloadError while a handler reads the body).
 BROKEN_HTTP = (HttpProcessingError, web.RequestPayloadError)
 Handler = Callable[["Call[Any]"], Awaitable[web.StreamResponse]]
+# The callers of the plumbing every service uses: discovery, credential checks, log shipping.
+EVERY_SERVICE: tuple[str, ...] = tuple(CATALOG)
 
 
 @dataclass
@@ -62,6 +68,18 @@ class Route:
     raw_types: tuple[str, ...] = ()
     raw_max_body: int | None = None  # bytes of a `raw_types` body; `max_body` when None
     tags: tuple[str, ...] = field(default_factory=tuple)
+    # The services (app ids) whose app credentials the route takes; required with Pattern.APP.
+    callers: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        """A route that takes app credentials without naming its callers would take every
+        service's: refused when the route is declared, so a new route cannot forget."""
+        if (Pattern.APP in self.auth) != bool(self.callers):
+            raise ValueError(f"{self.method} {self.path}: callers= names the services whose app "
+                             "credentials the route takes, and is given exactly when auth has Pattern.APP")
+        unknown = set(self.callers) - set(CATALOG)
+        if unknown:
+            raise ValueError(f"{self.method} {self.path}: callers {sorted(unknown)} are not voxd services")
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -153,16 +171,19 @@ def parse_query(request: web.Request, route: Route) -> Any:
 def bind(
     route: Route, admin_key: str | None, default_max_body: int
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    """The aiohttp handler for a route: credentials first, then body and query, then the handler."""
+    """The aiohttp handler for a route: credentials first, then the query and the household a
+    service names, then the body, then the handler."""
     async def handler(request: web.Request) -> web.StreamResponse:
         request[QUIET] = route.quiet
-        principal = await authenticate(request, route.auth, request.app[VALIDATOR], admin_key)
+        principal = await authenticate(request, route.auth, request.app[VALIDATOR], admin_key, route.callers)
         limit = body_limit(route, request.content_type, default_max_body)
         if request.content_length is not None and request.content_length > limit:
             raise too_large(limit)
+        query = parse_query(request, route) if route.query is not None else None
+        # Before the body: who a service acts for is part of whether it may; no body read for nothing.
+        await require_named_household(Call(request, principal, None, query))
         reads_itself = request.content_type in route.raw_types
         body = await parse_body(request, route, limit) if route.body is not None and not reads_itself else None
-        query = parse_query(request, route) if route.query is not None else None
         return await route.handler(Call(request, principal, body, query))
 
     return handler

@@ -21,7 +21,7 @@ from voxd.kit.appkeys import DB, SETTINGS, VALIDATOR
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import conflict, forbidden, not_found, unauthorized
 from voxd.kit.fields import MAX_TOKEN_LENGTH, Label, Secret
-from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.routes import EVERY_SERVICE, Call, Route, json_response
 from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import local_zone_name
 from voxd.services.auth.passwords import NewPassword, hash_password, verify_password
@@ -30,7 +30,7 @@ from voxd.services.auth.settings import AuthSettings, load_settings
 from voxd.kit.node_records import NodeList, NodeRegistration, RegisteredNode
 from voxd.services.auth.households_admin import ROUTES as HOUSEHOLD_ROUTES
 from voxd.services.auth.nodes_admin import ROUTES as NODE_ROUTES
-from voxd.services.auth.records import ADMINS, ZoneName, check_timezone, require_household, store
+from voxd.services.auth.records import ADMINS, APP, NODE_KEEPERS, ZoneName, check_timezone, require_household, store
 from voxd.services.auth.sessions import POLICY, TokenPair, issue_pair
 from voxd.services.auth.store import MIGRATIONS, STORE, AuthStore, Household, User
 from voxd.services.auth.tokens import JWT_KEY
@@ -278,7 +278,8 @@ async def validate_token(call: Call[TokenCheck]) -> web.Response:
     return validation(await call.app[VALIDATOR].validate_token(call.body.token), "user_id")
 
 
-APP = (Pattern.APP,)
+# The services with household routes, which ask whether a household they are named exists.
+HOUSEHOLD_SERVICES = ("command-center", "recipes")
 
 ROUTES = [
     Route("POST", "/auth/login", login, body=LoginRequest, response=TokenPair,
@@ -293,20 +294,20 @@ ROUTES = [
     Route("GET", "/users", list_users, ADMINS, response=UserList, summary="list users"),
     Route("POST", "/households", create_household, ADMINS, body=NewHousehold, response=Household,
           status=201, summary="create a household"),
-    Route("GET", "/households", list_households, (*ADMINS, Pattern.APP), response=HouseholdList,
-          summary="list households"),
-    Route("POST", "/internal/nodes", create_node, APP, body=NodeRegistration, response=RegisteredNode,
-          status=201, summary="create a node and its API key (shown once)"),
-    Route("GET", "/internal/nodes", list_nodes, APP, query=NodeFilter, response=NodeList,
+    Route("GET", "/households", list_households, (*ADMINS, Pattern.APP), callers=HOUSEHOLD_SERVICES,
+          response=HouseholdList, summary="list households"),
+    Route("POST", "/internal/nodes", create_node, APP, callers=NODE_KEEPERS, body=NodeRegistration,
+          response=RegisteredNode, status=201, summary="create a node and its API key (shown once)"),
+    Route("GET", "/internal/nodes", list_nodes, APP, callers=NODE_KEEPERS, query=NodeFilter, response=NodeList,
           summary="list nodes, without keys"),
-    Route("GET", "/internal/users/{user_id}", display_name, APP, response=DisplayName,
-          summary="a user's display name"),
-    Route("POST", "/internal/validate-node", validate_node, APP, quiet=True, body=NodeKeyCheck,
-          response=Validation, summary="check a node's X-API-Key value"),
-    Route("POST", "/internal/validate-app", validate_app, APP, quiet=True, body=AppKeyCheck,
-          response=Validation, summary="check another service's app credentials"),
-    Route("POST", "/internal/validate-token", validate_token, APP, quiet=True, body=TokenCheck,
-          response=Validation, summary="check a user's access token"),
+    Route("GET", "/internal/users/{user_id}", display_name, APP, callers=("command-center", "stt"),
+          response=DisplayName, summary="a user's display name"),
+    Route("POST", "/internal/validate-node", validate_node, APP, callers=EVERY_SERVICE, quiet=True,
+          body=NodeKeyCheck, response=Validation, summary="check a node's X-API-Key value"),
+    Route("POST", "/internal/validate-app", validate_app, APP, callers=EVERY_SERVICE, quiet=True,
+          body=AppKeyCheck, response=Validation, summary="check another service's app credentials"),
+    Route("POST", "/internal/validate-token", validate_token, APP, callers=EVERY_SERVICE, quiet=True,
+          body=TokenCheck, response=Validation, summary="check a user's access token"),
     *USER_ROUTES,
     *HOUSEHOLD_ROUTES,
     *NODE_ROUTES,

@@ -9,14 +9,12 @@ import secrets
 
 from aiohttp import web
 
-from voxd.kit.auth import Pattern
 from voxd.kit.node_records import Node, NodeChange, RegisteredNode
 from voxd.kit.routes import Call, Route, json_response
-from voxd.services.auth.records import require_node, store
+from voxd.services.auth.records import APP, NODE_KEEPERS, require_node, store
 
 log = logging.getLogger("voxd.auth")
 
-APP = (Pattern.APP,)
 
 
 async def change_node(call: Call[NodeChange]) -> web.Response:
@@ -42,10 +40,10 @@ async def revoke_node(call: Call[None]) -> web.Response:
 
 
 ROUTES = [
-    Route("PATCH", "/internal/nodes/{node_id}", change_node, APP, body=NodeChange, response=Node,
-          summary="rename a node or move it to another room"),
-    Route("POST", "/internal/nodes/{node_id}/rotate", rotate_node_key, APP, response=RegisteredNode,
-          summary="give a node a new API key (shown once); the old one stops working"),
-    Route("DELETE", "/internal/nodes/{node_id}", revoke_node, APP, status=204,
+    Route("PATCH", "/internal/nodes/{node_id}", change_node, APP, callers=NODE_KEEPERS, body=NodeChange,
+          response=Node, summary="rename a node or move it to another room"),
+    Route("POST", "/internal/nodes/{node_id}/rotate", rotate_node_key, APP, callers=NODE_KEEPERS,
+          response=RegisteredNode, summary="give a node a new API key (shown once); the old one stops working"),
+    Route("DELETE", "/internal/nodes/{node_id}", revoke_node, APP, callers=NODE_KEEPERS, status=204,
           summary="revoke a node: its key stops working and it is forgotten"),
 ]

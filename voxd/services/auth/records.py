@@ -16,6 +16,8 @@ from voxd.kit.routes import Call
 from voxd.services.auth.store import STORE, AuthStore, Household, User
 
 ADMINS = (Pattern.ADMIN, Pattern.ADMIN_USER)  # the admin key or an admin user's token
+APP = (Pattern.APP,)
+NODE_KEEPERS = ("command-center",)  # registers nodes, lists, changes and revokes them, sends them announcements
 ZoneName = Annotated[str, Field(min_length=1, max_length=64)]  # an IANA name, checked by check_timezone
 
 

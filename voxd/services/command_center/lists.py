@@ -91,11 +91,15 @@ async def remove_items(call: Call[ItemTexts]) -> web.Response:
 
 
 PATH = "/api/v0/lists/{list}/items"
+LIST_USERS = ("recipes",)  # a meal plan's shopping list pushed onto the household's
 ROUTES = [
-    Route("GET", PATH, read_items, MEMBERS, query=HouseholdQuery, response=ListAnswer,
+    Route("GET", PATH, read_items, MEMBERS, callers=LIST_USERS, query=HouseholdQuery,
+          response=ListAnswer,
           summary="the items of a household list (shopping, todo or to-do)"),
-    Route("POST", PATH, add_items, MEMBERS, body=ItemTexts, query=HouseholdQuery, response=AddAnswer,
+    Route("POST", PATH, add_items, MEMBERS, callers=LIST_USERS, body=ItemTexts, query=HouseholdQuery,
+          response=AddAnswer,
           summary="add items to a household list; items already on it are named, not added twice"),
-    Route("DELETE", PATH, remove_items, MEMBERS, body=ItemTexts, query=HouseholdQuery, response=RemoveAnswer,
+    Route("DELETE", PATH, remove_items, MEMBERS, callers=LIST_USERS, body=ItemTexts, query=HouseholdQuery,
+          response=RemoveAnswer,
           summary="remove items from a household list by their text"),
 ]

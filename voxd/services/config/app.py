@@ -12,7 +12,7 @@ from voxd.kit.appkeys import DB, SETTINGS
 from voxd.kit.auth import Pattern
 from voxd.kit.discovery import explicit_url, report_missing
 from voxd.kit.errors import UpstreamError, not_found
-from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.routes import EVERY_SERVICE, Call, Route, json_response
 from voxd.kit.settings import CONFIG_URL_STYLE, Settings
 from voxd.services.config.registry import (
     MIGRATIONS,
@@ -91,8 +91,10 @@ class LocalResolver:
 
 
 ROUTES = [
-    Route("GET", "/services", list_services, READERS, response=ServiceList, summary="list services"),
-    Route("GET", "/services/{name}", get_service, READERS, response=ServiceEntry, quiet=True,
+    Route("GET", "/services", list_services, READERS, callers=EVERY_SERVICE, response=ServiceList,
+          summary="list services"),
+    Route("GET", "/services/{name}", get_service, READERS, callers=EVERY_SERVICE, response=ServiceEntry,
+          quiet=True,
           summary="one service's URL"),
     Route("POST", "/services", register_service, (Pattern.ADMIN,), body=ServiceEntry,
           response=ServiceEntry, status=201, summary="register or update a service (200 on update)"),

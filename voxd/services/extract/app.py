@@ -55,9 +55,9 @@ async def extract(call: Call[ExtractRequest]) -> web.Response:
 
 
 ROUTES = [
-    Route("POST", "/extract", extract, (Pattern.APP,), body=ExtractRequest, response=ExtractedPage,
-          max_body=16 * 1024, summary="fetch a web page (SSRF-guarded, every redirect checked) and answer "
-          "its HTML or main text"),
+    Route("POST", "/extract", extract, (Pattern.APP,), callers=("recipes",), body=ExtractRequest,
+          response=ExtractedPage, max_body=16 * 1024,
+          summary="fetch a web page (SSRF-guarded, every redirect checked) and answer its HTML or main text"),
 ]
 
 

@@ -143,10 +143,13 @@ async def list_models(call: Call[None]) -> web.Response:
     return json_response(ModelList("list", cards))
 
 
+MODEL_USERS = ("command-center", "recipes")  # choosing a turn's tool; structuring a recipe page or photo
+
 ROUTES = [
-    Route("POST", "/v1/chat/completions", chat_completions, (Pattern.APP,), body=ChatRequest,
+    Route("POST", "/v1/chat/completions", chat_completions, (Pattern.APP,), callers=MODEL_USERS,
+          body=ChatRequest,
           response=ChatCompletion, summary="OpenAI-compatible chat completion (stream: server-sent events)"),
-    Route("GET", "/v1/models", list_models, (Pattern.APP,), response=ModelList,
+    Route("GET", "/v1/models", list_models, (Pattern.APP,), callers=MODEL_USERS, response=ModelList,
           summary="the configured model (OpenAI shape; empty when no backend is configured)"),
 ]
 

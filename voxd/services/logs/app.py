@@ -21,7 +21,7 @@ from voxd.kit.appkeys import DB, HTTP, SETTINGS
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import ApiError, bad_request
 from voxd.kit.redact import Redactor
-from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.routes import EVERY_SERVICE, Call, Route, json_response
 from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import local_zone, parse_time, rfc3339, from_micros, to_micros
 from voxd.services.logs.entries import (
@@ -240,9 +240,11 @@ async def log_stats(call: Call[None]) -> web.Response:
 
 
 ROUTES = [
-    Route("POST", "/api/v0/logs", submit_one, SENDERS, body=LogEntryIn, response=Accepted, status=201,
+    Route("POST", "/api/v0/logs", submit_one, SENDERS, callers=EVERY_SERVICE, body=LogEntryIn,
+          response=Accepted, status=201,
           max_body=MAX_ENTRY_BODY, summary="submit one log entry", quiet=True),
-    Route("POST", "/api/v0/logs/batch", submit_batch, SENDERS, body=LogBatchIn, response=Accepted,
+    Route("POST", "/api/v0/logs/batch", submit_batch, SENDERS, callers=EVERY_SERVICE, body=LogBatchIn,
+          response=Accepted,
           status=201, max_body=MAX_BATCH_BODY, quiet=True,
           summary="submit up to 1000 entries; all are stored or none (400 names the bad entry's index)"),
     Route("GET", "/api/v0/logs", query_logs, READERS, query=LogQuery, response=LogPage,

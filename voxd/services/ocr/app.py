@@ -63,7 +63,7 @@ async def ocr(call: Call[None]) -> web.Response:
 
 def routes(limits: OcrSettings) -> list[Route]:
     return [
-        Route("POST", "/ocr", ocr, (Pattern.APP,), response=OcrResult, max_body=64 * 1024,
+        Route("POST", "/ocr", ocr, (Pattern.APP,), callers=("recipes",), response=OcrResult, max_body=64 * 1024,
               raw_types=IMAGE.content_types, raw_max_body=limits.max_bytes + 64 * 1024,
               summary="the text of a PNG, JPEG or WebP image (the body, or the `file` field of a "
               "multipart form)"),

@@ -22,6 +22,7 @@ from voxd.services.llm.settings import model_configured
 from voxd.services.recipes.importers.image import image_draft
 from voxd.services.recipes.importers.url import page_draft
 from voxd.services.recipes.model import Recipe, SourceType, Url
+from voxd.services.recipes.routes import CALLERS
 from voxd.services.recipes.settings import IMPORT_TIMEOUT, MAX_IMAGE_BYTES, STRUCTURE_WITH_MODEL
 from voxd.services.recipes.store import RecipeStore
 from voxd.services.recipes.structuring import Structurer
@@ -93,10 +94,10 @@ async def structurer_context(app: web.Application) -> AsyncIterator[None]:
 RESOURCES = [structurer_context]
 
 ROUTES = [
-    Route("POST", "/api/v0/recipes/import-url", import_url, MEMBERS, body=PageAddress, query=ImportQuery,
-          response=Recipe, status=201, max_body=16 * 1024,
+    Route("POST", "/api/v0/recipes/import-url", import_url, MEMBERS, callers=CALLERS, body=PageAddress,
+          query=ImportQuery, response=Recipe, status=201, max_body=16 * 1024,
           summary="import a recipe from a web page (201; 200 with ?update=true when it replaced one)"),
-    Route("POST", "/api/v0/recipes/import-image", import_image, MEMBERS, query=HouseholdQuery,
+    Route("POST", "/api/v0/recipes/import-image", import_image, MEMBERS, callers=CALLERS, query=HouseholdQuery,
           response=Recipe, status=201, raw_types=IMAGE.content_types, raw_max_body=ROUTE_IMAGE_LIMIT,
           summary="import a recipe from a photo (PNG, JPEG or WebP body, or multipart part `file`)"),
 ]

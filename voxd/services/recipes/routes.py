@@ -70,15 +70,17 @@ async def delete_recipe(call: Call[None]) -> web.Response:
     return web.Response(status=204)
 
 
+# The services that act for a household here: the recipe voice commands, in the command center.
+CALLERS = ("command-center",)
 ROUTES = [
-    Route("GET", "/api/v0/recipes", list_recipes, MEMBERS, query=RecipeQuery, response=RecipeList,
-          summary="list and search the household's recipes"),
-    Route("POST", "/api/v0/recipes", create_recipe, MEMBERS, body=RecipeInput, query=HouseholdQuery,
-          response=Recipe, status=201, summary="create a recipe"),
-    Route("GET", "/api/v0/recipes/{id}", get_recipe, MEMBERS, query=RecipeView, response=ScaledRecipe,
-          summary="one recipe; ?servings=N scales its ingredients"),
-    Route("PUT", "/api/v0/recipes/{id}", replace_recipe, MEMBERS, body=RecipeInput, query=HouseholdQuery,
-          response=Recipe, summary="replace a recipe (validated like POST)"),
-    Route("DELETE", "/api/v0/recipes/{id}", delete_recipe, MEMBERS, query=HouseholdQuery, status=204,
-          summary="delete a recipe"),
+    Route("GET", "/api/v0/recipes", list_recipes, MEMBERS, callers=CALLERS, query=RecipeQuery,
+          response=RecipeList, summary="list and search the household's recipes"),
+    Route("POST", "/api/v0/recipes", create_recipe, MEMBERS, callers=CALLERS, body=RecipeInput,
+          query=HouseholdQuery, response=Recipe, status=201, summary="create a recipe"),
+    Route("GET", "/api/v0/recipes/{id}", get_recipe, MEMBERS, callers=CALLERS, query=RecipeView,
+          response=ScaledRecipe, summary="one recipe; ?servings=N scales its ingredients"),
+    Route("PUT", "/api/v0/recipes/{id}", replace_recipe, MEMBERS, callers=CALLERS, body=RecipeInput,
+          query=HouseholdQuery, response=Recipe, summary="replace a recipe (validated like POST)"),
+    Route("DELETE", "/api/v0/recipes/{id}", delete_recipe, MEMBERS, callers=CALLERS, query=HouseholdQuery,
+          status=204, summary="delete a recipe"),
 ]

@@ -176,17 +176,18 @@ async def delete_profile(call: Call[None]) -> web.Response:
 
 def routes(max_body: int) -> list[Route]:
     who = (Pattern.APP, Pattern.ADMIN)
+    voice = ("command-center",)  # the voice pipeline; people reach profiles through the admin key
     return [
-        Route("POST", "/transcribe", transcribe, who, query=TranscribeQuery, response=Transcription,
+        Route("POST", "/transcribe", transcribe, who, callers=voice, query=TranscribeQuery, response=Transcription,
               raw_types=AUDIO_TYPES, max_body=max_body,
               summary="a WAV (body, or multipart `file` part) to text, with the speaker among the household's "
                       "enrolled voices; `prompt` biases the words toward the household's vocabulary"),
-        Route("POST", "/voices/{user_id}/samples", add_sample, who, response=VoiceProfile, status=201,
+        Route("POST", "/voices/{user_id}/samples", add_sample, who, callers=voice, response=VoiceProfile, status=201,
               raw_types=AUDIO_TYPES, max_body=max_body,
               summary="enroll one voice sample (WAV body or multipart `file`) for a user the auth service knows"),
-        Route("GET", "/voices", list_profiles, who, query=ProfileFilter, response=VoiceProfiles,
+        Route("GET", "/voices", list_profiles, who, callers=voice, query=ProfileFilter, response=VoiceProfiles,
               summary="the enrolled voice profiles (optionally one household's)"),
-        Route("DELETE", "/voices/{user_id}", delete_profile, who, status=204,
+        Route("DELETE", "/voices/{user_id}", delete_profile, who, callers=voice, status=204,
               summary="forget a user's voice profile and all its samples"),
     ]
 

@@ -188,11 +188,13 @@ async def list_voices(call: Call[None]) -> web.Response:
     return json_response(VoiceList(config.default, entries, config.problem))
 
 
+VOICE = ("command-center",)  # a turn's spoken reply and announcements
 ROUTES = [
-    Route("POST", "/synthesize", synthesize, (Pattern.APP, Pattern.ADMIN), body=SynthesizeRequest,
+    Route("POST", "/synthesize", synthesize, (Pattern.APP, Pattern.ADMIN), callers=VOICE,
+          body=SynthesizeRequest,
           query=SynthesizeQuery, max_body=MAX_BODY,
           summary="text to audio/wav (streamed sentence by sentence unless ?stream=false)"),
-    Route("GET", "/voices", list_voices, (Pattern.APP, Pattern.ADMIN), response=VoiceList,
+    Route("GET", "/voices", list_voices, (Pattern.APP, Pattern.ADMIN), callers=VOICE, response=VoiceList,
           summary="the installed voices and the default"),
 ]
 

@@ -25,6 +25,7 @@ from voxd.services.recipes.mealplans.model import (MAX_DAYS, Day, Generate, Meal
                                                    PlanFields, PlanItemInput)
 from voxd.services.recipes.mealplans.shopping import ShoppingLine, shopping_list
 from voxd.services.recipes.mealplans.store import MealPlanStore
+from voxd.services.recipes.routes import CALLERS
 
 LIST_PUSH_CHUNK = 200  # the command center takes at most this many items per request
 
@@ -174,16 +175,20 @@ async def push_shopping_list(call: Call[None]) -> web.Response:
 
 PLANS, PLAN = "/api/v0/meal-plans", "/api/v0/meal-plans/{id}"
 ROUTES = [
-    Route("GET", PLANS, list_plans, MEMBERS, query=MealPlanQuery, response=MealPlanList,
+    Route("GET", PLANS, list_plans, MEMBERS, callers=CALLERS, query=MealPlanQuery, response=MealPlanList,
           summary="the household's meal plans, latest first; ?date= only those covering a day"),
-    Route("POST", PLANS, create_plan, MEMBERS, body=MealPlanInput, query=HouseholdQuery, response=MealPlan,
-          status=201, summary="create a meal plan from items, or generate one from the household's recipes"),
-    Route("GET", PLAN, get_plan, MEMBERS, query=HouseholdQuery, response=MealPlan, summary="one meal plan"),
-    Route("PUT", PLAN, replace_plan, MEMBERS, body=MealPlanInput, query=HouseholdQuery, response=MealPlan,
-          summary="replace a meal plan (validated like POST; generate regenerates it)"),
-    Route("DELETE", PLAN, delete_plan, MEMBERS, query=HouseholdQuery, status=204, summary="delete a meal plan"),
-    Route("GET", f"{PLAN}/shopping-list", get_shopping_list, MEMBERS, query=HouseholdQuery, response=ShoppingList,
-          summary="the plan's ingredients merged by name and unit"),
-    Route("POST", f"{PLAN}/shopping-list/push", push_shopping_list, MEMBERS, query=HouseholdQuery, response=Pushed,
+    Route("POST", PLANS, create_plan, MEMBERS, callers=CALLERS, body=MealPlanInput, query=HouseholdQuery,
+          response=MealPlan, status=201,
+          summary="create a meal plan from items, or generate one from the household's recipes"),
+    Route("GET", PLAN, get_plan, MEMBERS, callers=CALLERS, query=HouseholdQuery, response=MealPlan,
+          summary="one meal plan"),
+    Route("PUT", PLAN, replace_plan, MEMBERS, callers=CALLERS, body=MealPlanInput, query=HouseholdQuery,
+          response=MealPlan, summary="replace a meal plan (validated like POST; generate regenerates it)"),
+    Route("DELETE", PLAN, delete_plan, MEMBERS, callers=CALLERS, query=HouseholdQuery, status=204,
+          summary="delete a meal plan"),
+    Route("GET", f"{PLAN}/shopping-list", get_shopping_list, MEMBERS, callers=CALLERS, query=HouseholdQuery,
+          response=ShoppingList, summary="the plan's ingredients merged by name and unit"),
+    Route("POST", f"{PLAN}/shopping-list/push", push_shopping_list, MEMBERS, callers=CALLERS,
+          query=HouseholdQuery, response=Pushed,
           summary="add the plan's shopping list to the household's shopping list (command center)"),
 ]
