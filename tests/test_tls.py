@@ -226,7 +226,7 @@ def test_a_registered_node_trusts_the_server_by_its_authority_over_https_and_mqt
 
 
 def test_a_node_with_another_authority_refuses_the_server_on_https_and_on_mqtts(make_daemon, tmp_path):
-    daemon = make_daemon(NODE_SERVICES, **TLS)
+    daemon = make_daemon(NODE_SERVICES, VOXD_LOG_LEVEL="debug", **TLS)  # debug: the console shows each request
     node = register_node(daemon, tmp_path / "node.toml")
     impostor = tmp_path / "impostor"
     assert run_voxd({"VOXD_HOME": str(impostor)}, "tls", "init").exit_code == 0

@@ -6,6 +6,7 @@ import json
 import time
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from voxd.cli.admin_client import admin_call
@@ -59,12 +60,24 @@ def fetch(settings: Settings, params: dict) -> dict:
     return admin_call(settings, "logs", "GET", "/api/v0/logs", params=clean)
 
 
-def show(entries: list[dict], as_json: bool) -> None:
-    """Oldest first on screen, like a log file."""
+def entry_line(entry: dict) -> str:
+    """One entry as one line of the same columns as the table, for `--follow` (like `tail -f`)."""
+    level = entry["level"]
+    where = entry["service"] + (f" ({entry['node_id'][:8]})" if entry.get("node_id") else "")
+    return (f"{entry['timestamp'][5:19].replace('T', ' ')} {escape(where):<16} "
+            f"[{LEVEL_STYLES.get(level, '')}]{level:<8}[/]{escape(entry['message'])}")
+
+
+def show(entries: list[dict], as_json: bool, as_lines: bool = False) -> None:
+    """Oldest first on screen, like a log file: a table, or (following) a line per entry so the
+    header is not printed again at every poll."""
     ordered = list(reversed(entries))
     if as_json:
         for entry in ordered:
             click.echo(json.dumps(entry, sort_keys=True))
+    elif as_lines:
+        for entry in ordered:
+            console.print(entry_line(entry), soft_wrap=True)
     elif ordered:
         console.print(entries_table(ordered))
 
@@ -87,7 +100,7 @@ def query(service, level, node_id, request_id, since, until, search, limit, as_j
     params = {"service": service, "level": level, "node_id": node_id, "request_id": request_id,
               "since": since, "until": until, "search": search, "limit": limit}
     page = fetch(settings, params)
-    show(page["logs"], as_json)
+    show(page["logs"], as_json, as_lines=follow)
     if not follow:
         if not page["logs"] and not as_json:
             console.print("No entries match.")
@@ -100,7 +113,7 @@ def query(service, level, node_id, request_id, since, until, search, limit, as_j
             fresh = fetch(settings, {**params, "since": newest or since, "until": None, "limit": 1000})["logs"]
             fresh = [entry for entry in fresh if entry["id"] not in seen]
             if fresh:
-                show(fresh, as_json)
+                show(fresh, as_json, as_lines=True)
                 seen.update(entry["id"] for entry in fresh)
                 newest = max(newest or "", fresh[0]["timestamp"])
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 from collections import deque
 from datetime import datetime, timezone
 from typing import Any
@@ -64,6 +65,7 @@ class LogShipper(logging.Handler):
         buffer_size: int = 10_000,
         level: int = logging.INFO,
         node_id: str | None = None,
+        quiet_start_seconds: float = 30.0,
     ) -> None:
         super().__init__(level)
         self.addFilter(RequestIdFilter())
@@ -76,6 +78,10 @@ class LogShipper(logging.Handler):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._unreachable = False
+        self._announced = False  # the console was told the logs service is unreachable
+        # At start-up the logs service is unreachable until the daemon has registered it: that is
+        # no news, so the console hears of it only if it lasts past this (or after a delivery).
+        self._quiet_until = time.monotonic() + quiet_start_seconds
         self.dropped = 0
 
     # --- the caller's side: cheap and never blocking ---------------------------------------------
@@ -195,14 +201,16 @@ class LogShipper(logging.Handler):
                 # refused as such would be refused forever: report, move on
                 self._console(f"the logs service refused {len(entries)} entries ({error.status}): {error.message}")
             pending.pop(0)
-        if self._unreachable:
-            self._unreachable = False
+        if self._announced:
             self._console(f"the logs service is back; delivering {len(self._buffer) + len(batch)} buffered entries")
+        self._unreachable = self._announced = False
+        self._quiet_until = 0.0  # it has answered: from now on, losing it is news at once
         return []
 
     def _went_unreachable(self, reason: str) -> None:
-        if not self._unreachable:
-            self._unreachable = True
+        self._unreachable = True
+        if not self._announced and time.monotonic() >= self._quiet_until:
+            self._announced = True
             self._console(
                 f"the logs service is not reachable ({reason}); logging to the console "
                 f"and keeping up to {self._buffer.maxlen} entries until it is back"

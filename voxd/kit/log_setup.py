@@ -57,12 +57,35 @@ class ConsoleFormatter(logging.Formatter):
         return "\n".join([line, *(CONTINUATION + escape_controls(text) for text in continued)])
 
 
+OWN_LOGGERS = "voxd"
+REQUEST_LOGGER = "voxd.access"
+
+
+def own_or_warning(record: logging.LogRecord) -> bool:
+    """voxd's own records, and a library's only from WARNING up: amqtt's state machine (the
+    `transitions` package) says five INFO lines per announcement that tell a household nothing."""
+    return record.name.startswith(OWN_LOGGERS) or record.levelno >= logging.WARNING
+
+
+class ConsoleFilter(logging.Filter):
+    """The console shows start, stop, warnings, errors and one line per command; the line of every
+    request (`voxd.access`) only at debug. The log store still gets them (install_shipper)."""
+
+    def __init__(self, level: int) -> None:
+        super().__init__()
+        self.requests = level <= logging.DEBUG
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return own_or_warning(record) and (self.requests or record.name != REQUEST_LOGGER)
+
+
 def configure_logging(level: str = "INFO", redactor: Redactor | None = None) -> None:
     redactor = redactor or Redactor()
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(ConsoleFormatter(redactor))
     handler.addFilter(RequestIdFilter())
     handler.setLevel(level.upper())
+    handler.addFilter(ConsoleFilter(handler.level))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
@@ -72,6 +95,7 @@ def configure_logging(level: str = "INFO", redactor: Redactor | None = None) -> 
 def install_shipper(redactor: Redactor, level: str = "INFO") -> LogShipper:
     """Add the log client to the root logger; the caller runs `shipper.run()` in its loop."""
     shipper = LogShipper(redactor, level=logging.getLevelName(level.upper()))
+    shipper.addFilter(own_or_warning)
     root = logging.getLogger()
     root.addHandler(shipper)
     if root.level > shipper.level:

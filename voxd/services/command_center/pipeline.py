@@ -68,6 +68,16 @@ def template_claim(commands: list[Command], text: str, context: RouteContext) ->
     return None if is_compound(text) else next(claims(commands, text, context), None)
 
 
+SAID_CHARACTERS = 80  # of an utterance in its log line: enough to tell what was asked
+
+
+def said(text: str | None) -> str:
+    """What was asked, quoted and cut, for the one log line of a command."""
+    if not text:
+        return "(nothing heard)"
+    return f'"{text[:SAID_CHARACTERS]}{"..." if len(text) > SAID_CHARACTERS else ""}"'
+
+
 class Pipeline:
     """One per command center; `PIPELINE` holds it in the app. `clock` gives the time in a zone
     (tests move it)."""
@@ -114,8 +124,8 @@ class Pipeline:
                 turn.reply = NOT_HEARD
             if turn.wants_audio and turn.reply:
                 await self.synthesize(turn)
-        log.info("%s -> %s via %s in %.0f ms", turn.node_id, turn.tool or "reply", turn.routed_by,
-                 turn.timings[Stage.TOTAL])
+        log.info("%s: %s -> %s via %s in %.0f ms", turn.node_id, said(turn.text), turn.tool or "reply",
+                 turn.routed_by, turn.timings[Stage.TOTAL])
         return turn
 
     async def understand(self, turn: Turn) -> None:

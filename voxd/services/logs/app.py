@@ -247,7 +247,7 @@ ROUTES = [
           response=Accepted,
           status=201, max_body=MAX_BATCH_BODY, quiet=True,
           summary="submit up to 1000 entries; all are stored or none (400 names the bad entry's index)"),
-    Route("GET", "/api/v0/logs", query_logs, READERS, query=LogQuery, response=LogPage,
+    Route("GET", "/api/v0/logs", query_logs, READERS, query=LogQuery, response=LogPage, quiet=True,
           summary="query entries, newest first; pass next_cursor back as cursor for the next page"),
     Route("GET", "/api/v0/logs/stats", log_stats, READERS, query=StatsQuery, response=LogStats,
           summary="counts by service and level over a window (default: the last 24 hours)"),
