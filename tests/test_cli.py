@@ -40,6 +40,19 @@ def test_prompted_password_must_be_confirmed(voxd_cli, daemon):
     assert login(daemon, email, "pw number one").status_code == 200
 
 
+def test_user_add_checks_the_email_and_the_password_rule_before_asking_twice(voxd_cli, daemon):
+    bad = voxd_cli("user", "add", "--email", "ann at home", "--name", "Ann", input="a long password\n" * 2)
+    assert bad.exit_code == 1 and "Password" not in bad.output  # refused before any prompt
+    assert "'ann at home' is not an e-mail address" in bad.output
+    email = unique_email("cy")
+    result = voxd_cli("user", "add", "--email", email, "--name", "Cy", input="short\na long password\na long password\n")
+    assert result.exit_code == 0, result.output
+    assert "at least 8 characters" in result.output and result.output.count("Repeat for confirmation") == 1
+    assert login(daemon, email, "a long password").status_code == 200
+    piped = voxd_cli("user", "add", "--email", unique_email("di"), "--name", "Di", "--password-stdin", input="short\n")
+    assert piped.exit_code == 1 and "at least 8 characters" in piped.output
+
+
 def test_node_register_writes_the_config_file_keeping_other_settings(voxd_cli, daemon, household, tmp_path, app_creds):
     config = tmp_path / "node.toml"
     config.write_text('# my kitchen node\nwake_word = "hey_jarvis"\n\n[audio]\ndevice = 3\n')
