@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 import stat
 import tomllib
+import uuid
 
 import httpx
+from rich.console import Console
 
 from conftest import login, unique_email
+from voxd.cli import output
 
 
 def test_households_users_and_login_through_the_cli(voxd_cli, daemon):
@@ -144,3 +148,18 @@ def test_logs_query_stats_and_follow(voxd_cli, daemon, app_creds):
     finally:
         follow.terminate()
         follow.wait(timeout=10)
+
+
+def test_ids_never_wrap_in_a_table_at_80_columns(monkeypatch):
+    """Voice profiles put a user id beside a household id; a household a long time zone: at 80
+    columns each id stays whole on its line (people copy them), the other columns fold."""
+    screen = io.StringIO()
+    monkeypatch.setattr(output, "console", Console(file=screen, width=80, emoji=False))
+    user, household = str(uuid.uuid4()), str(uuid.uuid4())
+    output.print_table("Voice profiles", ("user", "household", "samples", "updated"),
+                       [(user, household, 3, "2026-11-22 02:14")])
+    output.print_table("Households", ("household_id", "name", "timezone", "created"),
+                       [(household, "The Lake House of the family", "America/Argentina/Buenos_Aires", "2026-11-22")])
+    lines = screen.getvalue().splitlines()
+    assert sum(user in line for line in lines) == 1 and sum(household in line for line in lines) == 2
+    assert all(len(line) <= 80 for line in lines)
