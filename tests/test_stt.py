@@ -311,7 +311,7 @@ def test_an_enrolled_voice_is_recognized(stt_daemon, tmp_path):
         files[-1].write_bytes(espeak(sentence, voice="en-us+m1"))
     enrolled = cli(stt_daemon, "voices", "enroll", "--user", user, *map(str, files))
     assert enrolled.exit_code == 0, enrolled.output
-    assert "3 voice sample" in enrolled.output
+    assert "3 voice sample" in enrolled.output and "3/3" in enrolled.output  # the progress bar, done
     for sentence in enrollment:  # the flatmate enrolls through the API, as multipart
         added = httpx.post(stt_daemon.url("stt") + f"/voices/{flatmate}/samples", headers=admin, timeout=120,
                            files={"file": ("s.wav", espeak(sentence, voice="en-gb+f3"), "audio/wav")})
