@@ -70,6 +70,8 @@ class Daemon:
             VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="100000",
             VOXD_LLM_BACKEND="none",  # tests that want a model say which
             VOXD_SEMANTIC="false",  # likewise the semantic stage (it loads a sentence model)
+            VOXD_STT_PRELOAD="false",  # and the speech engines load at their first use, not at every start
+            VOXD_TTS_PRELOAD="false",
         )
         env.update(self.extra_env)
         return env

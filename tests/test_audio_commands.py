@@ -37,6 +37,7 @@ def test_audio_without_speech_services_is_a_clear_503_and_text_still_works(make_
     assert answer.status_code == 503
     body = answer.json()
     assert body["error"]["code"] == "stt_unavailable" and body["text"]
+    assert "pip install 'voxd[voice]'" in body["error"]["message"]  # a bare install learns what to install
 
     spoken_text = httpx.post(url, json={"text": "what's 2 times 3", "speak": True}, headers=node_headers(node))
     assert spoken_text.status_code == 200

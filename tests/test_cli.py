@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 import stat
 import tomllib
+import uuid
 
 import httpx
+from rich.console import Console
 
 from conftest import login, unique_email
+from voxd.cli import output
 
 
 def test_households_users_and_login_through_the_cli(voxd_cli, daemon):
@@ -38,6 +42,19 @@ def test_prompted_password_must_be_confirmed(voxd_cli, daemon):
     result = voxd_cli("user", "add", "--email", email, "--name", "Bo", input="pw number one\npw number one\n")
     assert result.exit_code == 0, result.output
     assert login(daemon, email, "pw number one").status_code == 200
+
+
+def test_user_add_checks_the_email_and_the_password_rule_before_asking_twice(voxd_cli, daemon):
+    bad = voxd_cli("user", "add", "--email", "ann at home", "--name", "Ann", input="a long password\n" * 2)
+    assert bad.exit_code == 1 and "Password" not in bad.output  # refused before any prompt
+    assert "'ann at home' is not an e-mail address" in bad.output
+    email = unique_email("cy")
+    result = voxd_cli("user", "add", "--email", email, "--name", "Cy", input="short\na long password\na long password\n")
+    assert result.exit_code == 0, result.output
+    assert "at least 8 characters" in result.output and result.output.count("Repeat for confirmation") == 1
+    assert login(daemon, email, "a long password").status_code == 200
+    piped = voxd_cli("user", "add", "--email", unique_email("di"), "--name", "Di", "--password-stdin", input="short\n")
+    assert piped.exit_code == 1 and "at least 8 characters" in piped.output
 
 
 def test_node_register_writes_the_config_file_keeping_other_settings(voxd_cli, daemon, household, tmp_path, app_creds):
@@ -131,3 +148,18 @@ def test_logs_query_stats_and_follow(voxd_cli, daemon, app_creds):
     finally:
         follow.terminate()
         follow.wait(timeout=10)
+
+
+def test_ids_never_wrap_in_a_table_at_80_columns(monkeypatch):
+    """Voice profiles put a user id beside a household id; a household a long time zone: at 80
+    columns each id stays whole on its line (people copy them), the other columns fold."""
+    screen = io.StringIO()
+    monkeypatch.setattr(output, "console", Console(file=screen, width=80, emoji=False))
+    user, household = str(uuid.uuid4()), str(uuid.uuid4())
+    output.print_table("Voice profiles", ("user", "household", "samples", "updated"),
+                       [(user, household, 3, "2026-11-22 02:14")])
+    output.print_table("Households", ("household_id", "name", "timezone", "created"),
+                       [(household, "The Lake House of the family", "America/Argentina/Buenos_Aires", "2026-11-22")])
+    lines = screen.getvalue().splitlines()
+    assert sum(user in line for line in lines) == 1 and sum(household in line for line in lines) == 2
+    assert all(len(line) <= 80 for line in lines)

@@ -77,6 +77,8 @@ def test_paraphrases_are_routed_with_their_arguments(semantic_daemon):
     listed = say(semantic_daemon, node, "what's on the shopping list").json()
     assert listed["routed_by"] == "pre_route" and "butter" in listed["text"]
     assert "semantic" not in listed["timings"]  # the templates claimed: the stage never ran
+    health = httpx.get(semantic_daemon.url("command-center") + "/api/v0/health").json()
+    assert health["engines"] == {"semantic stage": "warm"}  # built in the background at start
 
 
 @pytest.mark.slow

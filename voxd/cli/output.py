@@ -21,13 +21,24 @@ def print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True))
 
 
+ID_COLUMNS = ("user", "household", "node")  # columns of ids that are not named `..._id`
+
+
+def holds_ids(index: int, column: str) -> bool:
+    return index == 0 or column.endswith("id") or column in ID_COLUMNS
+
+
 def print_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """The first column (an id people copy) is never wrapped; the others fold to fit."""
+    """Columns of ids (people copy them) keep their values on one line whatever the width, the
+    others fold to fit what is left."""
+    texts = [["" if v is None else str(v) for v in row] for row in rows]
     table = Table(title=title, title_justify="left")
     for index, column in enumerate(columns):
-        table.add_column(column, overflow="fold", no_wrap=index == 0)
-    for row in rows:
-        table.add_row(*("" if v is None else str(v) for v in row))
+        whole = holds_ids(index, column)
+        widest = max((len(row[index]) for row in texts), default=0) if whole else None
+        table.add_column(column, overflow="fold", no_wrap=whole, min_width=widest)
+    for row in texts:
+        table.add_row(*row)
     console.print(table)
 
 

@@ -7,29 +7,55 @@ import sys
 from urllib.parse import quote
 
 import click
+from pydantic import ValidationError
 
 from voxd.cli.admin_client import admin_call, run_admin
 from voxd.cli.changes import show
 from voxd.cli.output import CliError, console, print_json, print_table
 from voxd.cli.settings_option import load_settings
 from voxd.cli.user_session import as_user, locked_session, read_session, remember
+from voxd.kit.adapters import adapter
 from voxd.kit.errors import UpstreamError
+from voxd.kit.fields import Email
 from voxd.kit.service_client import ServiceClient
 from voxd.kit.settings import Settings
+from voxd.services.auth.passwords import MIN_PASSWORD_LENGTH
 
+
+EMAIL = adapter(Email)
 
 @click.group()
 def user() -> None:
     """Manage user accounts."""
 
 
+def new_password_rule(password: str) -> str:
+    """The auth service's rule for a new password, checked as it is typed: before the second time."""
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise click.BadParameter(f"a password has at least {MIN_PASSWORD_LENGTH} characters; try again")
+    return password
+
+
 def read_password(from_stdin: bool, confirm: bool = True, prompt: str = "Password") -> str:
+    """A password from standard input or a hidden prompt; a new one (`confirm`) is held to the
+    rule before it is asked for again, and from standard input refused in one line."""
     if from_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
         if not password:
             raise CliError("--password-stdin: no password on standard input")
+        if confirm and len(password) < MIN_PASSWORD_LENGTH:
+            raise CliError(f"a password has at least {MIN_PASSWORD_LENGTH} characters")
         return password
-    return click.prompt(prompt, hide_input=True, confirmation_prompt=confirm)
+    return click.prompt(prompt, hide_input=True, confirmation_prompt=confirm,
+                        value_proc=new_password_rule if confirm else None)
+
+
+def checked_email(email: str) -> str:
+    """The address held to the auth service's rule before anything is asked."""
+    try:
+        return EMAIL.validate_python(email.strip())
+    except ValidationError:
+        raise CliError(f"{email!r} is not an e-mail address (something@example.org)") from None
 
 
 @user.command("add")
@@ -43,6 +69,7 @@ def add(email: str, display_name: str, is_admin: bool, household_id: str | None,
         password_stdin: bool, as_json: bool) -> None:
     """Create a user account."""
     settings = load_settings()
+    email = checked_email(email)
     body = {
         "email": email,
         "display_name": display_name,
@@ -150,7 +177,7 @@ def passwd() -> None:
     """Change your own password (of `voxd login`); your other sessions end."""
     settings = load_settings()
     old = click.prompt("Old password", hide_input=True)
-    new = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    new = read_password(False, prompt="New password")
     body = {"old_password": old, "new_password": new}
     pair = as_user(settings, lambda client: client.call("auth", "POST", "/auth/password", json=body))
     with locked_session(settings) as path:

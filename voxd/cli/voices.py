@@ -7,6 +7,9 @@ from urllib.parse import quote
 
 import aiohttp
 import click
+from rich.progress import (
+    BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn,
+)
 
 from voxd.cli.admin_client import admin_call, run_admin
 from voxd.cli.output import console, print_json, print_table, short_time
@@ -21,6 +24,12 @@ def voices() -> None:
     """Voice profiles: who is speaking to voxd."""
 
 
+def enrolment_progress() -> Progress:
+    """Each sample takes seconds (the first one a minute, loading the model): a bar, not silence."""
+    return Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=console)
+
+
 @voices.command("enroll")
 @click.option("--user", "user_id", required=True, help="The user id (see `voxd user add`).")
 @click.argument("files", nargs=-1, required=True,
@@ -32,10 +41,13 @@ def enroll(user_id: str, files: tuple[Path, ...]) -> None:
 
     async def upload(client: ServiceClient) -> dict:
         profile: dict = {}
-        for file in files:
-            profile = await client.call("stt", "POST", path, data=file.read_bytes(), content_type="audio/wav",
-                                        timeout=UPLOAD_TIMEOUT)
-            console.print(f"enrolled {file}")
+        with enrolment_progress() as progress:
+            task = progress.add_task("the first sample also loads the speaker model", total=len(files))
+            for file in files:
+                profile = await client.call("stt", "POST", path, data=file.read_bytes(), content_type="audio/wav",
+                                            timeout=UPLOAD_TIMEOUT)
+                progress.console.print(f"enrolled {file}")
+                progress.update(task, advance=1, description="enrolling")
         return profile
 
     profile = run_admin(settings, upload)

@@ -25,6 +25,7 @@ from voxd.kit.context import (
 )
 from voxd.kit.db import Database
 from voxd.kit.discovery import Discovery
+from voxd.kit.engines import ENGINES
 from voxd.kit.errors import HTTP_STATUS_CODES, ApiError, UpstreamError, error_response
 from voxd.kit.households import KnownHouseholds
 from voxd.kit.log_client import installed_shipper
@@ -48,6 +49,7 @@ class HealthStatus:
     status: str
     service: str
     version: str
+    engines: dict[str, str] | None = None  # engine -> cold | loading | warm | unavailable (kit/engines.py)
 
 
 def http_error_message(request: web.Request, error: web.HTTPException) -> str:
@@ -173,7 +175,8 @@ def create_service_app(
     app.cleanup_ctx.extend(resources)
 
     async def health(call: Call[None]) -> web.Response:
-        return json_response(HealthStatus("ok", name, __version__))
+        engines = call.app.get(ENGINES)
+        return json_response(HealthStatus("ok", name, __version__, engines.health() if engines else None))
 
     async def openapi(call: Call[None]) -> web.Response:
         return web.json_response(document)

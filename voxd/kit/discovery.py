@@ -14,6 +14,7 @@ from collections.abc import Callable
 import aiohttp
 from cachetools import TTLCache
 
+from voxd.catalog import CATALOG
 from voxd.kit.errors import UpstreamError
 from voxd.kit.service_client import ServiceClient
 from voxd.kit.settings import DISCOVERY_TTL, SERVICE_URL, Settings
@@ -87,14 +88,23 @@ class Discovery:
         self._cache.pop(name, None)
 
 
+def needs_an_extra(name: str) -> str:
+    """For a service that `voxd serve` skips without its extra (stt without `voice`): how to get
+    it, so a bare install's first audio command says what to install rather than only what is missing."""
+    spec = CATALOG.get(name)
+    if spec is None or spec.needs is None:
+        return ""
+    return (f"; {name} runs only where the {spec.needs.name} extra is installed: "
+            f"pip install 'voxd[{spec.needs.name}]', then restart voxd serve")
+
+
 def lookup_failed(name: str, error: UpstreamError, config_url: str) -> UpstreamError:
     """What a failed lookup means to the caller (docs/api.md, Errors): the service is not
     registered, the config service is down, or it would not say."""
     if error.status == 404:
         report_missing(name)
-        return UpstreamError(
-            name, None, None, f"no service named {name!r} is registered with the config service"
-        )
+        return UpstreamError(name, None, None, f"no service named {name!r} is registered with the config service"
+                             + needs_an_extra(name))
     if error.status is None or error.code is None:
         return UpstreamError(
             "config", None, None,

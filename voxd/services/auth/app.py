@@ -20,7 +20,7 @@ from voxd.kit.app import create_service_app, database
 from voxd.kit.appkeys import DB, SETTINGS, VALIDATOR
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import conflict, forbidden, not_found, unauthorized
-from voxd.kit.fields import MAX_TOKEN_LENGTH, Label, Secret
+from voxd.kit.fields import MAX_TOKEN_LENGTH, Email, Label, Secret
 from voxd.kit.routes import EVERY_SERVICE, Call, Route, json_response
 from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import local_zone_name
@@ -42,7 +42,6 @@ log = logging.getLogger("voxd.auth")
 
 CONFIG = web.AppKey("auth_settings", AuthSettings)
 
-Email = Annotated[str, Field(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
 
 
 

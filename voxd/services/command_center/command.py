@@ -4,7 +4,6 @@ is the Pipeline's (pipeline.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import logging
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from voxd.commands.registry import load_commands
 from voxd.kit.appkeys import CLIENT, HTTP, SETTINGS
 from voxd.kit.audio import AUDIO_TYPES, WAV_TYPES, read_audio
 from voxd.kit.auth import Pattern
+from voxd.kit.engines import ENGINES, Engines
 from voxd.kit.errors import ApiError
 from voxd.kit import torch_threads
 from voxd.kit.routes import Call, Route, json_response
@@ -154,20 +154,23 @@ async def pipeline_context(app: web.Application):
     # The proxy gives up after VOXD_LLM_TIMEOUT; waiting a little longer lets its 503 arrive.
     timeout = aiohttp.ClientTimeout(total=app[SETTINGS].value(LLM_TIMEOUT) + 5)
     model = LanguageModel(app[CLIENT], timeout, configured=model_configured(app[SETTINGS]))
-    semantic = await asyncio.to_thread(semantic_router, commands, app[SETTINGS])
-    app[PIPELINE] = Pipeline(commands, app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
-                             reply_budget=app[SETTINGS].value(REPLY_BUDGET), semantic=semantic,
-                             repair=repair_slips if bias else str, services=app[CLIENT])
+    app[PIPELINE] = pipeline = Pipeline(commands, app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
+                                        reply_budget=app[SETTINGS].value(REPLY_BUDGET),
+                                        repair=repair_slips if bias else str, services=app[CLIENT])
+    app[ENGINES] = Engines("command-center")
+    if app[SETTINGS].value(SEMANTIC):  # built in the background: the service answers meanwhile
+        app[ENGINES].start("semantic stage",
+                           lambda: pipeline.load_semantic(lambda: semantic_router(commands, app[SETTINGS])))
+    else:
+        log.info("semantic stage off (VOXD_SEMANTIC=false)")
     yield
+    await app[ENGINES].stop()
 
 
 def semantic_router(commands: list, settings: Settings):
-    """The semantic stage's router, built once at start-up (loading the model and embedding the
-    examples, or reading their cached vectors); None, with one log line, when it is turned off or
-    the voice extra is not installed."""
-    if not settings.value(SEMANTIC):
-        log.info("semantic stage off (VOXD_SEMANTIC=false)")
-        return None
+    """The semantic stage's router, built once in the background at start-up (loading the model and
+    embedding the examples, or reading their cached vectors); None, with one log line, when the
+    voice extra or the sentence model is not installed."""
     try:
         from voxd.services.command_center.semantic import SemanticRouter, load_embedder
     except ImportError as error:

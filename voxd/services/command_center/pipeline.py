@@ -107,6 +107,7 @@ class Pipeline:
         self.clock = clock
         self.reply_budget = reply_budget  # seconds the model may take to word a reply (VOXD_REPLY_BUDGET)
         self.semantic = semantic  # None: the stage is skipped (no embeddings package, or turned off)
+        self._semantic_loading: asyncio.Future[SemanticRouter | None] | None = None
         self.repair = repair  # known slips of small speech models, where safe (voxd/language/slips.py)
         self.services = services  # other voxd services, for commands that use one (recipes)
         self.follow_ups = FollowUps()
@@ -138,8 +139,8 @@ class Pipeline:
         self.pre_route(turn)
         if turn.routed_by is RoutedBy.NONE and turn.follow_up and question is not None:
             self.resume(turn, question)
-        if turn.routed_by is RoutedBy.NONE and self.semantic is not None:
-            await self.route_semantically(turn, self.semantic)
+        if turn.routed_by is RoutedBy.NONE and (router := await self.semantic_router()) is not None:
+            await self.route_semantically(turn, router)
         if turn.routed_by is RoutedBy.NONE:
             await self.route_with_model(turn)  # raises ModelUnavailable when no model answers
         if turn.command is not None:
@@ -198,6 +199,21 @@ class Pipeline:
             else:
                 return
             turn.command, turn.tool, turn.routed_by = command, command.name, RoutedBy.FOLLOW_UP
+
+    async def load_semantic(self, build: Callable[[], SemanticRouter | None]) -> bool:
+        """Build the semantic stage in a thread while the service already answers (kit/engines.py);
+        False when it cannot be had (no embeddings package or model: `build` has said so)."""
+        self._semantic_loading = asyncio.ensure_future(asyncio.to_thread(build))
+        self.semantic = await self._semantic_loading
+        return self.semantic is not None
+
+    async def semantic_router(self) -> SemanticRouter | None:
+        """The stage's router; a command that arrives while it is built waits for it (served slower,
+        never refused or routed without it)."""
+        loading = self._semantic_loading
+        if loading is not None and not loading.done():
+            await asyncio.wait([loading])
+        return self.semantic
 
     async def route_semantically(self, turn: Turn, router: SemanticRouter) -> None:
         """The command whose examples the utterance is nearest, with the arguments the scanners

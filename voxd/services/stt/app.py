@@ -14,11 +14,11 @@ from urllib.parse import quote
 from aiohttp import web
 from pydantic import Field
 
-from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import create_service_app, database
 from voxd.kit.appkeys import CLIENT, DB
 from voxd.kit.audio import AUDIO_TYPES, read_audio
 from voxd.kit.auth import Pattern
+from voxd.kit.engines import ENGINES, Engines, EngineState
 from voxd.kit.errors import ApiError, bad_request, conflict, not_found
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
@@ -128,6 +128,7 @@ async def transcribe(call: Call[None]) -> web.Response:
         timed(call.app[TRANSCRIBER].transcribe(audio.samples, prompt), took_text),
         timed(identify(call, audio, household_id), took_speaker),
     )
+    call.app[ENGINES].mark_warm("whisper")
     log.info("transcribed %.1f s of audio in %.0f ms: %d characters", audio.seconds, took_text[0],
              len(transcript.text))
     return json_response(Transcription(transcript.text, transcript.language, round(audio.seconds * 1000), speaker,
@@ -192,11 +193,19 @@ def routes(max_body: int) -> list[Route]:
     ]
 
 
-async def warm(transcriber: Transcriber, encoder: SpeakerEncoder) -> None:
-    """VOXD_STT_PRELOAD: load both models in the background; the service answers meanwhile."""
-    started = time.perf_counter()
-    await asyncio.gather(transcriber.warm(), encoder.warm())
-    log.info("speech models preloaded in %.1f s", time.perf_counter() - started)
+def start_engines(config: SttSettings, transcriber: Transcriber, encoder: SpeakerEncoder) -> Engines:
+    """VOXD_STT_PRELOAD (on by default): both models load in the background; the service answers
+    meanwhile, a request waiting for the model it needs."""
+    engines = Engines("stt")
+    for name, engine, usable in (("whisper", transcriber, transcriber.source is not None),
+                                 ("speaker model", encoder, encoder.available)):
+        if not usable:
+            engines.set(name, EngineState.UNAVAILABLE)
+        elif config.preload:
+            engines.start(name, engine.warm)
+        else:
+            engines.set(name, EngineState.COLD)
+    return engines
 
 
 def create_app(settings: Settings) -> web.Application:
@@ -212,9 +221,9 @@ def create_app(settings: Settings) -> web.Application:
         else:
             log.info("speech-to-text model: %s%s", transcriber.description,
                      " (loading now)" if config.preload else " (loaded at the first request)")
-        warming = asyncio.create_task(warm(transcriber, encoder)) if config.preload else None
+        app[ENGINES] = start_engines(config, transcriber, encoder)
         yield
-        await stop_tasks(warming)
+        await app[ENGINES].stop()
         transcriber.close()
         encoder.close()
 

@@ -29,7 +29,8 @@ SPEAKER_MODEL = Setting("VOXD_SPEAKER_MODEL", TEXT, None, "The path of resemblyz
 SPEAKER_THRESHOLD = Setting("VOXD_SPEAKER_THRESHOLD", NUMBER, DEFAULT_SPEAKER_THRESHOLD, "The cosine "
                             "similarity above which a voice is a known speaker (docs/speech.md).",
                             minimum=0.001, maximum=0.999)
-PRELOAD = Setting("VOXD_STT_PRELOAD", FLAG, False, "Load the model at start-up instead of on first use.")
+PRELOAD = Setting("VOXD_STT_PRELOAD", FLAG, True, "Load whisper and the speaker model in the background at start-up, "
+                  "so the first command is as fast as the rest (false: at their first use).")
 
 SETTINGS = (MODEL, COMPUTE_TYPE, BEAM_SIZE, THREADS, LANGUAGE, MAX_SECONDS, SPEAKER_MODEL, SPEAKER_THRESHOLD,
             PRELOAD)

@@ -131,12 +131,8 @@ class SpeakerEncoder:
         return await asyncio.get_running_loop().run_in_executor(self._pool, self._embed_loaded, samples)
 
     async def warm(self) -> None:
-        if not self.available:
-            return
-        try:
-            await asyncio.get_running_loop().run_in_executor(self._pool, self._load)
-        except ApiError as error:
-            log.warning("could not preload the speaker model: %s", error.message)
+        """Load now; raises the 503 ApiError of a model that cannot be loaded (kit/engines.py says it)."""
+        await asyncio.get_running_loop().run_in_executor(self._pool, self._load)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

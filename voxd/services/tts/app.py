@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import create_service_app
 from voxd.kit.auth import Pattern
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
+from voxd.kit.engines import ENGINES, Engines, EngineState
 from voxd.kit.errors import ApiError, bad_request
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
@@ -96,8 +96,12 @@ async def synthesize(call: Call[SynthesizeRequest]) -> web.StreamResponse:
     voice = chosen_voice(engine, call.body.voice)
     pieces = split_sentences(text)
     if call.query.stream:
-        return await stream_wav(call.request, engine, voice, pieces, len(text))
-    return await whole_wav(call.request, engine, voice, pieces, len(text))
+        answer = await stream_wav(call.request, engine, voice, pieces, len(text))
+    else:
+        answer = await whole_wav(call.request, engine, voice, pieces, len(text))
+    if voice.name == engine.config.default:
+        call.app[ENGINES].mark_warm("piper")
+    return answer
 
 
 async def whole_wav(request: web.Request, engine: Synthesizer, voice: VoiceInfo, pieces: list[str],
@@ -210,23 +214,22 @@ def create_app(settings: Settings) -> web.Application:
         else:
             log.info("tts default voice %s; %d voice(s) installed; voices folder %s", config.default,
                      len(config.voices), config.voices_dir)
-        warming = asyncio.create_task(warm(engine)) if config.preload and not config.problem else None
+        app[ENGINES] = Engines("tts")
+        if config.problem or config.default is None:
+            app[ENGINES].set("piper", EngineState.UNAVAILABLE)
+        elif config.preload:
+            app[ENGINES].start("piper", lambda: warm(engine))
+        else:
+            app[ENGINES].set("piper", EngineState.COLD)
         yield
-        await stop_tasks(warming)
+        await app[ENGINES].stop()
         await engine.close()
 
     return create_service_app("tts", settings, ROUTES, resources=[lifecycle])
 
 
 async def warm(engine: Synthesizer) -> None:
-    """VOXD_TTS_PRELOAD: load the default voice and run it once, so the first reply is fast too."""
-    name = engine.config.default
-    if name is None:
-        return
-    try:
-        started = time.perf_counter()
-        await engine.load(name)
-        await engine.synthesize(name, "Ready.")
-        log.info("voice %s preloaded and warm in %.0f ms", name, (time.perf_counter() - started) * 1000)
-    except ApiError as error:
-        log.warning("preloading voice %s failed: %s", name, error.message)
+    """VOXD_TTS_PRELOAD: load the default voice and run it once, so the first reply is fast too;
+    raises the 503 ApiError of a voice that cannot be loaded (kit/engines.py says it)."""
+    await engine.load(engine.config.default)
+    await engine.synthesize(engine.config.default, "Ready.")

@@ -12,7 +12,7 @@ VOICE = Setting("VOXD_TTS_VOICE", TEXT, None, "The default voice: an installed v
 LENGTH_SCALE = Setting("VOXD_TTS_LENGTH_SCALE", NUMBER, None, "piper's speaking-rate factor: above 1 "
                        "slower, below 1 faster.", minimum=0.25, maximum=4.0,
                        default_text="the voice's own pace")
-PRELOAD = Setting("VOXD_TTS_PRELOAD", FLAG, False, "Load the default voice at start-up instead of on "
-                  "first use.")
+PRELOAD = Setting("VOXD_TTS_PRELOAD", FLAG, True, "Load the default voice in the background at start-up, so "
+                  "the first reply is as fast as the rest (false: at its first use).")
 
 SETTINGS = (VOICES_DIR, VOICE, LENGTH_SCALE, PRELOAD)

@@ -11,7 +11,6 @@ import secrets
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Annotated
-from urllib.parse import quote
 
 from aiohttp import web
 from pydantic import Field
