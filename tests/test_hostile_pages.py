@@ -1,0 +1,125 @@
+"""A hostile recipe page against `voxd serve` (issue 19, item 2): 600,000 nested tags (3.6 MB) pass
+the extraction service's limits and once kept recipe-scrapers busy for a minute in the daemon,
+which grew by 800 MB for good, while a login behind six of them waited 40 s. Pages are now read
+in a worker process killed at VOXD_RECIPES_PARSE_SECONDS (422 page_too_complex), logins and the
+semantic stage have threads of their own, and a household has at most
+VOXD_RECIPES_IMPORTS_IN_FLIGHT imports in progress (429 too_many_imports)."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conftest import login
+from daemons import serving
+from households import member
+from test_recipe_imports import CAKE, OPEN, SERVICES, import_url, json_ld_page, recipes_of
+from web_pages import PageServer
+
+DEADLINE = 6.0  # VOXD_RECIPES_PARSE_SECONDS here: low, so the tests are quick
+IN_FLIGHT = 6  # VOXD_RECIPES_IMPORTS_IN_FLIGHT here: all six hostile imports run at once
+HOSTILE = "<html><head><title>Dinner</title></head><body>" + "<span>" * 600_000 + "</body></html>"
+FETCHING = 3.0  # the page through the extraction service, on a loaded 2-core box
+
+
+@pytest.fixture(scope="module")
+def site():
+    with PageServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory):
+    with serving(tmp_path_factory, SERVICES, VOXD_RECIPES_PARSE_SECONDS=str(DEADLINE),
+                 VOXD_RECIPES_IMPORTS_IN_FLIGHT=str(IN_FLIGHT), **OPEN) as daemon:
+        yield daemon
+
+
+def rss_mb(pid: int) -> float:
+    """The process's resident memory (VmRSS), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+def parents() -> dict[int, int]:
+    """Every process's parent."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            found[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):  # gone meanwhile
+            continue
+    return found
+
+
+def page_workers(pid: int) -> list[int]:
+    """The daemon's page-reading workers: the children of its forkserver, a child of the daemon."""
+    family = parents()
+    children = {child for child, parent in family.items() if parent == pid}
+    return [process for process, parent in family.items() if parent in children]
+
+
+def eventually(check, seconds: float = 10.0):
+    deadline = time.monotonic() + seconds
+    while not (result := check()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return result
+
+
+def test_a_hostile_page_is_refused_within_the_deadline_and_the_daemon_keeps_no_memory(guarded, site):
+    cook = member(guarded)
+    warm = import_url(guarded, cook, site.serve("/warm", json_ld_page(CAKE)))  # starts the workers' forkserver
+    assert warm.status_code == 201, warm.text
+    pid = guarded.process.pid
+    before = rss_mb(pid)
+
+    started = time.monotonic()
+    answer = import_url(guarded, cook, site.serve("/hostile", HOSTILE))
+    took = time.monotonic() - started
+
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == "page_too_complex" and f"took longer than {DEADLINE:g} s" in error["message"]
+    assert took < DEADLINE + FETCHING, f"answered after {took:.1f} s"
+    assert eventually(lambda: page_workers(pid) == []), "the worker was not killed"
+    assert eventually(lambda: rss_mb(pid) < before + 50), f"{before:.0f} MiB before, {rss_mb(pid):.0f} after"
+    assert recipes_of(guarded, cook) == [warm.json()]
+    again = import_url(guarded, cook, site.serve("/after", json_ld_page({**CAKE, "name": "Seed cake"})))
+    assert again.status_code == 201, again.text
+
+
+def test_a_login_during_six_hostile_imports_takes_under_two_seconds(guarded, site):
+    cook, neighbour = member(guarded), member(guarded)
+    pid = guarded.process.pid
+    hostile = site.serve("/hostile-6", HOSTILE)
+    with ThreadPoolExecutor(IN_FLIGHT) as pool:
+        imports = [pool.submit(import_url, guarded, cook, hostile) for _ in range(IN_FLIGHT)]
+        assert eventually(lambda: len(page_workers(pid)) == IN_FLIGHT, DEADLINE), "six pages are not being read"
+
+        started = time.monotonic()
+        answer = login(guarded, cook["email"], cook["password"])
+        took = time.monotonic() - started
+        reading = len(page_workers(pid))
+        one_more = import_url(guarded, cook, site.serve("/one-more", json_ld_page(CAKE)))
+        theirs = import_url(guarded, neighbour, site.serve("/theirs", json_ld_page(CAKE)))
+        answers = [future.result() for future in imports]
+
+    assert reading == IN_FLIGHT, "the login was not timed while all six pages were read"
+
+    assert answer.status_code == 200, answer.text
+    assert took < 2.0, f"the login took {took:.2f} s"
+    assert one_more.status_code == 429, one_more.text
+    assert one_more.json()["error"]["code"] == "too_many_imports" and one_more.headers["Retry-After"]
+    assert theirs.status_code == 201, theirs.text  # another household's places are its own
+    assert [a.status_code for a in answers] == [422] * IN_FLIGHT
+    assert {a.json()["error"]["code"] for a in answers} == {"page_too_complex"}
+    assert recipes_of(guarded, cook) == []
+    assert eventually(lambda: page_workers(pid) == []), "workers were left behind"
+    freed = import_url(guarded, cook, site.serve("/freed", json_ld_page(CAKE)))
+    assert freed.status_code == 201, freed.text  # the household's places are given back
+
