@@ -99,7 +99,7 @@ def test_a_login_during_six_hostile_imports_takes_under_two_seconds(guarded, sit
     hostile = site.serve("/hostile-6", HOSTILE)
     with ThreadPoolExecutor(IN_FLIGHT) as pool:
         imports = [pool.submit(import_url, guarded, cook, hostile) for _ in range(IN_FLIGHT)]
-        assert eventually(lambda: len(page_workers(pid)) == IN_FLIGHT, DEADLINE), "six pages are not being read"
+        eventually(lambda: len(page_workers(pid)) == IN_FLIGHT, DEADLINE)  # checked below, after the login
 
         started = time.monotonic()
         answer = login(guarded, cook["email"], cook["password"])
@@ -109,10 +109,9 @@ def test_a_login_during_six_hostile_imports_takes_under_two_seconds(guarded, sit
         theirs = import_url(guarded, neighbour, site.serve("/theirs", json_ld_page(CAKE)))
         answers = [future.result() for future in imports]
 
-    assert reading == IN_FLIGHT, "the login was not timed while all six pages were read"
-
     assert answer.status_code == 200, answer.text
     assert took < 2.0, f"the login took {took:.2f} s"
+    assert reading == IN_FLIGHT, "the login was not timed while all six pages were read"
     assert one_more.status_code == 429, one_more.text
     assert one_more.json()["error"]["code"] == "too_many_imports" and one_more.headers["Retry-After"]
     assert theirs.status_code == 201, theirs.text  # another household's places are its own
