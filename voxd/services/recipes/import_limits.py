@@ -27,8 +27,7 @@ T = TypeVar("T")
 Handler = Callable[[Call], Any]
 
 # Loaded once by the worker processes' forkserver (at the first import, not at start-up).
-READERS = ("voxd.services.recipes.importers.schema_org", "voxd.services.recipes.draft", "recipe_scrapers",
-           "recipe_scrapers.plugins", "extruct")
+READERS = ("voxd.services.recipes.reader_warmup",)
 
 
 @dataclass
