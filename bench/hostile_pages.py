@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 from common import BenchDaemon, daemon, machine, percentile  # noqa: E402
+from processes import rss_mb  # noqa: E402
 from web_pages import PageServer  # noqa: E402
 
 HOSTILE = "<html><head><title>Dinner</title></head><body>" + "<span>" * 600_000 + "</body></html>"
@@ -41,13 +42,6 @@ SMALL = (f'<html><head><title>Bakes</title><script type="application/ld+json">{j
          "</head><body><h1>Bakes</h1></body></html>")
 PASSWORD = "correct horse battery"
 IMPORT = "/api/v0/recipes/import-url"
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def new_user(voxd: BenchDaemon) -> tuple[str, dict[str, str]]:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
 from conftest import login
 from daemons import serving
 from households import member
+from processes import grandchildren, rss_mb
 from test_recipe_imports import CAKE, OPEN, SERVICES, import_url, json_ld_page, recipes_of
 from web_pages import PageServer
 
@@ -36,32 +36,6 @@ def guarded(tmp_path_factory):
     with serving(tmp_path_factory, SERVICES, VOXD_RECIPES_PARSE_SECONDS=str(DEADLINE),
                  VOXD_RECIPES_IMPORTS_IN_FLIGHT=str(IN_FLIGHT), **OPEN) as daemon:
         yield daemon
-
-
-def rss_mb(pid: int) -> float:
-    """The process's resident memory (VmRSS), in MiB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError(f"no VmRSS for {pid}")
-
-
-def parents() -> dict[int, int]:
-    """Every process's parent."""
-    found = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            found[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):  # gone meanwhile
-            continue
-    return found
-
-
-def page_workers(pid: int) -> list[int]:
-    """The daemon's page-reading workers: the children of its forkserver, a child of the daemon."""
-    family = parents()
-    children = {child for child, parent in family.items() if parent == pid}
-    return [process for process, parent in family.items() if parent in children]
 
 
 def eventually(check, seconds: float = 10.0):
@@ -86,7 +60,7 @@ def test_a_hostile_page_is_refused_within_the_deadline_and_the_daemon_keeps_no_m
     error = answer.json()["error"]
     assert error["code"] == "page_too_complex" and f"took longer than {DEADLINE:g} s" in error["message"]
     assert took < DEADLINE + FETCHING, f"answered after {took:.1f} s"
-    assert eventually(lambda: page_workers(pid) == []), "the worker was not killed"
+    assert eventually(lambda: grandchildren(pid) == []), "the worker was not killed"
     assert eventually(lambda: rss_mb(pid) < before + 50), f"{before:.0f} MiB before, {rss_mb(pid):.0f} after"
     assert recipes_of(guarded, cook) == [warm.json()]
     again = import_url(guarded, cook, site.serve("/after", json_ld_page({**CAKE, "name": "Seed cake"})))
@@ -99,12 +73,12 @@ def test_a_login_during_six_hostile_imports_takes_under_two_seconds(guarded, sit
     hostile = site.serve("/hostile-6", HOSTILE)
     with ThreadPoolExecutor(IN_FLIGHT) as pool:
         imports = [pool.submit(import_url, guarded, cook, hostile) for _ in range(IN_FLIGHT)]
-        eventually(lambda: len(page_workers(pid)) == IN_FLIGHT, DEADLINE)  # checked below, after the login
+        eventually(lambda: len(grandchildren(pid)) == IN_FLIGHT, DEADLINE)  # checked below, after the login
 
         started = time.monotonic()
         answer = login(guarded, cook["email"], cook["password"])
         took = time.monotonic() - started
-        reading = len(page_workers(pid))
+        reading = len(grandchildren(pid))
         one_more = import_url(guarded, cook, site.serve("/one-more", json_ld_page(CAKE)))
         theirs = import_url(guarded, neighbour, site.serve("/theirs", json_ld_page(CAKE)))
         answers = [future.result() for future in imports]
@@ -118,7 +92,7 @@ def test_a_login_during_six_hostile_imports_takes_under_two_seconds(guarded, sit
     assert [a.status_code for a in answers] == [422] * IN_FLIGHT
     assert {a.json()["error"]["code"] for a in answers} == {"page_too_complex"}
     assert recipes_of(guarded, cook) == []
-    assert eventually(lambda: page_workers(pid) == []), "workers were left behind"
+    assert eventually(lambda: grandchildren(pid) == []), "workers were left behind"
     freed = import_url(guarded, cook, site.serve("/freed", json_ld_page(CAKE)))
     assert freed.status_code == 201, freed.text  # the household's places are given back
 
