@@ -32,7 +32,10 @@ CONTEXT = multiprocessing.get_context("forkserver")
 NICENESS = 10  # below the daemon: the work takes the CPU the daemon leaves
 MAX_ANSWER_BYTES = 16 * 1024 * 1024
 REAP_SECONDS = 5.0
-_preloaded: dict[str, None] = {}  # in order, once each
+# What every child needs before its work: this module (the child's code), and the daemon's entry
+# point, since multiprocessing runs the main script again in each child (the `voxd` script imports
+# voxd.cli: half a second a child, were it not loaded in the forkserver already).
+_preloaded: dict[str, None] = dict.fromkeys((__name__, "voxd.cli"))  # in order, once each
 # Starting a child (the forkserver itself, the first time) and reaping it block briefly: done here,
 # never on the event loop. The work itself never runs in these threads.
 _launcher = ThreadPoolExecutor(max_workers=2, thread_name_prefix="voxd-worker-launch")
