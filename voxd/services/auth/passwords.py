@@ -1,8 +1,11 @@
-"""Password hashing with argon2id, off the event loop so a login never stalls other requests."""
+"""Password hashing with argon2id, off the event loop so a login never stalls other requests, in
+threads of its own so no other work (a page being read, the semantic stage) ever delays a login:
+six hostile imports in asyncio's shared pool once made one take 40 s (issue 19)."""
 
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated
 
 from argon2 import PasswordHasher
@@ -15,10 +18,13 @@ _DUMMY_HASH = _hasher.hash("voxd-no-such-user")
 
 MIN_PASSWORD_LENGTH = 8
 NewPassword = Annotated[str, Field(min_length=MIN_PASSWORD_LENGTH, max_length=1024)]  # as chosen, not as typed at login
+# Two at once: argon2 releases the GIL, and each hash takes 64 MiB, so more would only share 2 cores
+# and the memory between more logins.
+_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="voxd-passwords")
 
 
 async def hash_password(password: str) -> str:
-    return await asyncio.to_thread(_hasher.hash, password)
+    return await asyncio.get_running_loop().run_in_executor(_pool, _hasher.hash, password)
 
 
 def _verify(password_hash: str | None, password: str) -> bool:
@@ -30,4 +36,4 @@ def _verify(password_hash: str | None, password: str) -> bool:
 
 async def verify_password(password_hash: str | None, password: str) -> bool:
     """False for a wrong password and for a missing user (`password_hash=None`), in equal time."""
-    return await asyncio.to_thread(_verify, password_hash, password)
+    return await asyncio.get_running_loop().run_in_executor(_pool, _verify, password_hash, password)

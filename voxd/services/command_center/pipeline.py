@@ -217,10 +217,10 @@ class Pipeline:
 
     async def route_semantically(self, turn: Turn, router: SemanticRouter) -> None:
         """The command whose examples the utterance is nearest, with the arguments the scanners
-        find (through its refine); a required one they miss is asked for by validate. Embedding takes milliseconds of
-        CPU, so it runs in a worker thread."""
+        find (through its refine); a required one they miss is asked for by validate. Embedding
+        takes milliseconds of CPU, so it runs in the stage's own thread."""
         with turn.timed(Stage.SEMANTIC):
-            command = await asyncio.to_thread(router.choose, turn.text)
+            command = await router.choose_in_stage_thread(turn.text)
             if command is None:
                 return
             turn.command, turn.tool, turn.routed_by = command, command.name, RoutedBy.SEMANTIC

@@ -27,10 +27,12 @@ and their commands.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import io
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -46,6 +48,9 @@ log = logging.getLogger("voxd.command-center.semantic")
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 REGULARISATION = 128.0  # LogisticRegression C: chosen on the dev split (docs/performance.md)
+# The stage's own thread: an utterance never waits behind other work in asyncio's shared pool
+# (issue 19). One: a sentence takes milliseconds, and the model is used one sentence at a time.
+STAGE_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="voxd-semantic")
 
 
 class Embedder(Protocol):
@@ -102,6 +107,10 @@ class SemanticRouter:
         """The command `text` means, or None to abstain."""
         choice = self.nearest(text)
         return choice.command if choice is not None and self.claims(choice, text) else None
+
+    async def choose_in_stage_thread(self, text: str) -> Command | None:
+        """`choose`, off the event loop in the stage's own thread (embedding takes milliseconds of CPU)."""
+        return await asyncio.get_running_loop().run_in_executor(STAGE_POOL, self.choose, text)
 
     def claims(self, choice: Choice, text: str) -> bool:
         """Whether the stage claims `text` for the likeliest `choice`: the winner's nearest example

@@ -19,6 +19,7 @@ from voxd.kit.images import IMAGE, read_image
 from voxd.kit.redact import shown_url
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.llm.settings import model_configured
+from voxd.services.recipes.import_limits import IMPORT_LIMITS, ImportLimits, holding_a_place
 from voxd.services.recipes.importers.image import image_draft
 from voxd.services.recipes.importers.url import page_draft
 from voxd.services.recipes.model import Recipe, SourceType, Url
@@ -59,7 +60,7 @@ async def import_url(call: Call[PageAddress]) -> web.Response:
     existing = await store.with_source(household, [url])
     if existing and not call.query.update:
         raise duplicate(existing, url)
-    page = await page_draft(call.app[CLIENT], call.app[STRUCTURER], url, timeout(call))
+    page = await page_draft(call.app[CLIENT], call.app[STRUCTURER], url, timeout(call), call.app[IMPORT_LIMITS])
     existing = existing or await store.with_source(household, [page.final_url])
     if existing and not call.query.update:
         raise duplicate(existing, page.final_url)
@@ -77,7 +78,8 @@ async def import_url(call: Call[PageAddress]) -> web.Response:
 async def import_image(call: Call[None]) -> web.Response:
     household = acting_household(call)
     data, kind = await read_image(call.request, call.app[SETTINGS].value(MAX_IMAGE_BYTES))
-    found = await image_draft(call.app[CLIENT], call.app[STRUCTURER], data, kind, timeout(call))
+    found = await image_draft(call.app[CLIENT], call.app[STRUCTURER], data, kind, timeout(call),
+                              call.app[IMPORT_LIMITS])
     recipe = await RecipeStore(call.app[DB]).add(household, checked(found.recipe, SourceType.IMAGE))
     log.info("recipe %s imported from a photo (read by %s)", recipe.id, found.read_by)
     return json_response(recipe, status=201)
@@ -91,13 +93,19 @@ async def structurer_context(app: web.Application) -> AsyncIterator[None]:
     yield
 
 
-RESOURCES = [structurer_context]
+async def limits_context(app: web.Application) -> AsyncIterator[None]:
+    app[IMPORT_LIMITS] = ImportLimits.of(app[SETTINGS])
+    yield
+
+
+RESOURCES = [structurer_context, limits_context]
 
 ROUTES = [
-    Route("POST", "/api/v0/recipes/import-url", import_url, MEMBERS, callers=CALLERS, body=PageAddress,
-          query=ImportQuery, response=Recipe, status=201, max_body=16 * 1024,
+    Route("POST", "/api/v0/recipes/import-url", holding_a_place(import_url), MEMBERS, callers=CALLERS,
+          body=PageAddress, query=ImportQuery, response=Recipe, status=201, max_body=16 * 1024,
           summary="import a recipe from a web page (201; 200 with ?update=true when it replaced one)"),
-    Route("POST", "/api/v0/recipes/import-image", import_image, MEMBERS, callers=CALLERS, query=HouseholdQuery,
+    Route("POST", "/api/v0/recipes/import-image", holding_a_place(import_image), MEMBERS, callers=CALLERS,
+          query=HouseholdQuery,
           response=Recipe, status=201, raw_types=IMAGE.content_types, raw_max_body=ROUTE_IMAGE_LIMIT,
           summary="import a recipe from a photo (PNG, JPEG or WebP body, or multipart part `file`)"),
 ]

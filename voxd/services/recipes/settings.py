@@ -13,4 +13,16 @@ STRUCTURE_WITH_MODEL = Setting("VOXD_RECIPES_STRUCTURE_WITH_MODEL", FLAG, True, 
                                "is configured, ask it to structure pages without schema.org data and "
                                "OCR text into a recipe.")
 
-SETTINGS = (MAX_IMAGE_BYTES, IMPORT_TIMEOUT, STRUCTURE_WITH_MODEL)
+PARSE_SECONDS = Setting("VOXD_RECIPES_PARSE_SECONDS", DURATION, 10.0, "How long reading one fetched "
+                        "page (or a photo's text) may take in its worker process before it is killed "
+                        "and the import answers 422 page_too_complex.", minimum=0.1, maximum=300)
+PARSE_MEMORY_MB = Setting("VOXD_RECIPES_PARSE_MEMORY_MB", WHOLE, 512, "The address space, in MiB, of "
+                          "the worker process that reads one page or photo text (the interpreter and "
+                          "its parsers included); over it the import answers 422 page_too_complex.",
+                          minimum=256, maximum=65536)
+IMPORTS_IN_FLIGHT = Setting("VOXD_RECIPES_IMPORTS_IN_FLIGHT", WHOLE, 2, "Imports (from a page or a "
+                            "photo) one household may have in progress at once; one more answers "
+                            "429 too_many_imports.", minimum=1, maximum=100)
+
+SETTINGS = (MAX_IMAGE_BYTES, IMPORT_TIMEOUT, STRUCTURE_WITH_MODEL, PARSE_SECONDS, PARSE_MEMORY_MB,
+            IMPORTS_IN_FLIGHT)

@@ -12,6 +12,7 @@ import aiohttp
 from voxd.kit.errors import ApiError
 from voxd.kit.service_client import ServiceClient
 from voxd.services.recipes.draft import draft
+from voxd.services.recipes.import_limits import ImportLimits
 from voxd.services.recipes.model import RecipeInput
 from voxd.services.recipes.structuring import Structurer
 from voxd.wire.ocr import OcrResult
@@ -31,13 +32,13 @@ async def recognize(client: ServiceClient, data: bytes, kind: str, timeout: aioh
 
 
 async def image_draft(client: ServiceClient, structurer: Structurer, data: bytes, kind: str,
-                      timeout: aiohttp.ClientTimeout) -> ImageDraft:
+                      timeout: aiohttp.ClientTimeout, limits: ImportLimits) -> ImageDraft:
     """The photo's recipe; 422 no_recipe_found when its text holds none."""
     text = await recognize(client, data, kind, timeout)
     recipe = await structurer.structure(text, "a photo")
     if recipe is not None:
         return ImageDraft(recipe, "the language model")
-    recipe = draft(text)
+    recipe = await limits.read(draft, text)
     if recipe is None:
         raise ApiError(422, "no_recipe_found", "no recipe was found in the photo: its text has no ingredient "
                        "lines" if text.strip() else "no text was found in the photo")

@@ -5,7 +5,6 @@ the language model as main text when a model is configured (docs/recipes.md, Imp
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import asdict, dataclass
 from typing import Literal
@@ -15,6 +14,7 @@ import aiohttp
 from voxd.kit.errors import ApiError, UpstreamError
 from voxd.kit.redact import shown_url
 from voxd.kit.service_client import ServiceClient
+from voxd.services.recipes.import_limits import ImportLimits
 from voxd.services.recipes.importers.schema_org import read_page
 from voxd.services.recipes.model import RecipeInput
 from voxd.services.recipes.structuring import Structurer
@@ -54,10 +54,10 @@ async def fetch(client: ServiceClient, url: str, format: Literal["html", "text"]
 
 
 async def page_draft(client: ServiceClient, structurer: Structurer, url: str,
-                     timeout: aiohttp.ClientTimeout) -> PageDraft:
+                     timeout: aiohttp.ClientTimeout, limits: ImportLimits) -> PageDraft:
     """The page's recipe; 422 no_recipe_found when neither its schema.org data nor the model has one."""
     page = await fetch(client, url, "html", timeout)
-    found = await asyncio.to_thread(read_page, page.html or "", page.final_url)
+    found = await limits.read(read_page, page.html or "", page.final_url)
     if found is not None:
         if found.recipes_on_page > 1:
             log.info("%s holds %d recipes; imported the first, %r", shown_url(page.final_url), found.recipes_on_page,
