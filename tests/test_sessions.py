@@ -205,3 +205,36 @@ def test_a_cached_token_is_refused_once_it_expires(make_daemon):
     time.sleep(max(0.0, expires - time.time()) + 1.0)
     expired = httpx.get(nodes, headers=bearer)
     assert expired.status_code == 401 and expired.json()["error"]["code"] == "invalid_token"
+
+
+def test_a_successful_login_does_not_wipe_the_addresss_earlier_failures(make_daemon):
+    """A success takes back only its own attempt: a guesser who also knows one account cannot log
+    in now and then to start the address's count again."""
+    daemon = make_daemon(["config", "auth"], VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="3")
+    admin = {"X-Admin-Key": daemon.admin_key}
+    body = {"email": unique_email(), "display_name": "Sam", "password": "correct horse battery"}
+    assert httpx.post(daemon.url("auth") + "/users", json=body, headers=admin).status_code == 201
+    guesses = [login(daemon, unique_email("guess"), "wrong guess").status_code for _ in range(2)]
+    assert guesses == [401, 401]
+    assert login(daemon, body["email"], body["password"]).status_code == 200  # not counted...
+    assert login(daemon, unique_email("guess"), "wrong guess").status_code == 401  # ...but the two before are
+    blocked = login(daemon, body["email"], body["password"])
+    assert blocked.status_code == 429 and blocked.json()["error"]["code"] == "too_many_attempts"
+
+
+def test_a_refresh_token_dies_at_the_logins_absolute_lifetime(make_daemon):
+    """VOXD_REFRESH_TOKEN_TTL counts from the login: the first refresh inside it works, and the token
+    it gives dies when the login's lifetime ends (rotation does not extend a session)."""
+    lifetime = 6
+    daemon = make_daemon(["config", "auth"], VOXD_REFRESH_TOKEN_TTL=str(lifetime))
+    admin = {"X-Admin-Key": daemon.admin_key}
+    body = {"email": unique_email(), "display_name": "Sam", "password": "correct horse battery"}
+    assert httpx.post(daemon.url("auth") + "/users", json=body, headers=admin).status_code == 201
+    pair = login(daemon, body["email"], body["password"]).json()
+    logged_in = time.time()  # after the login: its lifetime ends before logged_in + lifetime
+    time.sleep(lifetime / 2)
+    rotated = refresh(daemon, pair["refresh_token"])
+    assert rotated.status_code == 200, rotated.text
+    time.sleep(max(0.0, logged_in + lifetime + 1 - time.time()))
+    expired = refresh(daemon, rotated.json()["refresh_token"])
+    assert expired.status_code == 401 and expired.json()["error"]["code"] == "invalid_refresh_token"
