@@ -103,3 +103,15 @@ def test_a_node_holds_at_most_its_share_and_services_lose_nothing(make_daemon):
     assert 50 <= len(mine) <= 100
     assert mine[0]["message"] == f"{marker} node 9 49"  # the newest are kept, the oldest went
     assert stats_total(daemon, admin, "auth-worker") == 300
+
+
+def test_a_node_sending_few_but_large_entries_is_held_to_its_byte_rate(daemon, admin):
+    """Defaults: 2 MiB of bodies per minute per node, however few the entries."""
+    node = register_node(daemon)
+    marker = uuid.uuid4().hex
+    entries = [{"service": "node-agent", "level": "info", "message": f"{marker} {i} " + "x" * 30_000}
+               for i in range(60)]  # 60 entries, 1.8 MB: far under 1,000 entries
+    assert post_batch(daemon, entries, node_headers(node)).status_code == 201
+    over = post_batch(daemon, entries, node_headers(node))
+    assert over.status_code == 429 and over.json()["error"]["code"] == "rate_limited", over.text
+    assert stats_total(daemon, admin, f"node:{node['node_id']}") == 60
