@@ -135,6 +135,22 @@ def test_non_admin_jwt_is_403_on_admin_routes(daemon, user_tokens):
         assert_error(send(daemon, service, method, path, headers=headers, json={}), 403, "admin_required")
 
 
+def test_a_users_token_is_refused_where_no_user_is_accepted(daemon, user_tokens, admin_tokens):
+    """The fourth pattern of test_wrong_pattern_is_refused: a valid token, even an administrator's,
+    on a route for nodes, services or the admin key only (the internal checks, the command, OCR,
+    page fetching, the model) is a 403."""
+    checked = 0
+    for service, method, path, operation in protected_routes(daemon):
+        if "bearer" in accepted(operation):
+            continue
+        for tokens in (user_tokens, admin_tokens):
+            answer = send(daemon, service, method, path, json={},
+                          headers={"Authorization": f"Bearer {tokens['access_token']}"})
+            assert_error(answer, 403, "credentials_not_accepted")
+        checked += 1
+    assert checked >= 10
+
+
 def test_bad_bodies_are_400_with_reasons(daemon, admin):
     for service in SERVICES:
         for method, path, operation in routes(daemon, service):
