@@ -7,6 +7,7 @@ import asyncio
 import os
 import sqlite3
 import stat
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -108,6 +109,32 @@ def test_init_makes_private_folders_under_a_loose_umask(tmp_path, loose):
     with umask(loose):
         ensure_home(home)
     assert [oct(mode(p)) for p in (home, home / "data", home / "models")] == [oct(0o700)] * 3
+
+
+# --- credentials stored only as digests ----------------------------------------------------------
+
+
+def auth_files(daemon: Daemon) -> bytes:
+    """The auth service's database as it is on disk, with its write-ahead log (recent writes are
+    only there until a checkpoint)."""
+    return b"".join(path.read_bytes() for path in sorted((daemon.home / "data").glob("auth.db*")))
+
+
+def test_passwords_node_keys_and_app_keys_are_stored_only_as_digests(daemon, make_user, registered_node):
+    password = f"pass-{uuid.uuid4().hex}"
+    user, _ = make_user(password=password)
+    app_keys = [value for name, value in daemon.secrets.items() if name.startswith("APP_KEY_")]
+    assert len(app_keys) == len(CATALOG)
+    stored = auth_files(daemon)
+    for secret in (password, registered_node["api_key"], *app_keys):
+        assert secret.encode() not in stored
+    connection = sqlite3.connect(f"file:{daemon.home / 'data' / 'auth.db'}?mode=ro", uri=True)
+    try:
+        (password_hash,) = connection.execute("SELECT password_hash FROM users WHERE user_id = ?",
+                                              (user["user_id"],)).fetchone()
+    finally:
+        connection.close()
+    assert password_hash.startswith("$argon2id$")
 
 
 # --- command secrets sealed at rest ------------------------------------------------------------
