@@ -213,6 +213,10 @@ def test_over_long_credentials_are_401_not_400(daemon, app_creds):
     assert_error(answer, 401, "invalid_token")
     long_app = {**app_creds, "X-Service-App-Key": "k" * 2000}
     assert_error(send(daemon, "config", "GET", "/services", headers=long_app), 401, "invalid_app_credentials")
+    long_node = {"X-API-Key": "n" * 100 + ":" + "k" * 5000}
+    assert_error(send(daemon, "command-center", "GET", "/api/v0/broker", headers=long_node), 401, "invalid_api_key")
+    long_admin = {"X-Admin-Key": "a" * 5000}
+    assert_error(send(daemon, "command-center", "GET", "/api/v0/nodes", headers=long_admin), 401, "invalid_admin_key")
 
 
 def raw_request(daemon, service: str, method: str, path: str, header: bytes) -> tuple[int, dict]:
