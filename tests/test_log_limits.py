@@ -152,3 +152,14 @@ def test_one_entry_is_limited_to_256_kib_and_a_batch_to_4_mib(daemon, app_creds)
     too_big = httpx.post(daemon.url("logs") + LOGS + "/batch", headers=json_headers,
                          content=b'{"logs": [' + entry + b"]}" + b" " * (4 * 1024 * 1024))
     assert too_big.status_code == 413 and too_big.json()["error"]["code"] == "body_too_large"
+
+
+def test_services_are_held_to_a_rate_once_one_is_set(make_daemon):
+    """Services are unlimited by default (test_a_nodes_flood_gets_429_while_services_are_still_accepted);
+    VOXD_LOG_APP_RATE_ENTRIES holds them too."""
+    daemon: Daemon = make_daemon(["config", "auth", "logs"], VOXD_LOG_APP_RATE_ENTRIES="100")
+    service = app_headers(daemon, "tts")  # not running here: none of its own entries take from the rate
+    marker = uuid.uuid4().hex
+    assert post_batch(daemon, small_entries(100, marker, "tts"), service).status_code == 201
+    over = post_batch(daemon, small_entries(100, marker, "tts"), service)
+    assert over.status_code == 429 and over.json()["error"]["code"] == "rate_limited", over.text
