@@ -3,6 +3,8 @@ redirect hop checked, non-public addresses refused, size, time and content-type 
 
 from __future__ import annotations
 
+import gzip
+
 import httpx
 import pytest
 
@@ -119,6 +121,16 @@ def test_a_page_larger_than_5_mb_is_refused_while_streaming(open_daemon, site):
     assert error["details"]["max_bytes"] == 5 * 1024 * 1024
     just_fits = site.serve("/4mb", Served(chunk, repeat=64))
     assert extract(open_daemon, just_fits).status_code == 200
+
+
+def test_a_compressed_page_is_measured_after_decompression(open_daemon, site):
+    """A gzip bomb: 20 MB of page in 20 kB on the wire passes any check of what was sent."""
+    bomb = gzip.compress(b"<p>" + b" " * (20 * 1024 * 1024) + b"</p>", compresslevel=9)
+    assert len(bomb) < 100_000
+    packed = site.serve("/packed", Served(bomb, headers={"Content-Encoding": "gzip"}))
+    error_of(extract(open_daemon, packed), 422, "too_large")
+    small = site.serve("/packed-cake", Served(gzip.compress(RECIPE_PAGE.encode()), headers={"Content-Encoding": "gzip"}))
+    assert extract(open_daemon, small).json()["title"] == "Lemon Drizzle Cake | Bakes"
 
 
 def test_only_html_and_text_pages_are_read(open_daemon, site):
