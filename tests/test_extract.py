@@ -157,6 +157,17 @@ def test_failed_and_slow_fetches_are_502_and_504(open_daemon, site):
     error_of(extract(open_daemon, slow), 504, "fetch_timeout")
 
 
+def test_the_time_limit_holds_over_every_hop_and_the_whole_body(open_daemon, site):
+    """VOXD_EXTRACT_TIMEOUT (2 s here) is for the whole fetch: three hops of 1 s each, or a page whose
+    body trickles in for 5 s, each part arriving well within it, are 504 all the same."""
+    site.serve("/hop-end", Served(RECIPE_PAGE.encode(), delay=1))
+    site.serve("/hop-2", Served(b"", None, 302, {"Location": "/hop-end"}, delay=1))
+    first_hop = site.serve("/hop-1", Served(b"", None, 302, {"Location": "/hop-2"}, delay=1))
+    error_of(extract(open_daemon, first_hop), 504, "fetch_timeout")
+    trickle = site.serve("/trickle", Served(b"<p>" + b"x" * 1000 + b"</p>\n", repeat=10, pause=0.5))
+    error_of(extract(open_daemon, trickle), 504, "fetch_timeout")
+
+
 def test_credentials_come_first_and_bad_bodies_are_400(open_daemon, site):
     url = site.serve("/private-cake", RECIPE_PAGE)
     error_of(extract(open_daemon, url, headers={}), 401, "missing_credentials")
