@@ -139,6 +139,8 @@ def test_only_html_and_text_pages_are_read(open_daemon, site):
     assert error["details"]["content_type"] == "application/pdf"
     untyped = site.serve("/untyped", Served(b"<html></html>", None))
     error_of(extract(open_daemon, untyped), 422, "unsupported_content_type")
+    endless = site.serve("/film.mp4", Served(b"\0" * 64 * 1024, "video/mp4", repeat=320, length=False))
+    error_of(extract(open_daemon, endless), 422, "unsupported_content_type")  # refused before its body
 
 
 def test_only_http_and_https_urls(open_daemon):
