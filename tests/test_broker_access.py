@@ -124,6 +124,19 @@ def test_a_nodes_publish_on_another_nodes_topic_never_reaches_it(daemon):
     assert asyncio.run(attack()) == ["Goodnight."]
 
 
+def test_only_the_command_centers_app_key_opens_the_broker(daemon):
+    """Every node's topics are open to the command center's login alone: another service's valid
+    app key is refused like a wrong key."""
+    host, port = broker_address(daemon, register_node(daemon, room="office"))
+
+    def code(service: str) -> int:
+        key = app_headers(daemon, service)["X-Service-App-Key"]
+        return asyncio.run(connect_code(host, port, f"voxd-command-center-{service}", service, key))
+
+    assert [code(service) for service in ("tts", "recipes", "logs")] == [NOT_AUTHORIZED] * 3
+    assert code("command-center") == ACCEPTED
+
+
 def test_a_retained_publish_by_a_node_is_dropped_and_never_stored(daemon):
     node = register_node(daemon, room="study")
     topic = subtree(node) + "status"
