@@ -238,3 +238,18 @@ def test_a_refresh_token_dies_at_the_logins_absolute_lifetime(make_daemon):
     time.sleep(max(0.0, logged_in + lifetime + 1 - time.time()))
     expired = refresh(daemon, rotated.json()["refresh_token"])
     assert expired.status_code == 401 and expired.json()["error"]["code"] == "invalid_refresh_token"
+
+
+def test_a_locked_email_may_log_in_again_once_the_window_has_passed(make_daemon):
+    """The lock lasts VOXD_LOGIN_WINDOW_SECONDS, as Retry-After says, not for ever: anyone can lock
+    an email by guessing, so its owner must get it back."""
+    window = 10  # the five failures must all fall inside it, even on a slow machine
+    daemon = make_daemon(["config", "auth"], VOXD_LOGIN_WINDOW_SECONDS=str(window))
+    admin = {"X-Admin-Key": daemon.admin_key}
+    body = {"email": unique_email(), "display_name": "Sam", "password": "correct horse battery"}
+    assert httpx.post(daemon.url("auth") + "/users", json=body, headers=admin).status_code == 201
+    assert [login(daemon, body["email"], "wrong guess").status_code for _ in range(5)] == [401] * 5
+    locked = login(daemon, body["email"], body["password"])
+    assert locked.status_code == 429 and 1 <= int(locked.headers["Retry-After"]) <= window + 1
+    time.sleep(int(locked.headers["Retry-After"]) + 0.5)
+    assert login(daemon, body["email"], body["password"]).status_code == 200
