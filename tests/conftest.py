@@ -227,15 +227,16 @@ def login(daemon: Daemon, email: str, password: str) -> httpx.Response:
     return httpx.post(daemon.url("auth") + "/auth/login", json={"email": email, "password": password})
 
 
-def household_member(daemon: Daemon, household_id: str | None = None) -> dict:
+def household_member(daemon: Daemon, household_id: str | None = None, is_admin: bool = False) -> dict:
     """A user of `household_id` (a new household when None), logged in: `headers` (their bearer
-    token), `household_id` and `refresh_token`."""
+    token), `household_id` and `refresh_token`; an administrator of voxd when `is_admin`."""
     admin = {"X-Admin-Key": daemon.admin_key}
     if household_id is None:
         household_id = httpx.post(daemon.url("auth") + "/households", json={"name": "Home"},
                                   headers=admin).json()["household_id"]
     email, password = unique_email(), "correct horse battery"
-    body = {"email": email, "display_name": "Kim", "password": password, "household_id": household_id}
+    body = {"email": email, "display_name": "Kim", "password": password, "household_id": household_id,
+            "is_admin": is_admin}
     made = httpx.post(daemon.url("auth") + "/users", json=body, headers=admin)
     assert made.status_code == 201, made.text
     tokens = login(daemon, email, password).json()

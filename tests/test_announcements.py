@@ -90,6 +90,22 @@ def test_a_timer_rings_on_the_node_that_set_it_through_the_embedded_broker(make_
     check_timer_rings_on_its_node(make_daemon(SPEAKING_SERVICES))
 
 
+def test_the_earliest_of_two_timers_rings_while_the_later_one_waits(make_daemon):
+    """The bell wakes for the earliest timer, not the latest: a 2-second timer set after a
+    10-minute one rings in seconds, and the 10-minute one keeps running."""
+    daemon = make_daemon(SPEAKING_SERVICES)
+    kitchen = register_node(daemon, room="kitchen")
+
+    def set_both() -> None:
+        set_timer(daemon, kitchen, "set a 10 minute pasta timer")
+        set_timer(daemon, kitchen, "set a 2 second egg timer")
+
+    heard = asyncio.run(hear(daemon, [kitchen], set_both, wanted=1))
+    assert [ring["text"] for ring in heard[kitchen["node_id"]]] == ["Your egg timer is done."]
+    left = say(daemon, kitchen, "how much time is left").json()["text"]
+    assert left.startswith("The pasta timer has ") and "egg" not in left, left
+
+
 def test_a_timer_rings_through_a_real_mosquitto(make_daemon, tmp_path):
     mosquitto = Mosquitto(tmp_path)
     daemon = make_daemon(SPEAKING_SERVICES, start=False, **mosquitto.env)

@@ -107,6 +107,36 @@ def test_a_nodes_will_on_another_nodes_topic_is_refused_and_never_delivered_or_r
     assert will_on_own_subtree(retain=False, topic="#") == NOT_AUTHORIZED  # a will names a topic, not a filter
 
 
+def test_a_nodes_publish_on_another_nodes_topic_never_reaches_it(daemon):
+    """A plain publish passes the same topic rule as a subscription: a node (another household's)
+    cannot put a forged announcement in another node's mouth."""
+    attic, bedroom = register_node(daemon, room="attic"), register_node(daemon, room="bedroom")  # two households
+    forged = json.dumps({"id": "forged", "kind": "notification", "text": "Open the front door.", "audio": None})
+
+    async def attack() -> list[str]:
+        async with as_node(daemon, bedroom) as bedroom_client:
+            await bedroom_client.subscribe(subtree(bedroom) + "#", qos=1)
+            async with as_node(daemon, attic) as attacker:
+                for qos in (0, 1):
+                    await attacker.publish(subtree(bedroom) + "announce", forged.encode(), qos=qos)
+            return await announced(daemon, bedroom_client, bedroom, "Goodnight.")
+
+    assert asyncio.run(attack()) == ["Goodnight."]
+
+
+def test_only_the_command_centers_app_key_opens_the_broker(daemon):
+    """Every node's topics are open to the command center's login alone: another service's valid
+    app key is refused like a wrong key."""
+    host, port = broker_address(daemon, register_node(daemon, room="office"))
+
+    def code(service: str) -> int:
+        key = app_headers(daemon, service)["X-Service-App-Key"]
+        return asyncio.run(connect_code(host, port, f"voxd-command-center-{service}", service, key))
+
+    assert [code(service) for service in ("tts", "recipes", "logs")] == [NOT_AUTHORIZED] * 3
+    assert code("command-center") == ACCEPTED
+
+
 def test_a_retained_publish_by_a_node_is_dropped_and_never_stored(daemon):
     node = register_node(daemon, room="study")
     topic = subtree(node) + "status"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import httpx
+import pytest
 
 from conftest import register_node, say
 
@@ -24,6 +25,20 @@ def test_a_newline_in_the_path_is_escaped(make_daemon):
     output = daemon.output()
     assert forged_lines(output) == []
     assert f"/no-such-page\\n{STAMP}" in output  # the line was logged, escaped
+
+
+@pytest.mark.parametrize("control, shown", [("%0d", "\\r"), ("%1b%5b2J", "\\x1b[2J"), ("%c2%85", "\\x85"),
+                                            ("%e2%80%a8", "\\u2028")],
+                         ids=["carriage return", "terminal escape", "next line", "line separator"])
+def test_every_other_line_break_and_terminal_control_in_the_path_is_escaped(daemon, control, shown):
+    """The neighbours of the newline: what a terminal or a log reader also takes as the start of a
+    line (\\r, NEL, U+2028) or as a command (ESC)."""
+    marker = f"/no-such-page-{control.replace('%', '')}"
+    answer = httpx.get(daemon.url("config") + marker + control + FORGED.replace(" ", "%20"))
+    assert answer.status_code == 404
+    output = daemon.output()
+    assert forged_lines(output) == [] and "\x1b" not in output
+    assert f"{marker}{shown}{STAMP}" in output  # the line was logged, escaped
 
 
 def test_a_newline_in_a_login_email_is_escaped(daemon):

@@ -139,6 +139,22 @@ def test_non_admin_jwt_is_403_on_admin_routes(daemon, user_tokens):
         assert_error(send(daemon, service, method, path, headers=headers, json={}), 403, "admin_required")
 
 
+def test_a_users_token_is_refused_where_no_user_is_accepted(daemon, user_tokens, admin_tokens):
+    """The fourth pattern of test_wrong_pattern_is_refused: a valid token, even an administrator's,
+    on a route for nodes, services or the admin key only (the internal checks, the command, OCR,
+    page fetching, the model) is a 403."""
+    checked = 0
+    for service, method, path, operation in protected_routes(daemon):
+        if "bearer" in accepted(operation):
+            continue
+        for tokens in (user_tokens, admin_tokens):
+            answer = send(daemon, service, method, path, json={},
+                          headers={"Authorization": f"Bearer {tokens['access_token']}"})
+            assert_error(answer, 403, "credentials_not_accepted")
+        checked += 1
+    assert checked >= 10
+
+
 def test_bad_bodies_are_400_with_reasons(daemon, admin):
     for service in SERVICES:
         for method, path, operation in routes(daemon, service):
@@ -201,6 +217,10 @@ def test_over_long_credentials_are_401_not_400(daemon, app_creds):
     assert_error(answer, 401, "invalid_token")
     long_app = {**app_creds, "X-Service-App-Key": "k" * 2000}
     assert_error(send(daemon, "config", "GET", "/services", headers=long_app), 401, "invalid_app_credentials")
+    long_node = {"X-API-Key": "n" * 100 + ":" + "k" * 5000}
+    assert_error(send(daemon, "command-center", "GET", "/api/v0/broker", headers=long_node), 401, "invalid_api_key")
+    long_admin = {"X-Admin-Key": "a" * 5000}
+    assert_error(send(daemon, "command-center", "GET", "/api/v0/nodes", headers=long_admin), 401, "invalid_admin_key")
 
 
 def raw_request(daemon, service: str, method: str, path: str, header: bytes) -> tuple[int, dict]:

@@ -3,6 +3,8 @@ redirect hop checked, non-public addresses refused, size, time and content-type 
 
 from __future__ import annotations
 
+import gzip
+
 import httpx
 import pytest
 
@@ -121,12 +123,24 @@ def test_a_page_larger_than_5_mb_is_refused_while_streaming(open_daemon, site):
     assert extract(open_daemon, just_fits).status_code == 200
 
 
+def test_a_compressed_page_is_measured_after_decompression(open_daemon, site):
+    """A gzip bomb: 20 MB of page in 20 kB on the wire passes any check of what was sent."""
+    bomb = gzip.compress(b"<p>" + b" " * (20 * 1024 * 1024) + b"</p>", compresslevel=9)
+    assert len(bomb) < 100_000
+    packed = site.serve("/packed", Served(bomb, headers={"Content-Encoding": "gzip"}))
+    error_of(extract(open_daemon, packed), 422, "too_large")
+    small = site.serve("/packed-cake", Served(gzip.compress(RECIPE_PAGE.encode()), headers={"Content-Encoding": "gzip"}))
+    assert extract(open_daemon, small).json()["title"] == "Lemon Drizzle Cake | Bakes"
+
+
 def test_only_html_and_text_pages_are_read(open_daemon, site):
     pdf = site.serve("/recipe.pdf", Served(b"%PDF-1.7\n" + b"0" * 1000, "application/pdf"))
     error = error_of(extract(open_daemon, pdf), 422, "unsupported_content_type")
     assert error["details"]["content_type"] == "application/pdf"
     untyped = site.serve("/untyped", Served(b"<html></html>", None))
     error_of(extract(open_daemon, untyped), 422, "unsupported_content_type")
+    endless = site.serve("/film.mp4", Served(b"\0" * 64 * 1024, "video/mp4", repeat=320, length=False))
+    error_of(extract(open_daemon, endless), 422, "unsupported_content_type")  # refused before its body
 
 
 def test_only_http_and_https_urls(open_daemon):
@@ -143,6 +157,17 @@ def test_failed_and_slow_fetches_are_502_and_504(open_daemon, site):
     error_of(extract(open_daemon, f"http://127.0.0.1:{closed}/"), 502, "fetch_failed")
     slow = site.serve("/slow", Served(RECIPE_PAGE.encode(), delay=4))
     error_of(extract(open_daemon, slow), 504, "fetch_timeout")
+
+
+def test_the_time_limit_holds_over_every_hop_and_the_whole_body(open_daemon, site):
+    """VOXD_EXTRACT_TIMEOUT (2 s here) is for the whole fetch: three hops of 1 s each, or a page whose
+    body trickles in for 5 s, each part arriving well within it, are 504 all the same."""
+    site.serve("/hop-end", Served(RECIPE_PAGE.encode(), delay=1))
+    site.serve("/hop-2", Served(b"", None, 302, {"Location": "/hop-end"}, delay=1))
+    first_hop = site.serve("/hop-1", Served(b"", None, 302, {"Location": "/hop-2"}, delay=1))
+    error_of(extract(open_daemon, first_hop), 504, "fetch_timeout")
+    trickle = site.serve("/trickle", Served(b"<p>" + b"x" * 1000 + b"</p>\n", repeat=10, pause=0.5))
+    error_of(extract(open_daemon, trickle), 504, "fetch_timeout")
 
 
 def test_credentials_come_first_and_bad_bodies_are_400(open_daemon, site):

@@ -183,6 +183,28 @@ def test_slow_but_timely_requests_and_kept_alive_connections_still_work(make_dae
         assert read_status(sock) == 200
 
 
+def test_an_idle_kept_alive_connection_is_closed(make_daemon):
+    """The neighbour of a kept-alive connection that still works: one left idle past
+    VOXD_IDLE_TIMEOUT is closed (the header time-out starts only with a request's first byte)."""
+    daemon = make_daemon(["config"], VOXD_IDLE_TIMEOUT="1", VOXD_HEADER_TIMEOUT="30")
+    with connections() as opened:
+        sock = slow_connection(port_of(daemon, "config"), "127.0.0.2", b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        opened.append(sock)
+        assert read_status(sock) == 200
+        assert closed(sock, 15)
+
+
+def test_a_tls_handshake_counts_as_headers(make_daemon):
+    """A client that opens a TLS connection and never finishes the handshake is dropped after the
+    header time-out, not asyncio's 60 s."""
+    daemon = make_daemon(["config"], VOXD_TLS="on", VOXD_HEADER_TIMEOUT="1")
+    with connections() as opened:
+        opened += [slow_connection(port_of(daemon, "config"), "127.0.0.2", b""),
+                   slow_connection(port_of(daemon, "config"), "127.0.0.2", b"\x16\x03\x01\x02\x00\x01")]
+        for sock in opened:
+            assert closed(sock, 15)
+
+
 def read_status(sock: socket.socket) -> int:
     sock.settimeout(10)
     answer = b""

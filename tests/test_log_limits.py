@@ -4,6 +4,7 @@ the node's own and are dated near the server's clock; services keep sending as b
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime, timedelta, timezone
 
@@ -85,14 +86,20 @@ def test_a_nodes_entries_are_dated_near_the_servers_clock(daemon, admin, app_cre
     assert abs(datetime.fromisoformat(kept["timestamp"]) - (now - timedelta(days=20))) < MICROSECOND_ROUNDING
 
 
+def register_node_in(daemon: Daemon) -> dict:
+    """A node of a new household, made through the auth service (these daemons run no command center)."""
+    admin = {"X-Admin-Key": daemon.admin_key}
+    household = httpx.post(daemon.url("auth") + "/households", json={"name": "Share"}, headers=admin).json()
+    register = {"household_id": household["household_id"], "room": "hall", "name": "hall-pi"}
+    return httpx.post(daemon.url("auth") + "/internal/nodes", json=register,
+                      headers=app_headers(daemon, "command-center")).json()
+
+
 def test_a_node_holds_at_most_its_share_and_services_lose_nothing(make_daemon):
     daemon: Daemon = make_daemon(["config", "auth", "logs"], VOXD_LOG_NODE_MAX_ENTRIES="100",
                                  VOXD_LOG_NODE_RATE_ENTRIES="100000")
     admin = {"X-Admin-Key": daemon.admin_key}
-    household = httpx.post(daemon.url("auth") + "/households", json={"name": "Share"}, headers=admin).json()
-    register = {"household_id": household["household_id"], "room": "hall", "name": "hall-pi"}
-    node = httpx.post(daemon.url("auth") + "/internal/nodes", json=register,
-                      headers=app_headers(daemon, "command-center")).json()
+    node = register_node_in(daemon)
     service = app_headers(daemon, "auth")
     marker = uuid.uuid4().hex
     assert post_batch(daemon, small_entries(300, f"{marker} service", "auth-worker"), service).status_code == 201
@@ -103,3 +110,56 @@ def test_a_node_holds_at_most_its_share_and_services_lose_nothing(make_daemon):
     assert 50 <= len(mine) <= 100
     assert mine[0]["message"] == f"{marker} node 9 49"  # the newest are kept, the oldest went
     assert stats_total(daemon, admin, "auth-worker") == 300
+
+
+def test_a_nodes_share_counts_the_bytes_of_its_context_too(make_daemon):
+    """Few entries with large contexts fill a node's share by their bytes (VOXD_LOG_NODE_MAX_MB),
+    long before its entry count."""
+    daemon: Daemon = make_daemon(["config", "auth", "logs"], VOXD_LOG_NODE_MAX_MB="0.01")
+    admin = {"X-Admin-Key": daemon.admin_key}
+    node = register_node_in(daemon)
+    marker = uuid.uuid4().hex
+    for batch in range(10):
+        entries = [{"service": "node-agent", "level": "info", "message": f"{marker} {batch} {i}",
+                    "context": {"dump": "x" * 1000}} for i in range(5)]
+        assert post_batch(daemon, entries, node_headers(node)).status_code == 201
+    mine = query(daemon, admin, service=f"node:{node['node_id']}", limit=1000)["logs"]
+    assert 1 <= len(mine) <= 10  # 0.01 MiB holds ten entries of about 1 kB
+    assert mine[0]["message"] == f"{marker} 9 4"
+
+
+def test_a_node_sending_few_but_large_entries_is_held_to_its_byte_rate(daemon, admin):
+    """Defaults: 2 MiB of bodies per minute per node, however few the entries."""
+    node = register_node(daemon)
+    marker = uuid.uuid4().hex
+    entries = [{"service": "node-agent", "level": "info", "message": f"{marker} {i} " + "x" * 30_000}
+               for i in range(60)]  # 60 entries, 1.8 MB: far under 1,000 entries
+    assert post_batch(daemon, entries, node_headers(node)).status_code == 201
+    over = post_batch(daemon, entries, node_headers(node))
+    assert over.status_code == 429 and over.json()["error"]["code"] == "rate_limited", over.text
+    assert stats_total(daemon, admin, f"node:{node['node_id']}") == 60
+
+
+def test_one_entry_is_limited_to_256_kib_and_a_batch_to_4_mib(daemon, app_creds):
+    padding = b" " * (300 * 1024)  # JSON allows the spaces: the size alone decides
+    entry = json.dumps({"service": "padded", "level": "info", "message": "big"}).encode()
+    json_headers = {**app_creds, "Content-Type": "application/json"}
+    single = httpx.post(daemon.url("logs") + LOGS, content=entry + padding, headers=json_headers)
+    assert single.status_code == 413 and single.json()["error"]["code"] == "body_too_large"
+    batch = httpx.post(daemon.url("logs") + LOGS + "/batch", content=b'{"logs": [' + entry + b"]}" + padding,
+                       headers=json_headers)
+    assert batch.status_code == 201, batch.text
+    too_big = httpx.post(daemon.url("logs") + LOGS + "/batch", headers=json_headers,
+                         content=b'{"logs": [' + entry + b"]}" + b" " * (4 * 1024 * 1024))
+    assert too_big.status_code == 413 and too_big.json()["error"]["code"] == "body_too_large"
+
+
+def test_services_are_held_to_a_rate_once_one_is_set(make_daemon):
+    """Services are unlimited by default (test_a_nodes_flood_gets_429_while_services_are_still_accepted);
+    VOXD_LOG_APP_RATE_ENTRIES holds them too."""
+    daemon: Daemon = make_daemon(["config", "auth", "logs"], VOXD_LOG_APP_RATE_ENTRIES="100")
+    service = app_headers(daemon, "tts")  # not running here: none of its own entries take from the rate
+    marker = uuid.uuid4().hex
+    assert post_batch(daemon, small_entries(100, marker, "tts"), service).status_code == 201
+    over = post_batch(daemon, small_entries(100, marker, "tts"), service)
+    assert over.status_code == 429 and over.json()["error"]["code"] == "rate_limited", over.text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from conftest import app_headers
+from conftest import app_headers, household_member
 from households import member
 
 RECIPES = "/api/v0/recipes"
@@ -227,7 +227,10 @@ def send_as(daemon, who: dict, method: str, path: str, operation: dict, recipe_i
                          **{key: value for key, value in body.items() if key != "headers"})
 
 
-def test_every_route_refuses_to_act_for_another_household(daemon, cook, neighbour):
+@pytest.mark.parametrize("is_admin", [False, True], ids=["user", "admin user"])
+def test_every_route_refuses_to_act_for_another_household(daemon, cook, is_admin):
+    """Being voxd's administrator lets a user manage voxd, not act for another household."""
+    neighbour = household_member(daemon, is_admin=is_admin)
     recipe = create(daemon, cook)
     routes = household_routes(daemon)
     assert len(routes) >= 7

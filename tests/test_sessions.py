@@ -23,6 +23,14 @@ def me(daemon, access: str) -> httpx.Response:
     return httpx.get(daemon.url("auth") + "/auth/me", headers={"Authorization": f"Bearer {access}"})
 
 
+def account(daemon) -> dict[str, str]:
+    """A user made through the admin API of a daemon of its own: the `email` and `password`."""
+    body = {"email": unique_email(), "display_name": "Sam", "password": "correct horse battery"}
+    answer = httpx.post(daemon.url("auth") + "/users", json=body, headers={"X-Admin-Key": daemon.admin_key})
+    assert answer.status_code == 201, answer.text
+    return body
+
+
 def test_login_gives_a_working_pair(daemon, make_user, household):
     user, password = make_user()
     answer = login(daemon, user["email"].upper(), password)
@@ -180,9 +188,7 @@ def test_what_is_typed_into_the_email_field_is_never_logged(daemon, admin, make_
 def test_one_address_gets_a_limited_number_of_attempts_whatever_the_emails(make_daemon):
     """The per-address limit (the shared daemon raises it out of the way for the other tests)."""
     daemon = make_daemon(["config", "auth"], VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="3")
-    admin = {"X-Admin-Key": daemon.admin_key}
-    body = {"email": unique_email(), "display_name": "Sam", "password": "correct horse battery"}
-    assert httpx.post(daemon.url("auth") + "/users", json=body, headers=admin).status_code == 201
+    body = account(daemon)
     codes = [login(daemon, unique_email("guess"), "wrong guess").status_code for _ in range(3)]
     assert codes == [401] * 3  # three different emails: no per-email limit is reached
     blocked = login(daemon, body["email"], body["password"])
@@ -205,3 +211,45 @@ def test_a_cached_token_is_refused_once_it_expires(make_daemon):
     time.sleep(max(0.0, expires - time.time()) + 1.0)
     expired = httpx.get(nodes, headers=bearer)
     assert expired.status_code == 401 and expired.json()["error"]["code"] == "invalid_token"
+
+
+def test_a_successful_login_does_not_wipe_the_addresss_earlier_failures(make_daemon):
+    """A success takes back only its own attempt: a guesser who also knows one account cannot log
+    in now and then to start the address's count again."""
+    daemon = make_daemon(["config", "auth"], VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="3")
+    body = account(daemon)
+    guesses = [login(daemon, unique_email("guess"), "wrong guess").status_code for _ in range(2)]
+    assert guesses == [401, 401]
+    assert login(daemon, body["email"], body["password"]).status_code == 200  # not counted...
+    assert login(daemon, unique_email("guess"), "wrong guess").status_code == 401  # ...but the two before are
+    blocked = login(daemon, body["email"], body["password"])
+    assert blocked.status_code == 429 and blocked.json()["error"]["code"] == "too_many_attempts"
+
+
+def test_a_refresh_token_dies_at_the_logins_absolute_lifetime(make_daemon):
+    """VOXD_REFRESH_TOKEN_TTL counts from the login: the first refresh inside it works, and the token
+    it gives dies when the login's lifetime ends (rotation does not extend a session)."""
+    lifetime = 6
+    daemon = make_daemon(["config", "auth"], VOXD_REFRESH_TOKEN_TTL=str(lifetime))
+    body = account(daemon)
+    pair = login(daemon, body["email"], body["password"]).json()
+    logged_in = time.time()  # after the login: its lifetime ends before logged_in + lifetime
+    time.sleep(lifetime / 2)
+    rotated = refresh(daemon, pair["refresh_token"])
+    assert rotated.status_code == 200, rotated.text
+    time.sleep(max(0.0, logged_in + lifetime + 1 - time.time()))
+    expired = refresh(daemon, rotated.json()["refresh_token"])
+    assert expired.status_code == 401 and expired.json()["error"]["code"] == "invalid_refresh_token"
+
+
+def test_a_locked_email_may_log_in_again_once_the_window_has_passed(make_daemon):
+    """The lock lasts VOXD_LOGIN_WINDOW_SECONDS, as Retry-After says, not for ever: anyone can lock
+    an email by guessing, so its owner must get it back."""
+    window = 10  # the five failures must all fall inside it, even on a slow machine
+    daemon = make_daemon(["config", "auth"], VOXD_LOGIN_WINDOW_SECONDS=str(window))
+    body = account(daemon)
+    assert [login(daemon, body["email"], "wrong guess").status_code for _ in range(5)] == [401] * 5
+    locked = login(daemon, body["email"], body["password"])
+    assert locked.status_code == 429 and 1 <= int(locked.headers["Retry-After"]) <= window + 1
+    time.sleep(int(locked.headers["Retry-After"]) + 0.5)
+    assert login(daemon, body["email"], body["password"]).status_code == 200

@@ -7,6 +7,7 @@ import asyncio
 import os
 import sqlite3
 import stat
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -63,8 +64,9 @@ def files_holding(daemon: Daemon, text: str) -> list[str]:
 # --- file modes --------------------------------------------------------------------------------
 
 
-def test_home_data_and_databases_are_private_whatever_the_umask(make_daemon, tmp_path):
-    with umask(0o022):
+@pytest.mark.parametrize("loose", [0o022, 0o027], ids=["world-readable", "group-readable"])
+def test_home_data_and_databases_are_private_whatever_the_umask(make_daemon, tmp_path, loose):
+    with umask(loose):
         daemon = make_daemon(SERVICES)
         outside = make_daemon(["config"], DATABASE_URL=f"sqlite:///{tmp_path}/elsewhere/registry.db")
     node = register_node(daemon)  # writes to auth and the command center
@@ -85,13 +87,15 @@ def test_home_data_and_databases_are_private_whatever_the_umask(make_daemon, tmp
     assert (elsewhere / "registry.db").exists() and outside.process.poll() is None
 
 
-def test_a_home_left_open_by_an_older_voxd_is_tightened_at_start(make_daemon):
+@pytest.mark.parametrize("folders, files", [(0o755, 0o644), (0o750, 0o640), (0o701, 0o602)],
+                         ids=["world-readable", "group-readable", "others-may-write-or-search"])
+def test_a_home_left_open_by_an_older_voxd_is_tightened_at_start(make_daemon, folders, files):
     daemon = make_daemon(["config"], start=False)
     data = daemon.home / "data"
     data.mkdir()
     sqlite3.connect(data / "config.db").close()
     (data / "auth.db").write_bytes(b"")  # a service this process does not run
-    for path, open_mode in ((daemon.home, 0o755), (data, 0o755), (data / "config.db", 0o644), (data / "auth.db", 0o644)):
+    for path, open_mode in ((daemon.home, folders), (data, folders), (data / "config.db", files), (data / "auth.db", files)):
         path.chmod(open_mode)
     daemon.start()
     assert mode(daemon.home) == 0o700 and mode(data) == 0o700
@@ -99,11 +103,38 @@ def test_a_home_left_open_by_an_older_voxd_is_tightened_at_start(make_daemon):
     assert mode(daemon.home / "voxd.env") == 0o600
 
 
-def test_init_makes_private_folders_under_a_loose_umask(tmp_path):
+@pytest.mark.parametrize("loose", [0o022, 0o027], ids=["world-readable", "group-readable"])
+def test_init_makes_private_folders_under_a_loose_umask(tmp_path, loose):
     home = tmp_path / "home"
-    with umask(0o022):
+    with umask(loose):
         ensure_home(home)
     assert [oct(mode(p)) for p in (home, home / "data", home / "models")] == [oct(0o700)] * 3
+
+
+# --- credentials stored only as digests ----------------------------------------------------------
+
+
+def auth_files(daemon: Daemon) -> bytes:
+    """The auth service's database as it is on disk, with its write-ahead log (recent writes are
+    only there until a checkpoint)."""
+    return b"".join(path.read_bytes() for path in sorted((daemon.home / "data").glob("auth.db*")))
+
+
+def test_passwords_node_keys_and_app_keys_are_stored_only_as_digests(daemon, make_user, registered_node):
+    password = f"pass-{uuid.uuid4().hex}"
+    user, _ = make_user(password=password)
+    app_keys = [value for name, value in daemon.secrets.items() if name.startswith("APP_KEY_")]
+    assert len(app_keys) == len(CATALOG)
+    stored = auth_files(daemon)
+    for secret in (password, registered_node["api_key"], *app_keys):
+        assert secret.encode() not in stored
+    connection = sqlite3.connect(f"file:{daemon.home / 'data' / 'auth.db'}?mode=ro", uri=True)
+    try:
+        (password_hash,) = connection.execute("SELECT password_hash FROM users WHERE user_id = ?",
+                                              (user["user_id"],)).fetchone()
+    finally:
+        connection.close()
+    assert password_hash.startswith("$argon2id$")
 
 
 # --- command secrets sealed at rest ------------------------------------------------------------

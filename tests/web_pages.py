@@ -21,6 +21,7 @@ class Served:
     repeat: int = 1
     length: bool = True
     delay: float = 0.0  # seconds before the answer
+    pause: float = 0.0  # seconds between the repeats of `body` (a page that trickles in)
 
 
 class PageHandler(QuietHandler):
@@ -43,6 +44,8 @@ class PageHandler(QuietHandler):
         try:
             for _ in range(served.repeat):
                 self.wfile.write(served.body)
+                self.wfile.flush()
+                time.sleep(served.pause)
         except (BrokenPipeError, ConnectionResetError):  # the client stopped reading: as it should
             pass
 

@@ -168,7 +168,8 @@ def too_many(wait: int, sender: Sender) -> ApiError:
 async def ingest(call: Call, entries: list[LogEntryIn]) -> web.Response:
     sender = Sender.of(call.principal)
     limiter = call.app[NODE_LIMITER] if sender.node_id else call.app[APP_LIMITER]
-    wait = limiter.take(sender.source, len(entries), len(await call.request.read()))
+    # The bytes of the body as read (the kit has consumed the stream, so request.read() answers b"").
+    wait = limiter.take(sender.source, len(entries), call.request.content.total_bytes)
     if wait:
         raise too_many(wait, sender)
     now = int(time.time() * 1_000_000)
