@@ -4,11 +4,13 @@ email) cannot write a line that looks like a record of its own."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from conftest import register_node, say
+from conftest import Daemon, register_node, say
+from daemons import serving
 
 STAMP = "1999-01-01 00:00:00,000"
 FORGED = f"{STAMP} CRITICAL voxd.auth: forged line"
@@ -18,8 +20,15 @@ def forged_lines(output: str) -> list[str]:
     return [line for line in output.splitlines() if line.startswith(STAMP)]
 
 
-def test_a_newline_in_the_path_is_escaped(make_daemon):
-    daemon = make_daemon(["config"], VOXD_LOG_LEVEL="debug")  # debug: the console shows each request
+@pytest.fixture(scope="module")
+def requests_shown(tmp_path_factory) -> Iterator[Daemon]:
+    """A daemon whose console shows every request's line (debug), as the path tests need."""
+    with serving(tmp_path_factory, ["config"], VOXD_LOG_LEVEL="debug") as daemon:
+        yield daemon
+
+
+def test_a_newline_in_the_path_is_escaped(requests_shown):
+    daemon = requests_shown
     answer = httpx.get(daemon.url("config") + "/no-such-page%0a" + FORGED.replace(" ", "%20"))
     assert answer.status_code == 404
     output = daemon.output()
@@ -30,9 +39,10 @@ def test_a_newline_in_the_path_is_escaped(make_daemon):
 @pytest.mark.parametrize("control, shown", [("%0d", "\\r"), ("%1b%5b2J", "\\x1b[2J"), ("%c2%85", "\\x85"),
                                             ("%e2%80%a8", "\\u2028")],
                          ids=["carriage return", "terminal escape", "next line", "line separator"])
-def test_every_other_line_break_and_terminal_control_in_the_path_is_escaped(daemon, control, shown):
+def test_every_other_line_break_and_terminal_control_in_the_path_is_escaped(requests_shown, control, shown):
     """The neighbours of the newline: what a terminal or a log reader also takes as the start of a
     line (\\r, NEL, U+2028) or as a command (ESC)."""
+    daemon = requests_shown
     marker = f"/no-such-page-{control.replace('%', '')}"
     answer = httpx.get(daemon.url("config") + marker + control + FORGED.replace(" ", "%20"))
     assert answer.status_code == 404
