@@ -56,6 +56,7 @@ def test_the_verbs_act_for_the_logged_in_household(daemon, voxd_cli):
     assert generated.exit_code == 0, generated.output
     assert "Mon 2026-11-23" in generated.output and "Sun 2026-11-29" in generated.output
     assert generated.output.count("Shakshuka") == 7  # one recipe for seven lunches
+    assert "1 recipe(s) for 7 meals, so some come back" in generated.output
     shown_plan = voxd_cli("mealplan", "show", "--date", "2026-11-25")
     assert "lunch" in shown_plan.output and "Wed 2026-11-25" in shown_plan.output
     none = voxd_cli("mealplan", "show", "--date", "2031-01-01")

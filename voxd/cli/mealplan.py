@@ -49,6 +49,16 @@ def generate(days: int, start: datetime | None, meals: tuple[str, ...], tags: tu
         print_json(plan)
     else:
         print_plan(plan)
+        say_repeats(plan)
+
+
+def say_repeats(plan: dict[str, Any]) -> None:
+    """Fewer recipes than meals: the plan repeats them, which a table alone does not say."""
+    meals = [item for item in plan["items"] if item.get("recipe_id")]
+    recipes = {item["recipe_id"] for item in meals}
+    if recipes and len(recipes) < len(meals):
+        console.print(f"{len(recipes)} recipe(s) for {len(meals)} meals, so some come back (each only after "
+                      "every other one): `voxd recipes import URL` adds more.")
 
 
 @mealplan.command("show")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from voxd.cli.admin_client import admin_call
@@ -85,8 +87,7 @@ def secret_value(key: str, given: str | None, from_argv: bool) -> str:
             raise CliError(f"a secret on the command line stays in shell history and `ps`: run `voxd secrets set "
                            f"{key}` and type it when asked, pipe it in, or add --value-from-argv")
         return given
-    stdin = click.get_text_stream("stdin")
-    value = click.prompt(f"{key}", hide_input=True) if stdin.isatty() else stdin.read().rstrip("\r\n")
+    value = click.prompt(f"{key}", hide_input=True) if sys.stdin.isatty() else sys.stdin.read().rstrip("\r\n")
     if not value:
         raise CliError(f"no value given for {key}")
     return value
