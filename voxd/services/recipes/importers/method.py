@@ -60,6 +60,14 @@ def texts_of(item: Any) -> list[str]:
     return []
 
 
+def section_names(schema: Any) -> frozenset[str]:
+    """The names of the HowToSections in a schema.org recipe's instructions."""
+    items = schema.get("recipeInstructions") if isinstance(schema, dict) else None
+    return frozenset(" ".join(str(item["name"]).split()) for item in items if isinstance(item, dict)
+                     and "HowToSection" in str(item.get("@type")) and item.get("name")) \
+        if isinstance(items, list) else frozenset()
+
+
 def is_section(step: str, following: bool) -> bool:
     """A section name: short, no sentence, and either ending in a colon or opening with "For ..."
     with steps after it."""
@@ -71,8 +79,9 @@ def is_section(step: str, following: bool) -> bool:
     return bool(SECTION_WORDS.match(step)) and not re.search(r"[.!?,;]$", step) and len(words) <= 4
 
 
-def method(raw: list[Any]) -> tuple[list[str], list[Section]]:
-    """The steps and the sections of a scraper's instruction list."""
+def method(raw: list[Any], named: frozenset[str] = frozenset()) -> tuple[list[str], list[Section]]:
+    """The steps and the sections of a scraper's instruction list; `named` are the names of the
+    page's schema.org HowToSections (the scraper lists each as a step before its steps)."""
     pieces: list[str] = []
     for item in raw:
         inner = json_text(str(item).strip())
@@ -84,7 +93,7 @@ def method(raw: list[Any]) -> tuple[list[str], list[Section]]:
         text = LABEL.sub("", piece, count=1).strip()
         if not text or ONLY_LABEL.match(piece):
             continue
-        if is_section(text, index + 1 < len(pieces)):
+        if text in named or is_section(text, index + 1 < len(pieces)):
             name = text.rstrip(":").strip()
             if sections and sections[-1].start == len(steps):
                 sections[-1] = Section(name, len(steps))

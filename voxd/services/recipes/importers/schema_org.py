@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
 from voxd.services.recipes.importers.ingredient_lines import ingredient_lines
-from voxd.services.recipes.importers.method import method
+from voxd.services.recipes.importers.method import method, section_names
 from voxd.services.recipes.importers.page_text import repaired, title_of
 from voxd.services.recipes.model import MAX_INGREDIENTS, MAX_STEPS, MAX_TAGS, MAX_TEXT, RecipeInput
 from voxd.services.recipes.validation import draft_input
@@ -137,7 +137,8 @@ def scraper_recipe(scraper: Any, url: str) -> tuple[RecipeInput, tuple[str, ...]
     groups = {line: group.purpose for group in scraped(scraper.ingredient_groups) or []
               if group.purpose for line in group.ingredients}
     ingredients = ingredient_lines(scraped(scraper.ingredients) or [], groups)[:MAX_INGREDIENTS]
-    steps, sections = method(scraped(scraper.instructions_list) or [])
+    schema = getattr(getattr(scraper, "schema", None), "data", None)
+    steps, sections = method(scraped(scraper.instructions_list) or [], section_names(schema))
     steps = [step[:MAX_TEXT] for step in steps][:MAX_STEPS]
     fields = {
         "title": title_of(title, scraped(scraper.site_name))[:200],
