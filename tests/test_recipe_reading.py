@@ -39,6 +39,11 @@ def test_every_fraction_is_read_as_its_value(line, quantity):
     ("Spaghetti 400 g", 400, "g", "spaghetti"),
     ("1 medium zucchini (about 200 g (7 oz)), grated", 1, None, "medium zucchini"),
     ("2 heaped tbsp cocoa powder", 2, "tbsp", "cocoa powder"),
+    ("Shallots - 2", 2, None, "shallots"), ("Russet potatoes, 3-5", QuantityRange(3, 5), None, "russet potatoes"),
+    ("Salt, 1 tsp", 1, "tsp", "salt"), ("Zest of 1 orange", 1, None, "orange"),
+    ("Optional: 2 drops red food colouring", 2, "drop", "red food colouring"),
+    ("1 cup (227 g)sour cream", 1, "cup", "sour cream"), ("3 - slices of bread", 3, "slice", "bread"),
+    ("1 colher (sopa) de azeite", 1, "tbsp", "azeite"),
     ("1 T butter", 1, "tbsp", "butter"),
     ("1 t baking soda", 1, "tsp", "baking soda"),
     # German
@@ -117,7 +122,7 @@ def test_steps_lose_labels_keep_sections_and_split_numbered_runs(raw, steps, sec
 
 
 @pytest.mark.parametrize(("title", "site", "clean"), [
-    ("Classic Lasagne Recipe - (4.8/5)", None, "Classic Lasagne"),
+    ("Classic Lasagne Recipe - (4.8/5)", None, "Classic Lasagne Recipe"),
     ("Lemon Drizzle Cake | Bakes", "Bakes", "Lemon Drizzle Cake"),
     ("CrÃ¨me brÃ»lÃ©e", None, "Crème brûlée"),
     ("The recipe", None, "The recipe"),

@@ -38,9 +38,12 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _RANGE = r"\s*(?:-|–|—|to|or|bis|à|a|tot|til|till|ou|o|ila)\s*"
 _AMOUNT = re.compile(rf"(?P<low>{_NUMBER})(?:{_RANGE}(?P<high>{_NUMBER}))?(?![\d/])")
 # An amount and its unit written after the name: "ravioli 500gr", "Mehl 250 g".
-_TRAILING = re.compile(rf"(?<![\w/.,])(?P<amount>{_NUMBER})(?=\s*{UNIT.pattern}\s*$)", re.IGNORECASE)
+_TRAILING = re.compile(rf"(?<![\w/.,])(?P<amount>(?:{_NUMBER}))(?=\s*{UNIT.pattern}\s*$)", re.IGNORECASE)
+_TRAILING_BARE = re.compile(rf"\S\s*[-–:,]\s*(?P<amount>(?:{_NUMBER})(?:{_RANGE}(?:{_NUMBER}))?)\s*$")
 _ASIDE = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")  # "(400 g)" in "1 (400 g) can tomatoes"
-_LEAD = re.compile(r"(?:(?:about|approx|approximately|ca|circa|etwa|environ)\b\.?|~)\s*", re.IGNORECASE)
+_LEAD = re.compile(r"(?:(?:optional|optionally|facultatif|optioneel)\s*:\s*)?(?:(?:zest|juice|zeste|jus|saft)\s+"
+                   r"(?:of|de|d'|von)\s*)?(?:(?:about|approx|approximately|ca|circa|etwa|environ)\b\.?|~)?\s*",
+                   re.IGNORECASE)
 _ARTICLE = re.compile(r"(?:a|an)\s+", re.IGNORECASE)
 _WORD_COUNT = 4  # "one and a half" is the longest number phrase a line starts with
 _TRAILERS = re.compile(r"\b(?:to taste|optional|as needed|to serve)\b.*$", re.IGNORECASE)
@@ -106,26 +109,35 @@ def read_amount(text: str) -> Reading | None:
     return None
 
 
+def trailing_amount(text: str) -> Reading | None:
+    """An amount written after the name: with its unit at the end ("ravioli 500gr", "Mehl 250 g"),
+    or alone after a dash, comma or colon ("Échalote - 1", "Russet potatoes, 3-5")."""
+    found = _TRAILING.search(text.translate(SLASHES)) or _TRAILING_BARE.search(text.translate(SLASHES))
+    amount = read_amount(text[found.start("amount"):]) if found else None
+    if amount is None:
+        return None
+    start, end = found.start("amount") + amount.start, found.start("amount") + amount.end
+    unit = UNIT.match(text[end:].lstrip())
+    return Reading(amount.quantity, unit_name(unit["unit"]) if unit else None, ingredient_name(text[:start]),
+                   start, end)
+
+
 def read_ingredient(text: str) -> Reading:
     """Quantity, unit and name of one line. The name is lower case, without what follows a comma
     or sits in brackets ("onion, finely chopped" is an onion), so shopping lists can merge lines.
-    A line that does not start with an amount may end with one ("ravioli 500gr")."""
+    A line that does not start with an amount may end with one (`trailing_amount`)."""
     amount = read_amount(text)
-    if amount is None:
-        trailing = _TRAILING.search(text.translate(SLASHES))
-        if trailing:
-            quantity = tidy(number_value(trailing["amount"]))
-            unit = UNIT.match(text[trailing.end():].lstrip())
-            return Reading(quantity, unit_name(unit["unit"]) if unit else None,
-                           ingredient_name(text[:trailing.start()]), trailing.start(), trailing.end())
-    rest = text[amount.end:] if amount else text
-    rest = _ASIDE.sub("", rest, count=1) if amount else rest
-    rest = rest.strip()
+    if amount is None and (trailing := trailing_amount(text)) is not None:
+        return trailing
+    rest = text[amount.end:].lstrip(" -–") if amount else text.strip()
     if amount is None:
         article = _ARTICLE.match(rest)
         rest = rest[article.end():] if article and UNIT.match(rest, article.end()) else rest
+    found = MEASURED_UNIT.match(rest)  # "1 colher (sopa)": the unit may hold a bracket
+    if found is None and amount is not None:
+        rest = _ASIDE.sub(" ", rest, count=1).strip()  # "1 (400 g) can": the size of each, then the unit
+        found = MEASURED_UNIT.match(rest)
     unit = None
-    found = MEASURED_UNIT.match(rest)
     if found and (amount is not None or not needs_amount(found["unit"])):
         unit = unit_name(found["unit"])
         rest = rest[found.end():]

@@ -72,6 +72,8 @@ UNIT_SPELLINGS: dict[str, tuple[str, ...]] = {
     "sheet": ("sheets", "sheet", "blatt", "blätter", "vellen", "vel", "feuilles", "feuille", "hojas", "folhas"),
     "cube": ("cubes", "cube", "würfel", "blokje", "blokjes", "cubo", "cubos"),
     "bag": ("bags", "bag", "beutel", "zak"),
+    "box": ("boxes", "box"),
+    "scoop": ("scoops", "scoop"),
 }
 UNITS = {spelling: unit for unit, spellings in UNIT_SPELLINGS.items() for spelling in spellings}
 # "2 heaped tbsp": words between an amount and its unit that belong to neither the unit nor the name.

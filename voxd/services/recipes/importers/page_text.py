@@ -13,7 +13,6 @@ import re
 
 RATING = re.compile(r"\s*[-|–—:]?\s*\(?\s*\d(?:[.,]\d+)?\s*/\s*5\s*\)?\s*$")  # "- (4.8/5)"
 SITE_SUFFIX = re.compile(r"\s+[|–—]\s+[^|–—]{2,60}$")  # "Lemon cake | Bakes"
-RECIPE_WORD = re.compile(r"(?<!\bthe)\s+recipe$", re.IGNORECASE)  # "Lemon Meringue Tartlets Recipe"
 
 
 def repaired(text: str) -> str:
@@ -35,7 +34,4 @@ def title_of(text: str, site_name: str | None = None) -> str:
     suffix = SITE_SUFFIX.search(title)
     if suffix and (site_name is None or site_name.lower() in suffix.group().lower()):
         title = title[:suffix.start()]
-    title = title.strip()
-    if len(title.split()) >= 3:
-        title = RECIPE_WORD.sub("", title)
-    return title or repaired(text)
+    return title.strip() or repaired(text)
