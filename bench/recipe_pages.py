@@ -49,7 +49,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import daemon, machine, percentile  # noqa: E402
+from common import daemon, login_headers, machine, percentile  # noqa: E402
 
 SERVICES = ["config", "auth", "logs", "extract", "recipes"]
 IMPORT_URL = "/api/v0/recipes/import-url"
@@ -221,17 +221,6 @@ class Pages(BaseHTTPRequestHandler):
 
     def log_message(self, *args: object) -> None:
         pass
-
-
-def login_headers(bench) -> dict[str, str]:
-    admin = {"X-Admin-Key": bench.secrets["ADMIN_API_KEY"]}
-    household = httpx.post(bench.url("auth") + "/households", json={"name": "Bench"}, headers=admin).json()
-    user = {"email": "bench@example.org", "display_name": "Bench", "password": "correct horse battery",
-            "household_id": household["household_id"]}
-    httpx.post(bench.url("auth") + "/users", json=user, headers=admin).raise_for_status()
-    token = httpx.post(bench.url("auth") + "/auth/login",
-                       json={"email": user["email"], "password": user["password"]}).json()["access_token"]
-    return {"Authorization": f"Bearer {token}"}
 
 
 def through_serve(pages: list[Page], folder: Path, generic: bool) -> list[Outcome]:

@@ -6,47 +6,19 @@ site's scraper. The sections are shown by `voxd recipes show` and read out by `r
 
 from __future__ import annotations
 
-import json
-
 import httpx
 import pytest
 
 from conftest import household_member, register_node, say
-from daemons import serving
 from households import member
 from test_recipe_commands import follow_up
-from web_pages import PageServer
+from test_recipe_imports import import_url as imported, importer, json_ld_page, recipes_of as stored, site  # noqa: F401
 
-SERVICES = ["config", "auth", "logs", "extract", "recipes"]
-OPEN = {"VOXD_EXTRACT_ALLOW_PRIVATE": "true"}  # the test site is on loopback
 RECIPES = "/api/v0/recipes"
 
 
 def page(**recipe: object) -> str:
-    data = {"@context": "https://schema.org", "@type": "Recipe", "name": "Sunday Ragù", **recipe}
-    return (f'<html><head><script type="application/ld+json">{json.dumps(data)}</script></head>'
-            "<body><h1>Sunday Ragù</h1></body></html>")
-
-
-@pytest.fixture(scope="module")
-def site():
-    with PageServer() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def importer(tmp_path_factory):
-    with serving(tmp_path_factory, SERVICES, **OPEN) as daemon:
-        yield daemon
-
-
-def imported(daemon, who: dict, url: str) -> httpx.Response:
-    return httpx.post(daemon.url("recipes") + RECIPES + "/import-url", json={"url": url}, headers=who["headers"],
-                      timeout=30)
-
-
-def stored(daemon, who: dict) -> list[dict]:
-    return httpx.get(daemon.url("recipes") + RECIPES, headers=who["headers"]).json()["recipes"]
+    return json_ld_page({"@context": "https://schema.org", "@type": "Recipe", "name": "Sunday Ragù", **recipe})
 
 
 @pytest.mark.parametrize(("recipe", "missing"), [
