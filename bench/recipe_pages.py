@@ -143,9 +143,19 @@ def method_text(recipe: dict[str, Any]) -> str:
                     for index, step in enumerate(recipe.get("steps") or []))
 
 
+def as_list(value: Any) -> list[Any]:
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def heading(line: str, expected: dict[str, Any]) -> bool:
+    """A group heading the site scraper kept among the lines ("For the dressing:"): not an ingredient."""
+    purposes = {normal(group.get("purpose")) for group in expected.get("ingredient_groups") or [] if group.get("purpose")}
+    return normal(line) in purposes or (line.strip().endswith(":") and not re.search(r"\d", line))
+
+
 def judged(recipe: dict[str, Any], expected: dict[str, Any]) -> dict[str, bool]:
     lines = [line["text"] for line in recipe.get("ingredients") or []]
-    wanted = [line for line in expected.get("ingredients") or [] if str(line).strip()]
+    wanted = [line for line in as_list(expected.get("ingredients")) if str(line).strip() and not heading(line, expected)]
     steps = recipe.get("steps") or []
     right = {
         "title": normal(recipe.get("title")) == normal(expected.get("title")),
@@ -259,7 +269,7 @@ def in_process(pages: list[Page], generic: bool) -> list[Outcome]:
         html = CANONICAL.sub("", html) if generic else html
         started = time.perf_counter()
         found = read_page(html, f"http://127.0.0.1/{page.site}")
-        recipe = asdict(checked(found.recipe, SourceType.URL)) if found and not found.missing else None
+        recipe = asdict(checked(found.recipe, SourceType.URL)) if found and not getattr(found, "missing", ()) else None
         status, code = (201, None) if recipe else (422, "no_recipe_found")
         outcomes.append(Outcome(page, status, time.perf_counter() - started, recipe, code=code))
     return outcomes

@@ -96,6 +96,8 @@ def test_bracketed_amounts_are_scaled_with_the_line(line, doubled):
      [None] * 2),
     (["1 onion, chopped", "2 cloves garlic", "Salt and pepper"], ["1 onion, chopped", "2 cloves garlic",
                                                                    "Salt and pepper"], [None] * 3),
+    (["Sauce", "2 tbsp soy sauce", "Fish sauce", "1 tsp sugar", "Mixed salad leaves"],
+     ["2 tbsp soy sauce", "Fish sauce", "1 tsp sugar", "Mixed salad leaves"], ["Sauce"] * 4),
 ])
 def test_ingredient_lists_are_split_grouped_and_repaired(lines, texts, groups):
     found = ingredient_lines(lines)

@@ -19,23 +19,34 @@ HEADING_WORDS = re.compile(r"^(?:for|to make|für|zum|zur|voor|pour|para|per|til
                            re.IGNORECASE)
 # Where a new ingredient may start inside a line: after a separator or a space, at an amount
 # followed by a word ("2 eggs", "1 tsp salt"), not by inches or a bracket ("⅛\" thick").
-ITEM_START = re.compile(r"(?<=[\s,;•·|*])[\d½⅓⅔¼¾⅛⅜⅝⅞][\d\s/.,½⅓⅔¼¾⅛⅜⅝⅞-]*\s*[^\W\d_]")
+ITEM_START = re.compile(r"(?<=[\s,;•·|*])[\d½⅓⅔¼¾⅛⅜⅝⅞][\d\s/.,½⅓⅔¼¾⅛⅜⅝⅞-]*\s*"
+                        r"(?!(?:inch|inches|in|cm|mm|thick|wide|long|minutes?|min|hours?|degrees?|°)\b)[^\W\d_]",
+                        re.IGNORECASE)
 # Words after which an amount goes on the same ingredient: "1 cup plus 2 tbsp", "cut into 2 cm".
 JOINING = re.compile(r"(?:\b(?:plus|or|and|to|into|about|of|by|x|with|each|than|approx|at|per|in|makes|"
                      r"oder|und|ou|et|o|y|e|en|eller|och|og|ve|veya|bis|à|a|ca|circa|of)|[/x×(+~-])\s*$",
                      re.IGNORECASE)
 BULLETS = re.compile(r"^[\s•·*▢☐□◦‣-]+")
 MAX_HEADING_WORDS = 6
+# What a heading without a colon names: a part of the dish ("Sauce", "Remaining Ingredients").
+PART_WORDS = re.compile(r"\b(?:ingredients?|sauce|dressing|topping|filling|garnish|marinade|crust|dough|glaze|"
+                        r"frosting|icing|batter|seasoning|assembly|to serve|zutaten|teig|soße|"
+                        r"ingrédients|garniture|pâte|ingredientes|relleno|massa|recheio|cobertura|ingrediënten|"
+                        r"saus|deeg|ingredienser|deg|malzemeler|sos)\b", re.IGNORECASE)
 
 
-def is_heading(line: str, all_lines: list[str]) -> bool:
-    """A group heading: no amount, short, and either ending in a colon, opening with "For ..." or
-    written in capitals among lines that are not."""
+def is_heading(line: str, all_lines: list[str], next_line: str | None) -> bool:
+    """A group heading: no amount, short, and either ending in a colon, opening with "For ...",
+    written in capitals among lines that are not, or naming a part of the dish ("Sauce") in Title
+    Case right above a line with an amount."""
     if read_amount(line) is not None or len(line.split()) > MAX_HEADING_WORDS or len(line) < 2:
         return False
     if line.endswith(":"):
         return True
     if HEADING_WORDS.match(line) and not re.search(r"[,.;:]", line):
+        return True
+    if (len(line.split()) <= 3 and PART_WORDS.search(line) and line.istitle() and not re.search(r"[\d,.;]", line)
+            and next_line is not None and read_amount(next_line) is not None):
         return True
     letters = re.sub(r"[^\w]", "", line)
     shouting = [other for other in all_lines if other.isupper()]
@@ -74,8 +85,8 @@ def ingredient_lines(raw: list[str], groups: dict[str, str] | None = None) -> li
     alone = len(lines) == 1
     found: list[Ingredient] = []
     group = None
-    for line in lines:
-        if is_heading(line, lines):
+    for index, line in enumerate(lines):
+        if is_heading(line, lines, lines[index + 1] if index + 1 < len(lines) else None):
             group = line.rstrip(":").strip() or None
             continue
         for piece in split_items(line, alone):
