@@ -12,7 +12,9 @@ import pytest
 from conftest import household_member, register_node, say
 from households import member
 from test_recipe_commands import follow_up
-from test_recipe_imports import import_url as imported, importer, json_ld_page, recipes_of as stored, site  # noqa: F401
+from scripted_llm import tool_call
+from test_recipe_imports import (  # noqa: F401 - the fixtures, shared
+    FLAPJACKS, import_url as imported, importer, json_ld_page, model_importer, recipes_of as stored, site)
 
 RECIPES = "/api/v0/recipes"
 
@@ -34,6 +36,14 @@ def test_a_recipe_without_ingredients_or_steps_is_422_saying_what_is_missing(imp
     assert error["code"] == "no_recipe_found" and error["details"] == {"missing": missing}
     assert all(f"no {part}" in error["message"] for part in missing)
     assert stored(importer, cook) == []
+
+
+def test_a_recipe_without_steps_goes_to_the_language_model_when_one_is_configured(model_importer, site):
+    cook = member(model_importer)
+    model_importer.model.script[:] = [tool_call("save_recipe", FLAPJACKS)]
+    answer = imported(model_importer, cook, site.serve("/no-steps", page(recipeIngredient=["250 g butter"])))
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["title"] == "Grandma's flapjacks" and answer.json()["steps"] == FLAPJACKS["steps"]
 
 
 def test_sections_labels_and_numbered_runs_become_steps_with_sections(importer, site):
