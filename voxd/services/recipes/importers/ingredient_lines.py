@@ -90,5 +90,6 @@ def ingredient_lines(raw: list[str], groups: dict[str, str] | None = None) -> li
             group = line.rstrip(":").strip() or None
             continue
         for piece in split_items(line, alone):
-            found.append(Ingredient(piece[:500], group=named.get(line, group)))
+            heading = named.get(line, group)
+            found.append(Ingredient(piece[:500], group=heading[:200] if heading else None))
     return found

@@ -94,7 +94,7 @@ def method(raw: list[Any], named: frozenset[str] = frozenset()) -> tuple[list[st
         if not text or ONLY_LABEL.match(piece):
             continue
         if text in named or is_section(text, index + 1 < len(pieces)):
-            name = text.rstrip(":").strip()
+            name = text.rstrip(":").strip()[:200]
             if sections and sections[-1].start == len(steps):
                 sections[-1] = Section(name, len(steps))
             else:

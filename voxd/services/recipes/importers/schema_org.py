@@ -89,7 +89,7 @@ def minutes(value: Any) -> int | None:
     return value if isinstance(value, int) and 0 <= value <= 60 * 24 * 14 else None
 
 
-def canonical_host(html: str) -> str | None:
+def canonical_url(html: str) -> str | None:
     """The address the page names as its own (`<link rel="canonical">`, else `og:url`), if any."""
     for tag in CANONICAL_TAGS.finditer(html[:MAX_HEAD]):
         address = re.search(r"""\b(?:href|content)\s*=\s*["']?(https?://[^"'\s>]+)""", tag.group(), re.IGNORECASE)
@@ -104,7 +104,7 @@ def scrapers(html: str, url: str) -> Iterator[Any]:
     from recipe_scrapers import SCRAPERS, scrape_html  # loaded on first use (see the module docstring)
     from recipe_scrapers._utils import get_host_name
 
-    canonical = canonical_host(html)
+    canonical = canonical_url(html)
     if canonical and get_host_name(canonical) in SCRAPERS and get_host_name(url) not in SCRAPERS:
         site = scraped(lambda: SCRAPERS[get_host_name(canonical)](html=html, url=canonical))
         if site is not None:
