@@ -114,6 +114,7 @@ def test_ingredient_lists_are_split_grouped_and_repaired(lines, texts, groups):
     (["For the sauce:", "Melt the butter.", "Whisk in the flour.", "For the pasta:", "Boil the pasta."],
      ["Melt the butter.", "Whisk in the flour.", "Boil the pasta."],
      [Section("For the sauce", 0), Section("For the pasta", 2)]),
+    (["[{", "Step 1", "Chop the onions."], ["Chop the onions."], []),
     (['{"@type": "HowToStep", "text": "Chop the onions."}', "Fry them gently."],
      ["Chop the onions.", "Fry them gently."], []),
     (["Preheat the oven to 200C. Roast for 40 minutes, turning once."],

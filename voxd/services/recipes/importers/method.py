@@ -91,7 +91,7 @@ def method(raw: list[Any], named: frozenset[str] = frozenset()) -> tuple[list[st
     sections: list[Section] = []
     for index, piece in enumerate(pieces):
         text = LABEL.sub("", piece, count=1).strip()
-        if not text or ONLY_LABEL.match(piece):
+        if not re.search(r"[^\W\d_]", text) or ONLY_LABEL.match(piece):  # no word: a label, or broken JSON "[{"
             continue
         if text in named or is_section(text, index + 1 < len(pieces)):
             name = text.rstrip(":").strip()[:200]
