@@ -25,7 +25,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
-from common import daemon, machine, percentile  # noqa: E402
+from common import daemon, login_headers, machine, percentile  # noqa: E402
 from recipe_cards import PANCAKES, card_image  # noqa: E402
 
 SERVICES = ["config", "auth", "logs", "extract", "ocr", "recipes"]
@@ -61,17 +61,6 @@ class Pages(BaseHTTPRequestHandler):
 
     def log_message(self, *args: object) -> None:
         pass
-
-
-def login_headers(bench) -> dict[str, str]:
-    admin = {"X-Admin-Key": bench.secrets["ADMIN_API_KEY"]}
-    household = httpx.post(bench.url("auth") + "/households", json={"name": "Bench"}, headers=admin).json()
-    user = {"email": "bench@example.org", "display_name": "Bench", "password": "correct horse battery",
-            "household_id": household["household_id"]}
-    httpx.post(bench.url("auth") + "/users", json=user, headers=admin).raise_for_status()
-    token = httpx.post(bench.url("auth") + "/auth/login",
-                       json={"email": user["email"], "password": user["password"]}).json()["access_token"]
-    return {"Authorization": f"Bearer {token}"}
 
 
 def timed(send, count: int) -> list[float]:

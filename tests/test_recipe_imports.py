@@ -98,7 +98,7 @@ def test_a_json_ld_recipe_is_imported(importer, site):
     assert (recipe["servings"], recipe["prep_time_minutes"], recipe["cook_time_minutes"],
             recipe["total_time_minutes"]) == (8, 20, 45, 65)
     assert [line["text"] for line in recipe["ingredients"]] == CAKE["recipeIngredient"]
-    assert recipe["ingredients"][3] == {"text": "1 1/2 lemons, zested", "quantity": 1.5, "unit": None, "name": "lemons"}
+    assert recipe["ingredients"][3] == {"text": "1 1/2 lemons, zested", "quantity": 1.5, "unit": None, "name": "lemons", "group": None}
     assert recipe["steps"] == [step["text"] for step in CAKE["recipeInstructions"]]
     assert recipe["tags"] == ["dessert", "british"]
     assert (recipe["source_type"], recipe["source_url"], recipe["image_url"]) == ("url", url, CAKE["image"])
@@ -199,7 +199,7 @@ def test_the_model_structures_a_page_without_schema_data(model_importer, site):
     assert answer.status_code == 201, answer.text
     recipe = answer.json()
     assert recipe["title"] == "Grandma's flapjacks" and recipe["servings"] == 16
-    assert recipe["ingredients"][0] == {"text": "250 g butter", "quantity": 250, "unit": "g", "name": "butter"}
+    assert recipe["ingredients"][0] == {"text": "250 g butter", "quantity": 250, "unit": "g", "name": "butter", "group": None}
     assert recipe["source_type"] == "url"
     sent = model.requests[-1]
     assert "Melt 250 g butter" in sent["messages"][-1]["content"]  # the page's main text, not its HTML

@@ -51,24 +51,24 @@ def test_a_recipe_is_created_read_changed_and_deleted(daemon, cook):
     assert recipe["tags"] == ["dinner", "pasta"]
     assert recipe["created_at"] == recipe["updated_at"]
     ingredients = recipe["ingredients"]
-    assert ingredients[0] == {"text": "1 1/2 cups ricotta", "quantity": 1.5, "unit": "cup", "name": "ricotta"}
+    assert ingredients[0] == {"text": "1 1/2 cups ricotta", "quantity": 1.5, "unit": "cup", "name": "ricotta", "group": None}
     assert ingredients[1]["quantity"] == 0.5 and ingredients[1]["unit"] == "tsp"
     assert ingredients[2] == {"text": "1-2 cloves garlic, crushed", "quantity": {"min": 1, "max": 2},
-                              "unit": "clove", "name": "garlic"}
-    assert ingredients[3] == {"text": "a pinch of nutmeg", "quantity": None, "unit": "pinch", "name": "nutmeg"}
+                              "unit": "clove", "name": "garlic", "group": None}
+    assert ingredients[3] == {"text": "a pinch of nutmeg", "quantity": None, "unit": "pinch", "name": "nutmeg", "group": None}
 
     url = recipes_url(daemon, f"/{recipe['id']}")
     assert httpx.get(url, headers=cook["headers"]).json() == recipe
 
     changed = {**LASAGNE, "title": "Lasagne al forno", "ingredients": [
-        {"text": "2 sheets of pasta", "quantity": 2, "unit": "sheet", "name": "pasta"}, "3 eggs"]}
+        {"text": "2 sheets of pasta", "quantity": 2, "unit": "sheet", "name": "pasta", "group": None}, "3 eggs"]}
     answer = httpx.put(url, json=changed, headers=cook["headers"])
     assert answer.status_code == 200, answer.text
     replaced = answer.json()
     assert replaced["title"] == "Lasagne al forno" and replaced["id"] == recipe["id"]
     assert replaced["ingredients"] == [
-        {"text": "2 sheets of pasta", "quantity": 2, "unit": "sheet", "name": "pasta"},
-        {"text": "3 eggs", "quantity": 3, "unit": None, "name": "eggs"}]
+        {"text": "2 sheets of pasta", "quantity": 2, "unit": "sheet", "name": "pasta", "group": None},
+        {"text": "3 eggs", "quantity": 3, "unit": None, "name": "eggs", "group": None}]
     assert replaced["created_at"] == recipe["created_at"] and replaced["updated_at"] > recipe["updated_at"]
 
     assert httpx.delete(url, headers=cook["headers"]).status_code == 204
@@ -138,7 +138,7 @@ def test_scaling_changes_quantities_and_says_what_it_left(daemon, cook):
     doubled = answer.json()
     assert doubled["scaling"] == {"from_servings": 4, "to_servings": 8, "factor": 2.0, "unscaled": [3, 5]}
     lines = doubled["ingredients"]
-    assert lines[0] == {"text": "3 cups ricotta", "quantity": 3, "unit": "cup", "name": "ricotta"}
+    assert lines[0] == {"text": "3 cups ricotta", "quantity": 3, "unit": "cup", "name": "ricotta", "group": None}
     assert lines[1]["text"] == "1 tsp salt" and lines[1]["quantity"] == 1
     assert lines[2]["text"] == "2-4 cloves garlic, crushed" and lines[2]["quantity"] == {"min": 2, "max": 4}
     assert lines[3] == recipe["ingredients"][3] and lines[5] == recipe["ingredients"][5]

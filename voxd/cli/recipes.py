@@ -68,13 +68,18 @@ def print_recipe(recipe: dict[str, Any]) -> None:
     if recipe.get("description"):
         console.print(recipe["description"], markup=False, highlight=False)
     console.print("\nIngredients", style="bold")
+    group = None
     for ingredient in recipe.get("ingredients") or []:
+        if ingredient.get("group") and ingredient["group"] != group:
+            console.print(f"  {ingredient['group']}", style="italic", markup=False, highlight=False)
+        group = ingredient.get("group")
         console.print(f"  • {ingredient['text']}", markup=False, highlight=False)
     console.print("\nSteps", style="bold")
+    sections = {section["start"]: section["name"] for section in recipe.get("sections") or []}
     for number, step in enumerate(recipe.get("steps") or [], start=1):
+        if number - 1 in sections:
+            console.print(f"  {sections[number - 1]}", style="italic", markup=False, highlight=False)
         console.print(f"  {number}. {step}", markup=False, highlight=False)
-
-
 
 
 @recipes.command("import")

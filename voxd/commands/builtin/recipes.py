@@ -147,7 +147,9 @@ class ReadRecipe(RecipeCommand):
             follow = f" It has {len(steps)} {plural(len(steps), 'step')}. Say next step when you're ready." if steps else ""
             return CommandResponse(said + follow, data=data, wait_for_input=bool(steps))
         last = position == len(steps) - 1
-        said = f"Step {position + 1} of {len(steps)}: {steps[position]}"
+        section = next((part["name"] for part in recipe.get("sections") or [] if part["start"] == position), None)
+        said = f"{section.rstrip('.')}. " if section else ""
+        said += f"Step {position + 1} of {len(steps)}: {steps[position]}"
         ending = " That's the last step." if last else ""
         return CommandResponse(said.rstrip() + ending, data=data, wait_for_input=True)
 

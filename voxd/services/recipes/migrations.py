@@ -47,4 +47,6 @@ MIGRATIONS: list[str] = [
     """,
     # 2: meal plans and their items (mealplans/store.py).
     MEAL_PLANS,
+    # 3: named parts of the method (issue 19 §6; model.Section), as JSON like the steps.
+    "ALTER TABLE recipes ADD COLUMN sections TEXT NOT NULL DEFAULT '[]';",
 ]

@@ -61,6 +61,16 @@ class Ingredient:
     quantity: Quantity = None
     unit: Annotated[str, Field(max_length=40)] | None = None
     name: Annotated[str, Field(max_length=500)] | None = None
+    group: Annotated[str, Field(max_length=200)] | None = None  # its heading: "For the dressing"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A named part of the method ("For the sauce"): the steps from `start` (an index into `steps`)
+    up to the next section's start."""
+
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+    start: Annotated[int, Field(ge=0, lt=MAX_STEPS)]
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,8 @@ class RecipeInput:
     ingredients: Annotated[list[Line | Ingredient], Field(max_length=MAX_INGREDIENTS)] = field(
         default_factory=list)
     steps: Annotated[list[Step], Field(max_length=MAX_STEPS)] = field(default_factory=list)
+    # Named parts of the method, in the order of their first step (each start a step's index).
+    sections: Annotated[list[Section], Field(max_length=MAX_STEPS)] = field(default_factory=list)
     tags: Annotated[list[Tag], Field(max_length=MAX_TAGS)] = field(default_factory=list)
     source_url: Url | None = None
     image_url: Url | None = None
@@ -94,6 +106,7 @@ class RecipeFields:
     total_time_minutes: int | None
     ingredients: list[Ingredient]
     steps: list[str]
+    sections: list[Section]
     tags: list[str]
     source_url: str | None
     image_url: str | None

@@ -12,14 +12,14 @@ from typing import Any
 
 from voxd.kit.db import Database, Transaction
 from voxd.kit.adapters import adapter
-from voxd.services.recipes.model import Ingredient, Recipe, RecipeFields, RecipeList, SourceType
+from voxd.services.recipes.model import Ingredient, Recipe, RecipeFields, RecipeList, Section, SourceType
 from voxd.services.recipes.search import KEY_COLUMNS, RecipeQuery, encode_cursor, listing
 
 COLUMNS = ("id, household_id, title, description, servings, prep_time_minutes, cook_time_minutes, "
-           "total_time_minutes, ingredients, steps, tags, source_url, image_url, source_type, "
+           "total_time_minutes, ingredients, steps, sections, tags, source_url, image_url, source_type, "
            "created_at, updated_at")
 CONTENT = ("title", "description", "servings", "prep_time_minutes", "cook_time_minutes",
-           "total_time_minutes", "ingredients", "steps", "tags", "source_url", "image_url", "source_type")
+           "total_time_minutes", "ingredients", "steps", "sections", "tags", "source_url", "image_url", "source_type")
 
 
 def now_iso() -> str:
@@ -31,6 +31,7 @@ def content_values(fields: RecipeFields) -> list[Any]:
     values = asdict(fields)
     values["ingredients"] = json.dumps(values["ingredients"], ensure_ascii=False)
     values["steps"] = json.dumps(fields.steps, ensure_ascii=False)
+    values["sections"] = json.dumps(values["sections"], ensure_ascii=False)
     values["tags"] = json.dumps(fields.tags, ensure_ascii=False)
     values["source_type"] = fields.source_type.value
     return [values[name] for name in CONTENT]
@@ -40,6 +41,7 @@ def recipe_of(row: sqlite3.Row) -> Recipe:
     values = dict(row)
     values["ingredients"] = adapter(list[Ingredient]).validate_json(row["ingredients"])
     values["steps"] = json.loads(row["steps"])
+    values["sections"] = adapter(list[Section]).validate_json(row["sections"])
     values["tags"] = json.loads(row["tags"])
     values["source_type"] = SourceType(row["source_type"])
     return Recipe(**values)

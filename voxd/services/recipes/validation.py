@@ -16,6 +16,7 @@ from voxd.services.recipes.model import (
     Ingredient,
     RecipeFields,
     RecipeInput,
+    Section,
     SourceType,
 )
 
@@ -31,6 +32,7 @@ def checked(body: RecipeInput, source_type: SourceType = SourceType.MANUAL) -> R
         total_time_minutes=body.total_time_minutes,
         ingredients=[ingredient_of(line) for line in body.ingredients],
         steps=list(body.steps),
+        sections=checked_sections(body.sections, len(body.steps)),
         tags=list(dict.fromkeys(body.tags)),
         source_url=web_url(body.source_url, "source_url"),
         image_url=web_url(body.image_url, "image_url"),
@@ -43,8 +45,17 @@ def ingredient_of(line: str | Ingredient) -> Ingredient:
     if isinstance(line, str):
         return ingredient(line)
     if line.quantity is None and line.unit is None and line.name is None:
-        return ingredient(line.text)
+        return replace(ingredient(line.text), group=line.group)
     return replace(line, quantity=multiplied(line.quantity))
+
+
+def checked_sections(sections: list[Section], steps: int) -> list[Section]:
+    """Sections in the order of their steps, each starting at a step there is; 400 otherwise."""
+    starts = [section.start for section in sections]
+    if any(start >= steps for start in starts) or starts != sorted(set(starts)):
+        raise bad_request("sections: each section must start at a step of the recipe, in order, one per step",
+                          "invalid_request", [{"field": "sections", "problem": "start out of order or past the steps"}])
+    return list(sections)
 
 
 def web_url(raw: str | None, field: str) -> str | None:

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
+from voxd.services.recipes.importers.ingredient_lines import ingredient_lines
+from voxd.services.recipes.importers.method import method, section_names
+from voxd.services.recipes.importers.page_text import repaired, title_of
 from voxd.services.recipes.model import MAX_INGREDIENTS, MAX_STEPS, MAX_TAGS, MAX_TEXT, RecipeInput
 from voxd.services.recipes.validation import draft_input
 
@@ -25,12 +28,17 @@ log = logging.getLogger("voxd.recipes")
 
 T = TypeVar("T")
 MAX_TAGS_FROM_PAGE = 10
+CANONICAL_TAGS = re.compile(r"<link\b[^>]*\brel\s*=\s*[\"']?canonical\b[^>]*>|<meta\b[^>]*\bproperty\s*=\s*[\"']?og:url\b[^>]*>",
+                            re.IGNORECASE)
+MAX_HEAD = 500_000  # characters searched for the canonical link: it is in the head
 
 
 @dataclass(frozen=True)
 class PageRecipe:
     recipe: RecipeInput
     recipes_on_page: int  # the first one is taken (docs/recipes.md, Import from a web page)
+    missing: tuple[str, ...] = ()  # "ingredients", "steps": what the page's recipe lacks
+    read_by: str = "schema.org"  # the scraper that read it, for the log
 
 
 def scraped(read: Callable[[], T]) -> T | None:
@@ -70,13 +78,10 @@ def whole_number(text: Any) -> int | None:
     return int(found.group()) if found else None
 
 
-def clipped(lines: list[Any] | None, count: int, length: int) -> list[str]:
-    texts = (" ".join(str(line).split()) for line in lines or [])
-    return [text[:length] for text in texts if text][:count]
-
-
-def tags_of(*values: str | None) -> list[str]:
-    tags = [tag.strip().lower() for value in values if value for tag in value.split(",")]
+def tags_of(*values: Any) -> list[str]:
+    """Tags from a category and a cuisine, each a string ("Dinner, Pasta") or a list of them."""
+    texts = [text for value in values for text in (value if isinstance(value, list | tuple) else [value])]
+    tags = [tag.strip().lower() for text in texts if isinstance(text, str) for tag in text.split(",")]
     return list(dict.fromkeys(tag for tag in tags if 0 < len(tag) <= 50))[:min(MAX_TAGS, MAX_TAGS_FROM_PAGE)]
 
 
@@ -84,27 +89,67 @@ def minutes(value: Any) -> int | None:
     return value if isinstance(value, int) and 0 <= value <= 60 * 24 * 14 else None
 
 
-def read_page(html: str, url: str) -> PageRecipe | None:
-    """The page's first recipe, or None when it has no schema.org recipe the scrapers can read."""
-    from recipe_scrapers import scrape_html  # loaded on first use (see the module docstring)
-    from recipe_scrapers._exceptions import RecipeScrapersExceptions
+def canonical_url(html: str) -> str | None:
+    """The address the page names as its own (`<link rel="canonical">`, else `og:url`), if any."""
+    for tag in CANONICAL_TAGS.finditer(html[:MAX_HEAD]):
+        address = re.search(r"""\b(?:href|content)\s*=\s*["']?(https?://[^"'\s>]+)""", tag.group(), re.IGNORECASE)
+        if address:
+            return address.group(1)
+    return None
 
-    try:
-        scraper = scrape_html(html, url, supported_only=False)
-    except RecipeScrapersExceptions:
+
+def scrapers(html: str, url: str) -> Iterator[Any]:
+    """The scrapers to try in turn: the site scraper of the page's canonical URL when recipe-scrapers
+    knows that site (and the fetched address is not already one it knows), then the generic reader."""
+    from recipe_scrapers import SCRAPERS, scrape_html  # loaded on first use (see the module docstring)
+    from recipe_scrapers._utils import get_host_name
+
+    canonical = canonical_url(html)
+    if canonical and get_host_name(canonical) in SCRAPERS and get_host_name(url) not in SCRAPERS:
+        site = scraped(lambda: SCRAPERS[get_host_name(canonical)](html=html, url=canonical))
+        if site is not None:
+            yield site
+    generic = scraped(lambda: scrape_html(html, url, supported_only=False))
+    if generic is not None:
+        yield generic
+
+
+def read_page(html: str, url: str) -> PageRecipe | None:
+    """The page's first recipe, or None when it has no schema.org recipe the scrapers can read. A
+    site scraper's recipe that lacks ingredients or steps gives way to the generic reader's."""
+    best = None
+    for scraper in scrapers(html, url):
+        found = scraper_recipe(scraper, url)
+        if found is not None and (best is None or len(found[1]) < len(best[1])):
+            best = (found[0], found[1], type(scraper).__name__)
+        if best is not None and not best[1]:
+            break
+    if best is None:
         return None
+    return PageRecipe(best[0], count_recipes(html), best[1], best[2])
+
+
+def scraper_recipe(scraper: Any, url: str) -> tuple[RecipeInput, tuple[str, ...]] | None:
+    """What one scraper reads of the page, validated, and which parts it lacks."""
     title = scraped(scraper.title)
-    if not title:
+    if not title or not isinstance(title, str):
         return None
+    groups = {line: group.purpose for group in scraped(scraper.ingredient_groups) or []
+              if group.purpose for line in group.ingredients}
+    ingredients = ingredient_lines(scraped(scraper.ingredients) or [], groups)[:MAX_INGREDIENTS]
+    schema = getattr(getattr(scraper, "schema", None), "data", None)
+    steps, sections = method(scraped(scraper.instructions_list) or [], section_names(schema))
+    steps = [step[:MAX_TEXT] for step in steps][:MAX_STEPS]
     fields = {
-        "title": " ".join(str(title).split())[:200],
-        "description": (scraped(scraper.description) or "")[:MAX_TEXT] or None,
+        "title": title_of(title, scraped(scraper.site_name))[:200],
+        "description": repaired(str(scraped(scraper.description) or ""))[:MAX_TEXT] or None,
         "servings": whole_number(scraped(scraper.yields)),
         "prep_time_minutes": minutes(scraped(scraper.prep_time)),
         "cook_time_minutes": minutes(scraped(scraper.cook_time)),
         "total_time_minutes": minutes(scraped(scraper.total_time)),
-        "ingredients": clipped(scraped(scraper.ingredients), MAX_INGREDIENTS, 500),
-        "steps": clipped(scraped(scraper.instructions_list), MAX_STEPS, MAX_TEXT),
+        "ingredients": [asdict(line) for line in ingredients],
+        "steps": steps,
+        "sections": [asdict(section) for section in sections if section.start < len(steps)],
         "tags": tags_of(scraped(scraper.category), scraped(scraper.cuisine)),
         "image_url": web_address(scraped(scraper.image)),
     }
@@ -114,7 +159,7 @@ def read_page(html: str, url: str) -> PageRecipe | None:
     if recipe is None:
         log.info("the schema.org recipe on %s does not validate as a recipe", url)
         return None
-    return PageRecipe(recipe, count_recipes(html))
+    return recipe, tuple(part for part in ("ingredients", "steps") if not getattr(recipe, part))
 
 
 def web_address(value: Any) -> str | None:

@@ -30,12 +30,18 @@ PAGE_PROBLEMS = (502, 504)
 class PageDraft:
     recipe: RecipeInput
     final_url: str
-    read_by: str  # "schema.org" or "the language model", for the log
+    read_by: str  # the scraper (a site's, or the generic schema.org one) or "the language model", for the log
 
 
-def no_recipe(url: str, model_asked: bool) -> ApiError:
+def no_recipe(url: str, model_asked: bool, missing: tuple[str, ...] | None = None) -> ApiError:
+    """422 no_recipe_found, saying what the page lacked (`missing`: the parts of a schema.org recipe
+    that has no ingredients or no steps; None: no schema.org recipe at all)."""
     why = ("and the language model found none in its text" if model_asked
            else "and no language model is configured to read its text (docs/llm.md)")
+    if missing:
+        lacks = " and ".join(f"no {part}" for part in missing)
+        return ApiError(422, "no_recipe_found", f"no recipe was found on {url}: its schema.org recipe has {lacks}, "
+                        f"{why}", {"missing": list(missing)})
     return ApiError(422, "no_recipe_found", f"no recipe was found on {url}: the page has no schema.org recipe {why}")
 
 
@@ -58,14 +64,14 @@ async def page_draft(client: ServiceClient, structurer: Structurer, url: str,
     """The page's recipe; 422 no_recipe_found when neither its schema.org data nor the model has one."""
     page = await fetch(client, url, "html", timeout)
     found = await limits.read(read_page, page.html or "", page.final_url)
-    if found is not None:
+    if found is not None and not found.missing:
         if found.recipes_on_page > 1:
             log.info("%s holds %d recipes; imported the first, %r", shown_url(page.final_url), found.recipes_on_page,
                      found.recipe.title)
-        return PageDraft(found.recipe, page.final_url, "schema.org")
+        return PageDraft(found.recipe, page.final_url, found.read_by)
     if structurer.configured:
         text = await fetch(client, url, "text", timeout)
         recipe = await structurer.structure(text.text or "", shown_url(page.final_url))
         if recipe is not None:
             return PageDraft(recipe, page.final_url, "the language model")
-    raise no_recipe(page.final_url, structurer.configured)
+    raise no_recipe(page.final_url, structurer.configured, found.missing if found else None)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voxd.commands.builtin import spoken_number
-from voxd.services.recipes.ingredients import UNITS
+from voxd.services.recipes.units import UNITS
 
 # Units a shopper buys as one, though a recipe's line keeps the word it used.
 SAME_UNIT = {"tin": "can"}

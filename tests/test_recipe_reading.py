@@ -1,0 +1,139 @@
+"""The rules that read a recipe page's lines (docs/recipes.md, Reading a page): amounts and units
+as sites write them, in the languages they are written in; ingredient lists split and grouped;
+steps without labels, with their sections; bracketed amounts scaled. Fast: no daemon."""
+
+from __future__ import annotations
+
+import pytest
+
+from voxd.services.recipes.importers.ingredient_lines import ingredient_lines
+from voxd.services.recipes.importers.method import method
+from voxd.services.recipes.importers.page_text import repaired, title_of
+from voxd.services.recipes.ingredients import ingredient, read_ingredient
+from voxd.services.recipes.model import QuantityRange, Section
+from voxd.services.recipes.scaling import scaled_line
+
+# Every vulgar fraction Unicode has for cooking, alone, after a whole number, and the fraction slash.
+FRACTIONS = [
+    ("½ cup milk", 0.5), ("⅓ cup sugar", 0.333), ("⅔ cup oats", 0.667), ("¼ tsp salt", 0.25),
+    ("¾ cup flour", 0.75), ("⅕ tsp saffron", 0.2), ("⅖ cup stock", 0.4), ("⅗ cup cream", 0.6),
+    ("⅘ cup water", 0.8), ("⅙ tsp cloves", 0.167), ("⅚ cup rice", 0.833), ("⅛ tsp nutmeg", 0.125),
+    ("⅜ cup honey", 0.375), ("⅝ cup yoghurt", 0.625), ("⅞ cup buttermilk", 0.875),
+    ("1¾ cups flour", 1.75), ("2 ⅓ cups water", 2.333), ("1-½ cups milk", 1.5), ("3⅛ oz chocolate", 3.125),
+    ("1⁄3 cup sugar", 0.333), ("1 1⁄2 tsp salt", 1.5), ("2⁄3 cup oil", 0.667), ("3 3⁄4 cups stock", 3.75),
+]
+
+
+@pytest.mark.parametrize(("line", "quantity"), FRACTIONS)
+def test_every_fraction_is_read_as_its_value(line, quantity):
+    assert read_ingredient(line).quantity == pytest.approx(quantity, abs=0.001)
+
+
+@pytest.mark.parametrize(("line", "quantity", "unit", "name"), [
+    ("1-1/2 cups all-purpose flour", 1.5, "cup", "all-purpose flour"),
+    ("2-3/4 cups chicken stock", 2.75, "cup", "chicken stock"),
+    ("1/2-3/4 cup sugar", QuantityRange(0.5, 0.75), "cup", "sugar"),
+    ("1-2 cloves garlic, crushed", QuantityRange(1, 2), "clove", "garlic"),
+    ("2 à 3 gousses d'ail", QuantityRange(2, 3), "clove", "ail"),
+    ("ravioli 500gr", 500, "g", "ravioli"),
+    ("Spaghetti 400 g", 400, "g", "spaghetti"),
+    ("1 medium zucchini (about 200 g (7 oz)), grated", 1, None, "medium zucchini"),
+    ("2 heaped tbsp cocoa powder", 2, "tbsp", "cocoa powder"),
+    ("Shallots - 2", 2, None, "shallots"), ("Russet potatoes, 3-5", QuantityRange(3, 5), None, "russet potatoes"),
+    ("Salt, 1 tsp", 1, "tsp", "salt"), ("Zest of 1 orange", 1, None, "orange"),
+    ("Optional: 2 drops red food colouring", 2, "drop", "red food colouring"),
+    ("1 cup (227 g)sour cream", 1, "cup", "sour cream"), ("3 - slices of bread", 3, "slice", "bread"),
+    ("1 colher (sopa) de azeite", 1, "tbsp", "azeite"),
+    ("1 T butter", 1, "tbsp", "butter"),
+    ("1 t baking soda", 1, "tsp", "baking soda"),
+    # German
+    ("2 EL Olivenöl", 2, "tbsp", "olivenöl"), ("1 TL Zucker", 1, "tsp", "zucker"),
+    ("1 Prise Salz", 1, "pinch", "salz"), ("1 Bund Schnittlauch", 1, "bunch", "schnittlauch"),
+    ("2 Zehen Knoblauch", 2, "clove", "knoblauch"), ("1 Dose Kichererbsen", 1, "can", "kichererbsen"),
+    ("1 Päckchen Backpulver", 1, "packet", "backpulver"), ("ca. 300 ml Sahne", 300, "ml", "sahne"),
+    # Dutch
+    ("2 el bloem", 2, "tbsp", "bloem"), ("1 tl kaneel", 1, "tsp", "kaneel"), ("1 snufje zout", 1, "pinch", "zout"),
+    ("3 teentjes knoflook", 3, "clove", "knoflook"), ("1 takje rozemarijn", 1, "sprig", "rozemarijn"),
+    # French
+    ("3 cuillères à soupe d'huile d'olive", 3, "tbsp", "huile d'olive"),
+    ("1 c. à café de cumin", 1, "tsp", "cumin"), ("1 pincée de sel", 1, "pinch", "sel"),
+    # Spanish and Portuguese
+    ("2 cucharadas de aceite", 2, "tbsp", "aceite"), ("1 cucharadita de comino", 1, "tsp", "comino"),
+    ("1 colher de sopa de manteiga", 1, "tbsp", "manteiga"), ("2 xícaras de farinha", 2, "cup", "farinha"),
+    ("1 pitada de sal", 1, "pinch", "sal"), ("4 dientes de ajo", 4, "clove", "ajo"),
+    # Swedish, Norwegian, Danish
+    ("2 msk smör", 2, "tbsp", "smör"), ("1 tsk salt", 1, "tsp", "salt"), ("3 dl mjölk", 3, "dl", "mjölk"),
+    ("1 krm kanel", 1, "krm", "kanel"), ("2 fedd hvitløk", 2, "clove", "hvitløk"), ("1 spsk sukker", 1, "tbsp", "sukker"),
+    # Turkish
+    ("1 yemek kaşığı tereyağı", 1, "tbsp", "tereyağı"), ("2 su bardağı un", 2, "cup", "un"),
+    ("1 çay kaşığı tuz", 1, "tsp", "tuz"), ("3 diş sarımsak", 3, "clove", "sarımsak"),
+])
+def test_amounts_units_and_names_as_sites_write_them(line, quantity, unit, name):
+    reading = read_ingredient(line)
+    assert (reading.quantity, reading.unit, reading.name) == (quantity, unit, name)
+
+
+@pytest.mark.parametrize(("line", "doubled"), [
+    ("1 lb (450 g) beef mince", "2 lb (900 g) beef mince"),
+    ("1-1/2 cups (190 g) plain flour", "3 cups (380 g) plain flour"),
+    ("1 cup (about 240 ml) milk", "2 cup (about 480 ml) milk"),
+    ("1 (400 g) can chopped tomatoes", "2 (400 g) can chopped tomatoes"),  # the size of each can
+    ("2 cans (14 oz each) chickpeas", "4 cans (14 oz each) chickpeas"),
+])
+def test_bracketed_amounts_are_scaled_with_the_line(line, doubled):
+    assert scaled_line(ingredient(line), 2).text == doubled
+
+
+@pytest.mark.parametrize(("lines", "texts", "groups"), [
+    (["2 cups flour 1 tsp baking soda 3 large eggs 200 g butter, melted"],
+     ["2 cups flour", "1 tsp baking soda", "3 large eggs", "200 g butter, melted"], [None] * 4),
+    (["For the salad:", "1 head lettuce", "2 tomatoes", "For the dressing:", "3 tbsp olive oil", "1 tbsp vinegar"],
+     ["1 head lettuce", "2 tomatoes", "3 tbsp olive oil", "1 tbsp vinegar"],
+     ["For the salad", "For the salad", "For the dressing", "For the dressing"]),
+    (["1Â¼ cups sugar", "Â½ tsp salt", "2 cafÃ© cups"], ["1¼ cups sugar", "½ tsp salt", "2 café cups"], [None] * 3),
+    (["1 cup plus 1 tablespoon / 235 g olive oil", "½ pound salami, sliced ⅛\" thick and cut into ¼\" ribbons"],
+     ["1 cup plus 1 tablespoon / 235 g olive oil", "½ pound salami, sliced ⅛\" thick and cut into ¼\" ribbons"],
+     [None] * 2),
+    (["1 onion, chopped", "2 cloves garlic", "Salt and pepper"], ["1 onion, chopped", "2 cloves garlic",
+                                                                   "Salt and pepper"], [None] * 3),
+    (["Sauce", "2 tbsp soy sauce", "Fish sauce", "1 tsp sugar", "Mixed salad leaves"],
+     ["2 tbsp soy sauce", "Fish sauce", "1 tsp sugar", "Mixed salad leaves"], ["Sauce"] * 4),
+])
+def test_ingredient_lists_are_split_grouped_and_repaired(lines, texts, groups):
+    found = ingredient_lines(lines)
+    assert [line.text for line in found] == texts
+    assert [line.group for line in found] == groups
+
+
+@pytest.mark.parametrize(("raw", "steps", "sections"), [
+    (["Step 1", "Heat the oven to 180C.", "Step 2", "Mix the flour and sugar."],
+     ["Heat the oven to 180C.", "Mix the flour and sugar."], []),
+    (["Step 1: Heat the oven.", "2. Grease a tin."], ["Heat the oven.", "Grease a tin."], []),
+    (["1. Boil the pasta. 2. Fry the garlic in oil. 3. Toss together and serve."],
+     ["Boil the pasta.", "Fry the garlic in oil.", "Toss together and serve."], []),
+    (["For the sauce:", "Melt the butter.", "Whisk in the flour.", "For the pasta:", "Boil the pasta."],
+     ["Melt the butter.", "Whisk in the flour.", "Boil the pasta."],
+     [Section("For the sauce", 0), Section("For the pasta", 2)]),
+    (["[{", "Step 1", "Chop the onions."], ["Chop the onions."], []),
+    (['{"@type": "HowToStep", "text": "Chop the onions."}', "Fry them gently."],
+     ["Chop the onions.", "Fry them gently."], []),
+    (["Preheat the oven to 200C. Roast for 40 minutes, turning once."],
+     ["Preheat the oven to 200C. Roast for 40 minutes, turning once."], []),
+])
+def test_steps_lose_labels_keep_sections_and_split_numbered_runs(raw, steps, sections):
+    assert method(raw) == (steps, sections)
+
+
+@pytest.mark.parametrize(("title", "site", "clean"), [
+    ("Classic Lasagne Recipe - (4.8/5)", None, "Classic Lasagne Recipe"),
+    ("Lemon Drizzle Cake | Bakes", "Bakes", "Lemon Drizzle Cake"),
+    ("CrÃ¨me brÃ»lÃ©e", None, "Crème brûlée"),
+    ("The recipe", None, "The recipe"),
+])
+def test_titles_lose_the_sites_decorations(title, site, clean):
+    assert title_of(title, site) == clean
+
+
+def test_correct_text_is_left_as_it_is():
+    for text in ("Crème fraîche, 2 EL", "Smörgåsbord med ärtor", "Kısır için 1 su bardağı bulgur", "½ tsp"):
+        assert repaired(text) == text

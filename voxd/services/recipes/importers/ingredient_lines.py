@@ -1,0 +1,95 @@
+"""A page's ingredient lines as a recipe holds them (docs/recipes.md, Reading a page).
+
+Pages get these wrong in a few ways again and again: the whole list in one line ("2 eggs 1 cup
+sugar 200 g flour"), a group heading ("For the dressing:") written as if it were an ingredient, and
+text broken by a wrong character set (page_text.py repairs that). A heading becomes the `group` of
+the lines under it; a line holding several ingredients is split where each amount starts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxd.services.recipes.importers.page_text import repaired, repaired_lines
+from voxd.services.recipes.ingredients import read_amount
+from voxd.services.recipes.model import Ingredient
+
+# Words that open a group heading: "For the dressing", "Für den Teig", "Voor de saus", "Pour la pâte".
+HEADING_WORDS = re.compile(r"^(?:for|to make|für|zum|zur|voor|pour|para|per|til|till|för|for the|içi?n)\b",
+                           re.IGNORECASE)
+# Where a new ingredient may start inside a line: after a separator or a space, at an amount
+# followed by a word ("2 eggs", "1 tsp salt"), not by inches or a bracket ("⅛\" thick").
+ITEM_START = re.compile(r"(?<=[\s,;•·|*])[\d½⅓⅔¼¾⅛⅜⅝⅞][\d\s/.,½⅓⅔¼¾⅛⅜⅝⅞-]*\s*"
+                        r"(?!(?:inch|inches|in|cm|mm|thick|wide|long|minutes?|min|hours?|degrees?|°)\b)[^\W\d_]",
+                        re.IGNORECASE)
+# Words after which an amount goes on the same ingredient: "1 cup plus 2 tbsp", "cut into 2 cm".
+JOINING = re.compile(r"(?:\b(?:plus|or|and|to|into|about|of|by|x|with|each|than|approx|at|per|in|makes|"
+                     r"oder|und|ou|et|o|y|e|en|eller|och|og|ve|veya|bis|à|a|ca|circa|of)|[/x×(+~-])\s*$",
+                     re.IGNORECASE)
+BULLETS = re.compile(r"^[\s•·*▢☐□◦‣-]+")
+MAX_HEADING_WORDS = 6
+# What a heading without a colon names: a part of the dish ("Sauce", "Remaining Ingredients").
+PART_WORDS = re.compile(r"\b(?:ingredients?|sauce|dressing|topping|filling|garnish|marinade|crust|dough|glaze|"
+                        r"frosting|icing|batter|seasoning|assembly|to serve|zutaten|teig|soße|"
+                        r"ingrédients|garniture|pâte|ingredientes|relleno|massa|recheio|cobertura|ingrediënten|"
+                        r"saus|deeg|ingredienser|deg|malzemeler|sos)\b", re.IGNORECASE)
+
+
+def is_heading(line: str, all_lines: list[str], next_line: str | None) -> bool:
+    """A group heading: no amount, short, and either ending in a colon, opening with "For ...",
+    written in capitals among lines that are not, or naming a part of the dish ("Sauce") in Title
+    Case right above a line with an amount."""
+    if read_amount(line) is not None or len(line.split()) > MAX_HEADING_WORDS or len(line) < 2:
+        return False
+    if line.endswith(":"):
+        return True
+    if HEADING_WORDS.match(line) and not re.search(r"[,.;:]", line):
+        return True
+    if (len(line.split()) <= 3 and PART_WORDS.search(line) and line.istitle() and not re.search(r"[\d,.;]", line)
+            and next_line is not None and read_amount(next_line) is not None):
+        return True
+    letters = re.sub(r"[^\w]", "", line)
+    shouting = [other for other in all_lines if other.isupper()]
+    return letters.isalpha() and line.isupper() and len(shouting) < len(all_lines) / 2
+
+
+def item_starts(line: str) -> list[int]:
+    """Where an amount starts an ingredient in `line`: outside brackets, after words of the one
+    before, and not joined to it ("1 cup plus 1 tbsp")."""
+    starts = [0]
+    for start in (match.start() for match in ITEM_START.finditer(line)):
+        before = line[starts[-1]:start]
+        if (before.count("(") > before.count(")") or not re.search(r"[^\W\d_]{2,}", before)
+                or JOINING.search(before) or read_amount(line[start:]) is None):
+            continue
+        starts.append(start)
+    return starts
+
+
+def split_items(line: str, alone: bool) -> list[str]:
+    """`line` cut where each ingredient starts: at three or more, or at two when the line is the whole
+    list (`alone`); else the line as it is."""
+    starts = item_starts(line)
+    if len(starts) < 2 or (len(starts) < 3 and not alone) or read_amount(line) is None:
+        return [line]
+    ends = starts[1:] + [len(line)]
+    return [piece for piece in (line[start:end].strip(" ,;•·|*") for start, end in zip(starts, ends)) if piece]
+
+
+def ingredient_lines(raw: list[str], groups: dict[str, str] | None = None) -> list[Ingredient]:
+    """The page's lines, repaired and split, headings made the `group` of the lines below them.
+    `groups` maps a line to the group the page itself gave it (recipe-scrapers' ingredient groups)."""
+    lines = [BULLETS.sub("", line).strip() for text in raw for line in repaired_lines(str(text))]
+    lines = [line for line in lines if line]
+    named = {BULLETS.sub("", repaired(str(line))).strip(): name for line, name in (groups or {}).items()}
+    alone = len(lines) == 1
+    found: list[Ingredient] = []
+    group = None
+    for index, line in enumerate(lines):
+        if is_heading(line, lines, lines[index + 1] if index + 1 < len(lines) else None):
+            group = line.rstrip(":").strip() or None
+            continue
+        for piece in split_items(line, alone):
+            heading = named.get(line, group)
+            found.append(Ingredient(piece[:500], group=heading[:200] if heading else None))
+    return found
