@@ -121,3 +121,49 @@ def test_import_from_a_page_and_from_a_photo(make_daemon, tmp_path):
     notes.write_text("not a photo")
     assert "PNG, JPEG or WebP" in voxd("recipes", "import", str(notes)).output
     assert "neither a file nor an http(s) URL" in voxd("recipes", "import", "ftp://example.org/x").output
+
+
+FILLED_FORM = """# typed by the test's editor
+title: Weeknight Dal
+servings: 4
+minutes: 35
+tags: dinner, vegan
+
+ingredients, one a line:
+- 250 g red lentils
+- 1 tsp turmeric
+
+steps, one a line:
+1. Rinse the lentils.
+2. Simmer with the turmeric for 25 minutes.
+"""
+
+
+def test_a_recipe_typed_in_by_flags_or_in_the_editor(daemon, voxd_cli, tmp_path):
+    cook = household_member(daemon)
+    log_in(voxd_cli, cook)
+    empty = voxd_cli("recipes", "list")
+    assert empty.exit_code == 0 and "No recipes yet" in empty.output and "voxd recipes add" in empty.output
+
+    flags = voxd_cli("recipes", "add", "--title", "Toast", "--ingredient", "2 slices bread", "--step", "Toast it.",
+                     "--servings", "2", "--json")
+    assert flags.exit_code == 0, flags.output
+    toast = json.loads(flags.output)
+    assert (toast["title"], toast["servings"], toast["steps"]) == ("Toast", 2, ["Toast it."])
+    scaled = voxd_cli("recipes", "show", toast["id"], "--servings", "6")
+    assert "serves 6 (scaled from 2)" in scaled.output and "6 slices bread" in scaled.output
+
+    editor = tmp_path / "editor.sh"  # an editor that types the form in, as a person would
+    (tmp_path / "form.txt").write_text(FILLED_FORM)
+    editor.write_text(f'#!/bin/sh\ncat "{tmp_path / "form.txt"}" > "$1"\n')
+    editor.chmod(0o755)
+    typed = run_voxd({**daemon.env, "EDITOR": str(editor)}, "recipes", "add", "--json")
+    assert typed.exit_code == 0, typed.output
+    dal = json.loads(typed.output)
+    assert (dal["title"], dal["servings"], dal["total_time_minutes"], dal["tags"]) == ("Weeknight Dal", 4, 35,
+                                                                                     ["dinner", "vegan"])
+    assert [i["text"] for i in dal["ingredients"]] == ["250 g red lentils", "1 tsp turmeric"]
+    assert dal["steps"] == ["Rinse the lentils.", "Simmer with the turmeric for 25 minutes."]
+    (tmp_path / "form.txt").write_text("title:\n")
+    gave_up = run_voxd({**daemon.env, "EDITOR": str(editor)}, "recipes", "add")
+    assert gave_up.exit_code == 1 and "no title: nothing was saved" in gave_up.output

@@ -1,4 +1,4 @@
-"""`voxd recipes list|show|import|delete`, as the user `voxd login` logged in (user_session.py)."""
+"""`voxd recipes list|show|import|add|delete`, as the user `voxd login` logged in (user_session.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import aiohttp
 import click
 
 from voxd.cli.output import CliError, console, print_json, print_table
+from voxd.cli.recipe_form import FORM, read_form
 from voxd.cli.settings_option import load_settings
 from voxd.cli.user_session import as_user, user_call
 from voxd.kit.errors import UpstreamError
@@ -41,6 +42,11 @@ def list_recipes(q: str | None, tag: str | None, limit: int, as_json: bool) -> N
     if as_json:
         print_json(found)
         return
+    if not found:
+        console.print("No recipes match." if q or tag else
+                      "No recipes yet: `voxd recipes import URL` (a web page or a photo of a card) brings one in, "
+                      "`voxd recipes add` types one in.", markup=False, highlight=False)
+        return
     print_table("Recipes", ("id", "title", "tags", "time"),
                 ((r["id"], r["title"], ", ".join(r["tags"]), minutes(r)) for r in found))
 
@@ -59,9 +65,16 @@ def show(recipe_id: str, servings: int | None, as_json: bool) -> None:
     print_recipe(recipe)
 
 
+def serves(recipe: dict[str, Any]) -> str:
+    """The servings the quantities shown are for: the scaled ones when `--servings` scaled them."""
+    scaling = recipe.get("scaling")
+    if scaling:
+        return f"serves {scaling['to_servings']} (scaled from {scaling['from_servings']})"
+    return f"serves {recipe['servings']}" if recipe.get("servings") else ""
+
+
 def print_recipe(recipe: dict[str, Any]) -> None:
-    facts = [f"serves {recipe['servings']}" if recipe.get("servings") else "", minutes(recipe),
-             ", ".join(recipe.get("tags") or [])]
+    facts = [serves(recipe), minutes(recipe), ", ".join(recipe.get("tags") or [])]
     console.print(f"[bold]{recipe['title']}[/bold]  [dim]{recipe['id']}[/dim]", markup=True, highlight=False)
     if line := "  ·  ".join(fact for fact in facts if fact):
         console.print(line, markup=False, highlight=False)
@@ -119,6 +132,34 @@ def import_recipe(source: str, update: bool, as_json: bool) -> None:
         print_json(recipe)
         return
     console.print(f"Imported {recipe['title']} ({len(recipe.get('ingredients') or [])} ingredients, "
+                  f"{len(recipe.get('steps') or [])} steps): {recipe['id']}", markup=False, highlight=False)
+
+
+@recipes.command("add")
+@click.option("--title", help="The recipe's name; without it, a form opens in your editor ($EDITOR).")
+@click.option("--ingredient", "ingredients", multiple=True, help="An ingredient line (repeatable, in order).")
+@click.option("--step", "steps", multiple=True, help="A step of the method (repeatable, in order).")
+@click.option("--servings", type=click.IntRange(1, 1000))
+@click.option("--minutes", "total_minutes", type=click.IntRange(0, 10000), help="The total time.")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def add(title: str | None, ingredients: tuple[str, ...], steps: tuple[str, ...], servings: int | None,
+        total_minutes: int | None, tags: tuple[str, ...], as_json: bool) -> None:
+    """Type a recipe in by hand: with flags, or in a form that opens in your editor."""
+    if title is None:
+        typed = click.edit(FORM, extension=".txt")
+        if typed is None:
+            raise CliError("the form was not saved: nothing was added")
+        body = read_form(typed)
+    else:
+        body = {"title": title, "ingredients": list(ingredients), "steps": list(steps), "tags": list(tags),
+                **({"servings": servings} if servings else {}),
+                **({"total_time_minutes": total_minutes} if total_minutes is not None else {})}
+    recipe = user_call(load_settings(), "recipes", "POST", RECIPES, json=body)
+    if as_json:
+        print_json(recipe)
+        return
+    console.print(f"Added {recipe['title']} ({len(recipe.get('ingredients') or [])} ingredients, "
                   f"{len(recipe.get('steps') or [])} steps): {recipe['id']}", markup=False, highlight=False)
 
 
