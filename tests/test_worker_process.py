@@ -11,7 +11,9 @@ import time
 import pytest
 from processes import grandchildren
 
+from voxd.kit.errors import ApiError
 from voxd.kit.worker_process import WorkerFailed, WorkerLimits, WorkerStopped, run_in_worker
+from voxd.services.recipes.import_limits import ImportLimits
 
 LIMITS = WorkerLimits(seconds=5, memory_bytes=256 * 1024 * 1024)
 
@@ -91,3 +93,11 @@ def children_gone(before: set[int]) -> bool:
     while (left := set(grandchildren(os.getpid())) - before) and time.monotonic() < deadline:
         time.sleep(0.1)
     return not left
+
+
+def test_a_reader_that_breaks_on_what_a_page_holds_is_a_422_not_a_500():
+    """The import routes' limits turn a reader's own exception into the import's 422, logged."""
+    limits = ImportLimits(LIMITS, in_flight=2)
+    with pytest.raises(ApiError) as refused:
+        asyncio.run(limits.read(broken))
+    assert (refused.value.status, refused.value.code) == (422, "no_recipe_found")

@@ -7,6 +7,7 @@ then costs its household an import, never the daemon a minute of CPU and 800 MB 
 from __future__ import annotations
 
 import functools
+import logging
 import math
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -20,9 +21,10 @@ from voxd.kit.errors import ApiError
 from voxd.kit.household_scope import acting_household
 from voxd.kit.routes import Call
 from voxd.kit.settings import Settings
-from voxd.kit.worker_process import WorkerLimits, WorkerStopped, preload, run_in_worker
+from voxd.kit.worker_process import WorkerFailed, WorkerLimits, WorkerStopped, preload, run_in_worker
 from voxd.services.recipes.settings import IMPORTS_IN_FLIGHT, PARSE_MEMORY_MB, PARSE_SECONDS
 
+log = logging.getLogger("voxd.recipes")
 T = TypeVar("T")
 Handler = Callable[[Call], Any]
 
@@ -65,6 +67,10 @@ class ImportLimits:
             raise ApiError(422, "page_too_complex", f"the page could not be read within the limits: reading it "
                            f"{stopped.reason}", {"seconds": self.worker.seconds,
                                                  "memory_mb": self.worker.memory_bytes // (1024 * 1024)}) from None
+        except WorkerFailed as failure:  # the reader broke on what the page holds: bad input, not a 500
+            log.error("reading a page or a photo's text failed in its worker:\n%s", failure)
+            raise ApiError(422, "no_recipe_found", "no recipe could be read from it: the reader failed on what "
+                           "it holds (the server's log has the details)") from None
 
 
 IMPORT_LIMITS = web.AppKey("recipes_import_limits", ImportLimits)
