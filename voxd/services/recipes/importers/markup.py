@@ -48,7 +48,20 @@ SKIPPED = ("script", "style", "noscript", "template", "svg", "button", "iframe",
 MAX_LINES = 500
 MAX_TEXT = 20_000
 DURATION = re.compile(r"P(?:(\d+)D)?T?(?:(\d+)H)?(?:(\d+)M)?", re.IGNORECASE)
-SPOKEN = re.compile(r"(\d+)\s*(d|days?|h|hrs?|hours?|std|stunden?|m|mins?|minutes?|minuten?)\b", re.IGNORECASE)
+SPOKEN = re.compile(r"(\d+)\s*(d|days?|h|hrs?|hours?|std|stunden?|uur|heures?|horas?|timmar|timer|óra|saat|"
+                    r"m|mins?|minutes?|minuten?|minutos?|minuti|minutter|perc|dakika|λεπτά)\b", re.IGNORECASE)
+# "Prep Time", "Serves": a label in the page's text, its value in the same text or the next one.
+LABELS = {
+    "prep": r"prep(?:aration)?(?: time)?|zubereitungszeit|vorbereitung(?:szeit)?|voorbereiding(?:stijd)?|"
+            r"temps de préparation|tiempo de preparación|tempo de preparo|förberedelse",
+    "cook": r"cook(?:ing)?(?: time)?|bake(?: time)?|baking time|backzeit|kochzeit|garzeit|bereidingstijd|kooktijd|"
+            r"temps de cuisson|cuisson|tiempo de cocción|tempo de cozedura|tempo de cozimento",
+    "total": r"total(?: time)?|ready in|gesamtzeit|totale tijd|temps total|tiempo total|tempo total|total tid",
+    "servings": r"servings?|serves|yield|yields|makes|portions?|portionen|personen|personnes|porciones|porções|"
+                r"porzioni|porcje|adag|μερίδες|pers\.?",
+}
+LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})\s*:?\s*)" for name, words in LABELS.items()), re.IGNORECASE)
+MAX_VALUE = 40
 
 
 def text_of(element: Any) -> str:
@@ -161,6 +174,7 @@ class MarkupScraper:
         if self.root is not None:
             etree.strip_elements(self.root, etree.Comment, *SKIPPED, with_tail=False)
         self.nodes = elements(self.root) if self.root is not None else []
+        self.labelled = labelled_values(self.root) if self.root is not None else {}
 
     def title(self) -> str | None:
         for read in (lambda: self.by_prop("name", inside_recipe=True), lambda: self.by_class("p-name"),
@@ -177,16 +191,20 @@ class MarkupScraper:
         return self.lines(STEP_PROPS, "e-instructions", STEP_CLASS, STEP_HEADING)
 
     def yields(self) -> str | None:
-        return self.by_prop("recipeyield") or self.by_class("p-yield") or self.class_text(r"servings|yield|portion")
+        return (self.by_prop("recipeyield") or self.by_class("p-yield") or self.labelled.get("servings")
+                or self.class_text(r"servings|yield|portion"))
 
     def prep_time(self) -> int | None:
-        return self.time("preptime", r"prep")
+        return self.time("preptime", "prep")
 
     def cook_time(self) -> int | None:
-        return self.time("cooktime", r"cook")
+        return self.time("cooktime", "cook")
 
     def total_time(self) -> int | None:
-        return self.time("totaltime", r"total")
+        """The page's total time, else its preparation and cooking times added, as recipe-scrapers does."""
+        total = self.time("totaltime", "total")
+        prep, cook = self.prep_time(), self.cook_time()
+        return total if total is not None or prep is None or cook is None else prep + cook
 
     def lines(self, props: tuple[str, ...], microformat: str, named: re.Pattern[str],
               heading: re.Pattern[str]) -> list[str]:
@@ -230,25 +248,43 @@ class MarkupScraper:
                      and name in (node.get("property"), node.get("name")) and node.get("content")), None)
 
     def time(self, name: str, word: str) -> int | None:
-        found = self.by_prop(name)
-        if found is None:
-            found = self.class_text(rf"{word}[-_]?time")
-        return duration_minutes(found)
+        for found in (self.by_prop(name), self.labelled.get(word)):
+            if duration_minutes(found) is not None:
+                return duration_minutes(found)
+        return duration_minutes(self.class_text(rf"{word}[-_]?time"))
 
 
 def duration_minutes(text: str | None) -> int | None:
-    """Minutes of an ISO 8601 duration ("PT1H20M") or of words ("1 hour 20 mins"); None if neither."""
-    if not text:
-        return None
-    iso = DURATION.fullmatch(text.strip())
+    """Minutes of an ISO 8601 duration ("PT1H20M"), of words ("1 hour 20 mins", "1 h 05") or of a
+    bare number (a label's value: minutes); None if none of those."""
+    text = (text or "").strip()
+    iso = DURATION.fullmatch(text)
     if iso and any(iso.groups()):
         days, hours, mins = (int(part or 0) for part in iso.groups())
         return days * 1440 + hours * 60 + mins
+    if re.fullmatch(r"\d{1,4}", text):
+        return int(text)
     total = 0
     for amount, unit in SPOKEN.findall(text):
         unit = unit.lower()
-        total += int(amount) * (1440 if unit.startswith("d") else 60 if unit.startswith(("h", "s")) else 1)
-    return total or None
+        total += int(amount) * (1440 if unit in ("d", "day", "days") else 60 if unit[0] in "hsuót" else 1)
+    after_hours = re.search(r"\d\s*h\s*(\d{1,2})\b(?!\s*[a-z])", text, re.IGNORECASE)
+    return total + int(after_hours.group(1)) if after_hours and total else total or None
+
+
+def labelled_values(root: Any) -> dict[str, str]:
+    """The first value the page's text gives each label ("Prep Time: 15 mins", or "Serves" then "4"
+    in the next piece of text), read in one pass over its text."""
+    found: dict[str, str] = {}
+    pieces = [piece for piece in (" ".join(text.split()) for text in root.itertext()) if piece]
+    for index, piece in enumerate(pieces):
+        label = LABEL_TEXT.match(piece) if len(piece) <= MAX_VALUE + 30 else None
+        if label is None or label.lastgroup in found:
+            continue
+        value = piece[label.end():] or next((text for text in pieces[index + 1:index + 3] if text.strip(" :")), "")
+        if re.search(r"\d", value) and len(value) <= MAX_VALUE:
+            found[label.lastgroup] = value
+    return found
 
 
 class Combined:
