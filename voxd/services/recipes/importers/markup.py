@@ -44,7 +44,7 @@ STEP_HEADING = re.compile(
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 MAX_SCANNED = 5000  # elements read after a heading for its lines
 PARTS = re.compile(f"{INGREDIENT_HEADING.pattern}|{STEP_HEADING.pattern}|notes?|tips?|nutrition", re.IGNORECASE)
-SKIPPED = ("script", "style", "noscript", "template", "svg", "button", "iframe", "form")
+SKIPPED = ("script", "style", "noscript", "template", "svg", "iframe")
 MAX_LINES = 500
 MAX_TEXT = 20_000
 DURATION = re.compile(r"P(?:(\d+)D)?T?(?:(\d+)H)?(?:(\d+)M)?", re.IGNORECASE)
@@ -60,6 +60,8 @@ LABELS = {
     "servings": r"servings?|serves|yield|yields|makes|portions?|portionen|personen|personnes|porciones|porções|"
                 r"porzioni|porcje|adag|μερίδες|pers\.?",
 }
+SERVINGS_AFTER = re.compile(r"^(\d{1,4})\s*(?:servings?|portions?|people|persons?|personen|porties|portionen|"
+                            r"personnes|porciones|porções|porzioni|porcje|adag|μερίδες)\b", re.IGNORECASE)
 LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})\s*:?\s*)" for name, words in LABELS.items()), re.IGNORECASE)
 MAX_VALUE = 40
 
@@ -116,6 +118,12 @@ def holding_lines(blocks: list[Any]) -> list[Any]:
         if found:
             return found
     return blocks
+
+
+def plausible(lines: list[str]) -> bool:
+    """Lines that could be a recipe's: not a units switch ("US", "METRIC"), a share bar ("Facebook",
+    "Email") or a heading alone, which are one or two words a line."""
+    return any(len(line.split()) > 2 or re.search(r"\d", line) for line in lines)
 
 
 def is_heading(node: Any, named: re.Pattern[str]) -> bool:
@@ -213,11 +221,13 @@ class MarkupScraper:
         by_format = marked(self.nodes, lambda node: microformat in (node.get("class") or "").split())
         by_class = marked(self.nodes, lambda node: bool(named.search(classes(node)))
                           and not NOT_A_LINE.search(node.get("class") or ""))
-        for blocks in (by_prop, by_format, first_card(holding_lines(by_class))):
+        by_class = [block for block in holding_lines(by_class) if plausible(lines_in(block))]
+        for blocks in (by_prop, by_format, first_card(by_class)):
             found = [line for block in blocks for line in lines_in(block)]
-            if found:
+            if plausible(found):
                 return found[:MAX_LINES]
-        return under_heading(self.nodes, heading)
+        found = under_heading(self.nodes, heading)
+        return found if plausible(found) else []
 
     def by_prop(self, name: str, inside_recipe: bool = False) -> str | None:
         for node in self.nodes:
@@ -279,6 +289,9 @@ def labelled_values(root: Any) -> dict[str, str]:
     pieces = [piece for piece in (" ".join(text.split()) for text in root.itertext()) if piece]
     for index, piece in enumerate(pieces):
         label = LABEL_TEXT.match(piece) if len(piece) <= MAX_VALUE + 30 else None
+        before = SERVINGS_AFTER.match(piece)
+        if before and "servings" not in found:
+            found["servings"] = before.group(1)
         if label is None or label.lastgroup in found:
             continue
         value = piece[label.end():] or next((text for text in pieces[index + 1:index + 3] if text.strip(" :")), "")

@@ -31,6 +31,7 @@ T = TypeVar("T")
 MAX_TAGS_FROM_PAGE = 10
 CANONICAL_TAGS = re.compile(r"<link\b[^>]*\brel\s*=\s*[\"']?canonical\b[^>]*>|<meta\b[^>]*\bproperty\s*=\s*[\"']?og:url\b[^>]*>",
                             re.IGNORECASE)
+OPTIONAL_NUMBERS = ("servings", "prep_time_minutes", "cook_time_minutes", "total_time_minutes")
 MAX_HEAD = 500_000  # characters searched for the canonical link: it is in the head
 
 
@@ -125,11 +126,16 @@ def read_page(html: str, url: str) -> PageRecipe | None:
             best, base = (found[0], found[1], type(scraper).__name__), scraper
         if best is not None and not best[1]:
             break
-    if best is None or best[1]:
+    if best is None or gaps(best[0], best[1]):
         best = from_markup(html, url, base, best)
     if best is None:
         return None
     return PageRecipe(best[0], count_recipes(html), best[1], best[2])
+
+
+def gaps(recipe: RecipeInput, missing: tuple[str, ...]) -> tuple[int, int]:
+    """What a reading lacks, the parts a recipe needs first: (ingredients and steps, servings and times)."""
+    return len(missing), sum(getattr(recipe, name) is None for name in OPTIONAL_NUMBERS)
 
 
 def from_markup(html: str, url: str, base: Any, best: tuple[RecipeInput, tuple[str, ...], str] | None
@@ -138,7 +144,7 @@ def from_markup(html: str, url: str, base: Any, best: tuple[RecipeInput, tuple[s
     that gives a fuller recipe than the schema.org reading alone."""
     markup = parsed(html)
     found = scraper_recipe(Combined(base, markup), url) if markup is not None else None
-    if found is None or (best is not None and len(found[1]) >= len(best[1])):
+    if found is None or (best is not None and gaps(*found[:2]) >= gaps(*best[:2])):
         return best
     return found[0], found[1], "markup" if base is None else f"{type(base).__name__} and markup"
 
