@@ -47,6 +47,7 @@ PARTS = re.compile(f"{INGREDIENT_HEADING.pattern}|{STEP_HEADING.pattern}|notes?|
 SKIPPED = ("script", "style", "noscript", "template", "svg", "iframe")
 MAX_LINES = 500
 MAX_TEXT = 20_000
+BREAK = "\u2028"  # put after each <br> at parsing, so that a block's lines can be told apart
 DURATION = re.compile(r"P(?:(\d+)D)?T?(?:(\d+)H)?(?:(\d+)M)?", re.IGNORECASE)
 SPOKEN = re.compile(r"(\d+)\s*(d|days?|h|hrs?|hours?|std|stunden?|uur|heures?|horas?|timmar|timer|óra|saat|"
                     r"m|mins?|minutes?|minuten?|minutos?|minuti|minutter|perc|dakika|λεπτά)\b", re.IGNORECASE)
@@ -71,6 +72,12 @@ def text_of(element: Any) -> str:
     return " ".join(" ".join(element.itertext()).split())[:MAX_TEXT]
 
 
+def broken_lines(element: Any) -> list[str]:
+    """The element's text as the lines its `<br>`s make ("1 tsp salt<br>Pepper" is two lines)."""
+    lines = "".join(element.itertext())[:MAX_TEXT].split(BREAK)
+    return [text for text in (" ".join(line.split()) for line in lines) if text]
+
+
 def classes(element: Any) -> str:
     return f"{element.get('class') or ''} {element.get('id') or ''}"
 
@@ -90,11 +97,10 @@ def lines_in(element: Any) -> list[str]:
         found = [node for node in element.iter(tag) if not NOT_A_LINE.search(node.get("class") or "")]
         holders = {up for node in found for up in node.iterancestors(tag)}
         innermost = [node for node in found if node not in holders]
-        lines = [text for text in map(text_of, innermost) if text]
+        lines = [text for node in innermost for text in ([text_of(node)] if tag == "li" else broken_lines(node))]
         if lines:
             return lines
-    text = text_of(element)
-    return [text] if text else []
+    return broken_lines(element)
 
 
 def marked(nodes: list[Any], matches: Callable[[Any], bool]) -> list[Any]:
@@ -156,7 +162,7 @@ def under_heading(nodes: list[Any], named: re.Pattern[str]) -> list[str]:
         if node.tag == "li" and next(node.iterdescendants("li"), None) is None:
             items.append(text_of(node))
         elif node.tag == "p" and not items:
-            paragraphs.append(text_of(node))
+            paragraphs.extend(broken_lines(node))
     return [line for line in (items or paragraphs) if line][:MAX_LINES]
 
 
@@ -181,6 +187,8 @@ class MarkupScraper:
         self.root = lxml_html.document_fromstring(page) if page.strip() else None
         if self.root is not None:
             etree.strip_elements(self.root, etree.Comment, *SKIPPED, with_tail=False)
+            for line_break in self.root.iter("br"):
+                line_break.tail = BREAK + (line_break.tail or "")
         self.nodes = elements(self.root) if self.root is not None else []
         self.labelled = labelled_values(self.root) if self.root is not None else {}
 
