@@ -95,12 +95,27 @@ def lines_in(element: Any) -> list[str]:
     """The lines a block holds: its list items (or paragraphs, or table rows), else its own text."""
     for tag in LINE_TAGS:
         found = [node for node in element.iter(tag) if not NOT_A_LINE.search(node.get("class") or "")]
-        holders = {up for node in found for up in node.iterancestors(tag)}
+        holders = holding(found, tag)
         innermost = [node for node in found if node not in holders]
         lines = [text for node in innermost for text in ([text_of(node)] if tag == "li" else broken_lines(node))]
         if lines:
             return lines
     return broken_lines(element)
+
+
+def holding(nodes: list[Any], tag: str) -> set[Any]:
+    """The elements `tag` that hold one of the nodes; each ancestor is climbed past once, so a page
+    of deeply nested lists costs one pass, not one per item."""
+    climbed: set[Any] = set()
+    holders: set[Any] = set()
+    for node in nodes:
+        up = node.getparent()
+        while up is not None and up not in climbed:
+            climbed.add(up)
+            if up.tag == tag:
+                holders.add(up)
+            up = up.getparent()
+    return holders
 
 
 def marked(nodes: list[Any], matches: Callable[[Any], bool]) -> list[Any]:
@@ -169,6 +184,7 @@ def under_heading(nodes: list[Any], named: re.Pattern[str]) -> list[str]:
 def first_card(blocks: list[Any]) -> list[Any]:
     """The blocks of the page's first recipe: a page that repeats its card (a print copy, a second
     recipe) would otherwise give every line twice."""
+    blocks = blocks[:MAX_LINES]
     if not blocks:
         return []
     around = [set(block.iterancestors()) for block in blocks[1:]]
