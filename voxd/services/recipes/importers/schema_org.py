@@ -6,6 +6,9 @@ recipe-scrapers and extruct are imported on the first import of a page, in that 
 (every site scraper, lxml's extractors) takes about 0.3 s, which `voxd serve` should not pay at
 every start for a feature used now and then.
 
+When the schema.org data holds no full recipe (no ingredients or steps, or no servings or times),
+the page's HTML markup is read for what it lacks (markup.py), in the same worker.
+
 What the scraper reads is clipped to the limits of a POST body (a description of 20,000 characters
 is still a recipe) and then validated exactly like one (validation.draft_input).
 """
