@@ -80,6 +80,32 @@ def test_ingredient_lines_are_split_grouped_repaired_and_scaled(importer, site):
         "2 lb (900 g) beef mince", "4 onions, chopped", "3 cups red wine"]
 
 
+# A recipe plugin's card (the shape of WP Recipe Maker's markup), on a page with no JSON-LD at all.
+PLUGIN_PAGE = """<html><head><title>Chickpea curry | Weeknight food</title></head><body>
+<nav><ul><li>Home</li><li>Recipes</li></ul></nav><h1>Chickpea curry</h1><p>Ready in no time.</p>
+<div class="wprm-recipe"><span class="wprm-recipe-servings-name">Servings</span> <span>4</span>
+<span>Prep Time</span> <span>10 mins</span> <span>Cook Time</span> <span>25 mins</span>
+<ul class="wprm-recipe-ingredients"><li class="wprm-recipe-ingredient">1 tbsp oil</li>
+<li class="wprm-recipe-ingredient">1 onion, chopped</li><li class="wprm-recipe-ingredient">2 cans (400 g) chickpeas</li></ul>
+<ul class="wprm-recipe-instructions"><li class="wprm-recipe-instruction">Fry the onion in the oil.</li>
+<li class="wprm-recipe-instruction">Add the chickpeas and simmer 20 minutes.</li></ul></div></body></html>"""
+
+
+def test_a_plugin_card_without_json_ld_imports_with_its_ingredients_and_steps(importer, site):
+    cook = member(importer)
+    answer = imported(importer, cook, site.serve("/plugin-card", PLUGIN_PAGE))
+    assert answer.status_code == 201, answer.text
+    recipe = answer.json()
+    assert recipe["title"] == "Chickpea curry"
+    assert [line["text"] for line in recipe["ingredients"]] == ["1 tbsp oil", "1 onion, chopped",
+                                                                "2 cans (400 g) chickpeas"]
+    assert recipe["ingredients"][2]["quantity"] == 2
+    assert recipe["steps"] == ["Fry the onion in the oil.", "Add the chickpeas and simmer 20 minutes."]
+    assert (recipe["servings"], recipe["prep_time_minutes"], recipe["cook_time_minutes"],
+            recipe["total_time_minutes"]) == (4, 10, 25, 35)
+    assert "(read by markup" in importer.output()
+
+
 def daemon_url(daemon, recipe_id: str) -> str:
     return f"{daemon.url('recipes')}{RECIPES}/{recipe_id}"
 

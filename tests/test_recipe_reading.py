@@ -4,11 +4,15 @@ steps without labels, with their sections; bracketed amounts scaled. Fast: no da
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from voxd.services.recipes.importers.ingredient_lines import ingredient_lines
+from voxd.services.recipes.importers.markup import duration_minutes
 from voxd.services.recipes.importers.method import method
 from voxd.services.recipes.importers.page_text import repaired, title_of
+from voxd.services.recipes.importers.schema_org import read_page
 from voxd.services.recipes.ingredients import ingredient, read_ingredient
 from voxd.services.recipes.model import QuantityRange, Section
 from voxd.services.recipes.scaling import scaled_line
@@ -137,3 +141,82 @@ def test_titles_lose_the_sites_decorations(title, site, clean):
 def test_correct_text_is_left_as_it_is():
     for text in ("Crème fraîche, 2 EL", "Smörgåsbord med ärtor", "Kısır için 1 su bardağı bulgur", "½ tsp"):
         assert repaired(text) == text
+
+
+# Pages whose schema.org data holds no full recipe: the recipe as their HTML marks it up (importers/markup.py).
+def card(body: str, head: str = "") -> str:
+    return f"<html><head><title>Soup night | My blog</title>{head}</head><body>{body}</body></html>"
+
+
+PLUGIN_CARD = card("""
+<h1>Pea and mint soup</h1>
+<div class="recipe-card"><div class="wprm-recipe-ingredient-group"><h4 class="wprm-recipe-group-name">Soup</h4>
+<ul><li class="wprm-recipe-ingredient"><span class="amount">500</span> <span class="unit">g</span> frozen peas</li>
+<li class="wprm-recipe-ingredient">1 onion, chopped</li></ul></div>
+<ul class="wprm-recipe-instructions"><li class="wprm-recipe-instruction">Soften the onion in butter.</li>
+<li class="wprm-recipe-instruction">Add the peas and stock, simmer 10 minutes.</li></ul>
+<p>Prep Time: 10 mins</p><p>Cook Time</p><p>20 minutes</p><p>Serves 4</p></div>
+<script>document.write("<li class='ingredient'>not a line</li>")</script>""")
+
+
+@pytest.mark.parametrize(("page", "title", "ingredients", "steps"), [
+    (PLUGIN_CARD, "Pea and mint soup", ["500 g frozen peas", "1 onion, chopped"],
+     ["Soften the onion in butter.", "Add the peas and stock, simmer 10 minutes."]),
+    (card('<div itemscope itemtype="https://schema.org/Recipe"><h2 itemprop="name">Flatbreads</h2>'
+          '<span itemprop="recipeIngredient">300 g flour</span><span itemprop="recipeIngredient">1 tsp salt</span>'
+          '<div itemprop="recipeInstructions"><p>Mix to a dough.</p><p>Cook in a dry pan.</p></div></div>'),
+     "Flatbreads", ["300 g flour", "1 tsp salt"], ["Mix to a dough.", "Cook in a dry pan."]),
+    (card('<article class="h-recipe"><h1 class="p-name">Fruit salad</h1><ul><li class="p-ingredient">2 apples</li>'
+          '<li class="p-ingredient">1 orange</li></ul><div class="e-instructions"><ol><li>Chop the fruit.</li>'
+          '<li>Toss with the juice.</li></ol></div></article>'),
+     "Fruit salad", ["2 apples", "1 orange"], ["Chop the fruit.", "Toss with the juice."]),
+    (card("<h1>Pfannkuchen</h1><h2>Zutaten</h2><ul><li>250 g Mehl</li><li>3 Eier</li></ul>"
+          "<h2>Zubereitung</h2><p>Alles zu einem Teig verrühren.</p><p>In der Pfanne backen.</p><h2>Kommentare</h2>"
+          "<p>Lecker!</p>", '<meta property="og:title" content="Pfannkuchen">'),
+     "Pfannkuchen", ["250 g Mehl", "3 Eier"], ["Alles zu einem Teig verrühren.", "In der Pfanne backen."]),
+])
+def test_a_recipe_is_read_from_its_markup_when_the_page_has_no_schema_org_recipe(page, title, ingredients, steps):
+    """recipe-scrapers reads the microdata itself; the rest only the markup reader does."""
+    found = read_page(page, "http://example.test/soup")
+    assert found is not None and found.missing == ()
+    assert found.recipe.title == title
+    assert [line.text for line in found.recipe.ingredients] == ingredients
+    assert found.recipe.steps == steps
+
+
+def test_servings_and_times_are_read_from_their_labels_and_the_group_heading_is_not_a_line():
+    recipe = read_page(PLUGIN_CARD, "http://example.test/soup").recipe
+    assert (recipe.servings, recipe.prep_time_minutes, recipe.cook_time_minutes, recipe.total_time_minutes) == \
+        (4, 10, 20, 30)
+    assert "Soup" not in [line.text for line in recipe.ingredients]
+
+
+@pytest.mark.parametrize(("text", "minutes"), [
+    ("PT1H20M", 80), ("1 hour 20 mins", 80), ("1 h 05", 65), ("45", 45), ("2 Stunden", 120), ("30 minutos", 30),
+    ("3 dakika", 3), ("soon", None), (None, None),
+])
+def test_durations_as_pages_write_them(text, minutes):
+    assert duration_minutes(text) == minutes
+
+
+def test_a_schema_org_recipe_without_steps_takes_them_from_the_markup_and_keeps_its_own_fields():
+    data = json.dumps({"@context": "https://schema.org", "@type": "Recipe", "name": "Tomato tart",
+                       "recipeIngredient": ["1 sheet puff pastry", "4 tomatoes"], "recipeYield": "6"})
+    page = card('<h1>Best tart ever</h1><ol class="recipe-directions"><li>Lay the tomatoes on the pastry.</li>'
+                '<li>Bake for 25 minutes.</li></ol>', f'<script type="application/ld+json">{data}</script>')
+    found = read_page(page, "http://example.test/tart")
+    assert found is not None and found.missing == () and found.read_by == "SchemaScraper and markup"
+    assert (found.recipe.title, found.recipe.servings) == ("Tomato tart", 6)
+    assert [line.text for line in found.recipe.ingredients] == ["1 sheet puff pastry", "4 tomatoes"]
+    assert found.recipe.steps == ["Lay the tomatoes on the pastry.", "Bake for 25 minutes."]
+
+
+@pytest.mark.parametrize("page", [
+    card("<h1>About us</h1><p>We love food.</p>"),
+    card('<h1>Shop</h1><ul class="ingredients-switch"><li>US</li><li>Metric</li></ul>'
+         '<ul class="share-method"><li>Facebook</li><li>Email</li></ul>'),
+    "", "<<<>>>", card("<div>" * 5000 + "deep" + "</div>" * 5000),
+])
+def test_a_page_without_a_recipe_in_its_markup_gives_none_or_an_incomplete_one(page):
+    found = read_page(page, "http://example.test/none")
+    assert found is None or found.missing

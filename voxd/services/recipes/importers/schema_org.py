@@ -6,6 +6,9 @@ recipe-scrapers and extruct are imported on the first import of a page, in that 
 (every site scraper, lxml's extractors) takes about 0.3 s, which `voxd serve` should not pay at
 every start for a feature used now and then.
 
+When the schema.org data holds no full recipe (no ingredients or steps, or no servings or times),
+the page's HTML markup is read for what it lacks (markup.py), in the same worker.
+
 What the scraper reads is clipped to the limits of a POST body (a description of 20,000 characters
 is still a recipe) and then validated exactly like one (validation.draft_input).
 """
@@ -19,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
 from voxd.services.recipes.importers.ingredient_lines import ingredient_lines
+from voxd.services.recipes.importers.markup import Combined, parsed
 from voxd.services.recipes.importers.method import method, section_names
 from voxd.services.recipes.importers.page_text import repaired, title_of
 from voxd.services.recipes.model import MAX_INGREDIENTS, MAX_STEPS, MAX_TAGS, MAX_TEXT, RecipeInput
@@ -30,6 +34,7 @@ T = TypeVar("T")
 MAX_TAGS_FROM_PAGE = 10
 CANONICAL_TAGS = re.compile(r"<link\b[^>]*\brel\s*=\s*[\"']?canonical\b[^>]*>|<meta\b[^>]*\bproperty\s*=\s*[\"']?og:url\b[^>]*>",
                             re.IGNORECASE)
+OPTIONAL_NUMBERS = ("servings", "prep_time_minutes", "cook_time_minutes", "total_time_minutes")
 MAX_HEAD = 500_000  # characters searched for the canonical link: it is in the head
 
 
@@ -117,16 +122,34 @@ def scrapers(html: str, url: str) -> Iterator[Any]:
 def read_page(html: str, url: str) -> PageRecipe | None:
     """The page's first recipe, or None when it has no schema.org recipe the scrapers can read. A
     site scraper's recipe that lacks ingredients or steps gives way to the generic reader's."""
-    best = None
+    best, base = None, None
     for scraper in scrapers(html, url):
         found = scraper_recipe(scraper, url)
         if found is not None and (best is None or len(found[1]) < len(best[1])):
-            best = (found[0], found[1], type(scraper).__name__)
+            best, base = (found[0], found[1], type(scraper).__name__), scraper
         if best is not None and not best[1]:
             break
+    if best is None or gaps(best[0], best[1]):
+        best = from_markup(html, url, base, best)
     if best is None:
         return None
     return PageRecipe(best[0], count_recipes(html), best[1], best[2])
+
+
+def gaps(recipe: RecipeInput, missing: tuple[str, ...]) -> tuple[int, int]:
+    """What a reading lacks, the parts a recipe needs first: (ingredients and steps, servings and times)."""
+    return len(missing), sum(getattr(recipe, name) is None for name in OPTIONAL_NUMBERS)
+
+
+def from_markup(html: str, url: str, base: Any, best: tuple[RecipeInput, tuple[str, ...], str] | None
+                ) -> tuple[RecipeInput, tuple[str, ...], str] | None:
+    """The page's HTML markup read for what its schema.org recipe lacks (importers/markup.py), when
+    that gives a fuller recipe than the schema.org reading alone."""
+    markup = parsed(html)
+    found = scraper_recipe(Combined(base, markup), url) if markup is not None else None
+    if found is None or (best is not None and gaps(*found[:2]) >= gaps(*best[:2])):
+        return best
+    return found[0], found[1], "markup" if base is None else f"{type(base).__name__} and markup"
 
 
 def scraper_recipe(scraper: Any, url: str) -> tuple[RecipeInput, tuple[str, ...]] | None:

@@ -35,14 +35,15 @@ class PageDraft:
 
 def no_recipe(url: str, model_asked: bool, missing: tuple[str, ...] | None = None) -> ApiError:
     """422 no_recipe_found, saying what the page lacked (`missing`: the parts of a schema.org recipe
-    that has no ingredients or no steps; None: no schema.org recipe at all)."""
+    that has no ingredients or no steps, its markup read too; None: no recipe at all)."""
     why = ("and the language model found none in its text" if model_asked
            else "and no language model is configured to read its text (docs/llm.md)")
     if missing:
         lacks = " and ".join(f"no {part}" for part in missing)
-        return ApiError(422, "no_recipe_found", f"no recipe was found on {url}: its schema.org recipe has {lacks}, "
-                        f"{why}", {"missing": list(missing)})
-    return ApiError(422, "no_recipe_found", f"no recipe was found on {url}: the page has no schema.org recipe {why}")
+        return ApiError(422, "no_recipe_found", f"no recipe was found on {url}: its schema.org recipe and its "
+                        f"markup have {lacks}, {why}", {"missing": list(missing)})
+    return ApiError(422, "no_recipe_found", f"no recipe was found on {url}: the page has no schema.org recipe "
+                    f"and none in its markup {why}")
 
 
 async def fetch(client: ServiceClient, url: str, format: Literal["html", "text"],

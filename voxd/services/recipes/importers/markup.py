@@ -1,0 +1,358 @@
+"""A recipe read from a page's HTML markup, for pages whose schema.org data holds no full recipe
+(docs/recipes.md, Reading a page): the way recipe plugins and sites mark a recipe up without (or
+besides) JSON-LD.
+
+- microdata and RDFa: `itemprop`/`property` `recipeIngredient`, `ingredients`, `recipeInstructions`,
+  `name`, `recipeYield`, `prepTime`, `cookTime`, `totalTime`;
+- h-recipe microformats: `p-ingredient`, `e-instructions`, `p-yield`, `p-name`;
+- class names: list items (or paragraphs) whose class names an ingredient, or that sit in a block
+  whose class or id does (WP Recipe Maker's `wprm-recipe-ingredient`, Tasty Recipes, Mediavine
+  Create's `mv-create-ingredients`, Zip Recipes...), and the same for the method (`instruction`,
+  `direction`, `method`, `preparation`, `step`).
+
+It reads like a recipe-scrapers scraper (`MarkupScraper`), so the page goes through the same rules
+as a schema.org recipe; a field the schema.org reading has is kept. lxml parses the page once and
+every search is one pass over its elements: linear in the page, inside the parse worker's limits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from lxml import etree, html as lxml_html
+
+INGREDIENT_PROPS = ("recipeingredient", "ingredients", "ingredient")
+STEP_PROPS = ("recipeinstructions",)
+INGREDIENT_CLASS = re.compile(r"ingredient|zutat", re.IGNORECASE)
+STEP_CLASS = re.compile(r"instruction|direction|method|preparation|step|zubereitung", re.IGNORECASE)
+# Parts of a recipe card that are not lines: headings, notes, buttons, images, counters.
+NOT_A_LINE = re.compile(r"group-name|heading|header|title|notes?\b|note-|button|image|photo|count|nutrition|"
+                        r"print|rating|video|checkbox|label|tip|jump|link", re.IGNORECASE)
+LINE_TAGS = ("li", "p", "tr")
+# A heading that names the part of the recipe below it, in the languages recipe sites are written in.
+INGREDIENT_HEADING = re.compile(
+    r"(?:ingredients?|ingredient list|what you(?:'ll| will)? need|you(?:'ll| will) need|zutaten|ingrediënten|"
+    r"ingredienten|ingrédients|ingredientes|ingredienti|ingredienser|ainekset|składniki|hozzávalók|malzemeler|"
+    r"υλικά|suroviny|ingrediencie)", re.IGNORECASE)
+STEP_HEADING = re.compile(
+    r"(?:instructions?|directions?|method|preparation|steps|how to make(?: it)?|zubereitung|bereiding(?:swijze)?|"
+    r"werkwijze|préparation|étapes|preparación|elaboración|modo de prepar[oa]|preparo|procedimento|preparazione|"
+    r"tillagning|gör så här|fremgangsmåde|fremgangsmåte|instruktioner|valmistus|(?:sposób )?przygotowani[ae]|"
+    r"elkészítés|hazırlanışı|yapılışı|εκτέλεση|οδηγίες|postup)", re.IGNORECASE)
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+MAX_SCANNED = 5000  # elements read after a heading for its lines
+PARTS = re.compile(f"{INGREDIENT_HEADING.pattern}|{STEP_HEADING.pattern}|notes?|tips?|nutrition", re.IGNORECASE)
+SKIPPED = ("script", "style", "noscript", "template", "svg", "iframe")
+MAX_LINES = 500
+MAX_TEXT = 20_000
+BREAK = "\u2028"  # put after each <br> at parsing, so that a block's lines can be told apart
+DURATION = re.compile(r"P(?:(\d+)D)?T?(?:(\d+)H)?(?:(\d+)M)?", re.IGNORECASE)
+SPOKEN = re.compile(r"(\d+)\s*(d|days?|h|hrs?|hours?|std|stunden?|uur|heures?|horas?|timmar|timer|óra|saat|"
+                    r"m|mins?|minutes?|minuten?|minutos?|minuti|minutter|perc|dakika|λεπτά)\b", re.IGNORECASE)
+# "Prep Time", "Serves": a label in the page's text, its value in the same text or the next one.
+LABELS = {
+    "prep": r"prep(?:aration)?(?: time)?|zubereitungszeit|vorbereitung(?:szeit)?|voorbereiding(?:stijd)?|"
+            r"temps de préparation|tiempo de preparación|tempo de preparo|förberedelse",
+    "cook": r"cook(?:ing)?(?: time)?|bake(?: time)?|baking time|backzeit|kochzeit|garzeit|bereidingstijd|kooktijd|"
+            r"temps de cuisson|cuisson|tiempo de cocción|tempo de cozedura|tempo de cozimento",
+    "total": r"total(?: time)?|ready in|gesamtzeit|totale tijd|temps total|tiempo total|tempo total|total tid",
+    "servings": r"servings?|serves|yield|yields|makes|portions?|portionen|personen|personnes|porciones|porções|"
+                r"porzioni|porcje|adag|μερίδες|pers\.?",
+}
+SERVINGS_AFTER = re.compile(r"^(\d{1,4})\s*(?:servings?|portions?|people|persons?|personen|porties|portionen|"
+                            r"personnes|porciones|porções|porzioni|porcje|adag|μερίδες)\b", re.IGNORECASE)
+LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})\s*:?\s*)" for name, words in LABELS.items()), re.IGNORECASE)
+MAX_VALUE = 40
+
+
+def text_of(element: Any) -> str:
+    """The element's words, whitespace collapsed (scripts and styles were taken out at parsing)."""
+    return " ".join(" ".join(element.itertext()).split())[:MAX_TEXT]
+
+
+def broken_lines(element: Any) -> list[str]:
+    """The element's text as the lines its `<br>`s make ("1 tsp salt<br>Pepper" is two lines)."""
+    lines = "".join(element.itertext())[:MAX_TEXT].split(BREAK)
+    return [text for text in (" ".join(line.split()) for line in lines) if text]
+
+
+def classes(element: Any) -> str:
+    return f"{element.get('class') or ''} {element.get('id') or ''}"
+
+
+def prop(element: Any) -> str:
+    return f"{element.get('itemprop') or ''} {element.get('property') or ''}".lower()
+
+
+def elements(root: Any) -> list[Any]:
+    """Every element of the page in document order, scripts and styles left out."""
+    return [node for node in root.iter() if isinstance(node.tag, str) and node.tag not in SKIPPED]
+
+
+def lines_in(element: Any) -> list[str]:
+    """The lines a block holds: its list items (or paragraphs, or table rows), else its own text."""
+    for tag in LINE_TAGS:
+        found = [node for node in element.iter(tag) if not NOT_A_LINE.search(node.get("class") or "")]
+        holders = holding(found, tag)
+        innermost = [node for node in found if node not in holders]
+        lines = [text for node in innermost for text in ([text_of(node)] if tag == "li" else broken_lines(node))]
+        if lines:
+            return lines
+    return broken_lines(element)
+
+
+def holding(nodes: list[Any], tag: str) -> set[Any]:
+    """The elements `tag` that hold one of the nodes; each ancestor is climbed past once, so a page
+    of deeply nested lists costs one pass, not one per item."""
+    climbed: set[Any] = set()
+    holders: set[Any] = set()
+    for node in nodes:
+        up = node.getparent()
+        while up is not None and up not in climbed:
+            climbed.add(up)
+            if up.tag == tag:
+                holders.add(up)
+            up = up.getparent()
+    return holders
+
+
+def marked(nodes: list[Any], matches: Callable[[Any], bool]) -> list[Any]:
+    """The outermost of the nodes that match: one block per list, not its every item as well."""
+    chosen: list[Any] = []
+    inside: set[Any] = set()
+    for node in nodes:
+        if node.getparent() in inside:
+            inside.add(node)
+        elif matches(node):
+            chosen.append(node)
+            inside.add(node)
+    return chosen
+
+
+def holding_lines(blocks: list[Any]) -> list[Any]:
+    """The blocks that are list items or hold some: a block named for ingredients that holds no list
+    (a servings switch, a legend) is not where the lines are; paragraphs when no block holds a list."""
+    for tag in ("li", "p"):
+        found = [block for block in blocks if block.tag == tag or next(block.iter(tag), None) is not None]
+        if found:
+            return found
+    return blocks
+
+
+def plausible(lines: list[str]) -> bool:
+    """Lines that could be a recipe's: not a units switch ("US", "METRIC"), a share bar ("Facebook",
+    "Email") or a heading alone, which are one or two words a line."""
+    return any(len(line.split()) > 2 or re.search(r"\d", line) for line in lines)
+
+
+def is_heading(node: Any, named: re.Pattern[str]) -> bool:
+    """A heading (or a bold line) that is only the name of a part: "Ingredients", "Method:"."""
+    if node.tag not in (*HEADING_TAGS, "strong", "b", "p", "dt"):
+        return False
+    text = text_of(node).strip(" :.")
+    return len(text) <= 40 and named.fullmatch(text) is not None
+
+
+def level(node: Any) -> int:
+    return int(node.tag[1]) if node.tag in HEADING_TAGS else 7
+
+
+def under_heading(nodes: list[Any], named: re.Pattern[str]) -> list[str]:
+    """The lines under the page's first heading named `named`: the items of the lists after it, else
+    its paragraphs, up to the next heading as high as it (a lower one names a group: left out)."""
+    start = next((index for index, node in enumerate(nodes) if is_heading(node, named)), None)
+    if start is None:
+        return []
+    top = level(nodes[start])
+    items: list[str] = []
+    paragraphs: list[str] = []
+    inside = set(nodes[start].iter())
+    for node in nodes[start + 1:start + 1 + MAX_SCANNED]:
+        if node in inside:
+            continue
+        if node.tag in HEADING_TAGS and level(node) <= top or (top == 7 and is_heading(node, PARTS)):
+            break
+        if node.tag == "li" and next(node.iterdescendants("li"), None) is None:
+            items.append(text_of(node))
+        elif node.tag == "p" and not items:
+            paragraphs.extend(broken_lines(node))
+    return [line for line in (items or paragraphs) if line][:MAX_LINES]
+
+
+def first_card(blocks: list[Any]) -> list[Any]:
+    """The blocks of the page's first recipe: a page that repeats its card (a print copy, a second
+    recipe) would otherwise give every line twice."""
+    blocks = blocks[:MAX_LINES]
+    if not blocks:
+        return []
+    around = [set(block.iterancestors()) for block in blocks[1:]]
+    card = blocks[0]
+    for ancestor in blocks[0].iterancestors():
+        if all(ancestor in ups for ups in around):
+            break
+        card = ancestor
+    return [block for block, ups in zip(blocks, [set(), *around]) if block is card or card in ups] or blocks[:1]
+
+
+class MarkupScraper:
+    """What the page's markup says of its recipe, with the methods of a recipe-scrapers scraper."""
+
+    def __init__(self, page: str) -> None:
+        self.root = lxml_html.document_fromstring(page) if page.strip() else None
+        if self.root is not None:
+            etree.strip_elements(self.root, etree.Comment, *SKIPPED, with_tail=False)
+            for line_break in self.root.iter("br"):
+                line_break.tail = BREAK + (line_break.tail or "")
+        self.nodes = elements(self.root) if self.root is not None else []
+        self.labelled = labelled_values(self.root) if self.root is not None else {}
+
+    def title(self) -> str | None:
+        for read in (lambda: self.by_prop("name", inside_recipe=True), lambda: self.by_class("p-name"),
+                     lambda: self.first_text("h1"), lambda: self.meta("og:title"), lambda: self.first_text("title")):
+            found = read()
+            if found:
+                return found
+        return None
+
+    def ingredients(self) -> list[str]:
+        return self.lines(INGREDIENT_PROPS, "p-ingredient", INGREDIENT_CLASS, INGREDIENT_HEADING)
+
+    def instructions_list(self) -> list[str]:
+        return self.lines(STEP_PROPS, "e-instructions", STEP_CLASS, STEP_HEADING)
+
+    def yields(self) -> str | None:
+        return (self.by_prop("recipeyield") or self.by_class("p-yield") or self.labelled.get("servings")
+                or self.class_text(r"servings|yield|portion"))
+
+    def prep_time(self) -> int | None:
+        return self.time("preptime", "prep")
+
+    def cook_time(self) -> int | None:
+        return self.time("cooktime", "cook")
+
+    def total_time(self) -> int | None:
+        """The page's total time, else its preparation and cooking times added, as recipe-scrapers does."""
+        total = self.time("totaltime", "total")
+        prep, cook = self.prep_time(), self.cook_time()
+        return total if total is not None or prep is None or cook is None else prep + cook
+
+    def lines(self, props: tuple[str, ...], microformat: str, named: re.Pattern[str],
+              heading: re.Pattern[str]) -> list[str]:
+        """The lines of the first kind of markup the page uses: microdata/RDFa, h-recipe, class names."""
+        by_prop = marked(self.nodes, lambda node: any(name in prop(node).split() for name in props))
+        by_format = marked(self.nodes, lambda node: microformat in (node.get("class") or "").split())
+        by_class = marked(self.nodes, lambda node: bool(named.search(classes(node)))
+                          and not NOT_A_LINE.search(node.get("class") or ""))
+        by_class = [block for block in holding_lines(by_class) if plausible(lines_in(block))]
+        for blocks in (by_prop, by_format, first_card(by_class)):
+            found = [line for block in blocks for line in lines_in(block)]
+            if plausible(found):
+                return found[:MAX_LINES]
+        found = under_heading(self.nodes, heading)
+        return found if plausible(found) else []
+
+    def by_prop(self, name: str, inside_recipe: bool = False) -> str | None:
+        for node in self.nodes:
+            if name in prop(node).split():
+                if inside_recipe and not any("recipe" in (up.get("itemtype") or up.get("typeof") or "").lower()
+                                             for up in node.iterancestors()):
+                    continue
+                found = node.get("content") or node.get("datetime") or text_of(node)
+                if found:
+                    return found
+        return None
+
+    def by_class(self, name: str) -> str | None:
+        return next((text for node in self.nodes if name in (node.get("class") or "").split()
+                     for text in [text_of(node)] if text), None)
+
+    def class_text(self, pattern: str) -> str | None:
+        """The text of the first element whose class names `pattern` and holds a number."""
+        wanted = re.compile(pattern, re.IGNORECASE)
+        return next((text for node in self.nodes if wanted.search(node.get("class") or "")
+                     for text in [text_of(node)] if re.search(r"\d", text) and len(text) <= 80), None)
+
+    def first_text(self, tag: str) -> str | None:
+        return next((text for node in self.nodes if node.tag == tag for text in [text_of(node)] if text), None)
+
+    def meta(self, name: str) -> str | None:
+        return next((node.get("content") for node in self.nodes if node.tag == "meta"
+                     and name in (node.get("property"), node.get("name")) and node.get("content")), None)
+
+    def time(self, name: str, word: str) -> int | None:
+        for found in (self.by_prop(name), self.labelled.get(word)):
+            if duration_minutes(found) is not None:
+                return duration_minutes(found)
+        return duration_minutes(self.class_text(rf"{word}[-_]?time"))
+
+
+def duration_minutes(text: str | None) -> int | None:
+    """Minutes of an ISO 8601 duration ("PT1H20M"), of words ("1 hour 20 mins", "1 h 05") or of a
+    bare number (a label's value: minutes); None if none of those."""
+    text = (text or "").strip()
+    iso = DURATION.fullmatch(text)
+    if iso and any(iso.groups()):
+        days, hours, mins = (int(part or 0) for part in iso.groups())
+        return days * 1440 + hours * 60 + mins
+    if re.fullmatch(r"\d{1,4}", text):
+        return int(text)
+    total = 0
+    for amount, unit in SPOKEN.findall(text):
+        unit = unit.lower()
+        total += int(amount) * (1440 if unit in ("d", "day", "days") else 60 if unit[0] in "hsuót" else 1)
+    after_hours = re.search(r"\d\s*h\s*(\d{1,2})\b(?!\s*[a-z])", text, re.IGNORECASE)
+    return total + int(after_hours.group(1)) if after_hours and total else total or None
+
+
+def labelled_values(root: Any) -> dict[str, str]:
+    """The first value the page's text gives each label ("Prep Time: 15 mins", or "Serves" then "4"
+    in the next piece of text), read in one pass over its text."""
+    found: dict[str, str] = {}
+    pieces = [piece for piece in (" ".join(text.split()) for text in root.itertext()) if piece]
+    for index, piece in enumerate(pieces):
+        label = LABEL_TEXT.match(piece) if len(piece) <= MAX_VALUE + 30 else None
+        before = SERVINGS_AFTER.match(piece)
+        if before and "servings" not in found:
+            found["servings"] = before.group(1)
+        if label is None or label.lastgroup in found:
+            continue
+        value = piece[label.end():] or next((text for text in pieces[index + 1:index + 3] if text.strip(" :")), "")
+        if re.search(r"\d", value) and len(value) <= MAX_VALUE:
+            found[label.lastgroup] = value
+    return found
+
+
+class Combined:
+    """The schema.org scraper's fields, and the markup's where the schema.org data has none."""
+
+    def __init__(self, base: Any | None, markup: MarkupScraper) -> None:
+        self.base, self.markup = base, markup
+        self.schema = getattr(base, "schema", None)
+
+    def __getattr__(self, name: str) -> Callable[[], Any]:
+        def read() -> Any:
+            from voxd.services.recipes.importers.schema_org import scraped
+
+            first = scraped(getattr(self.base, name)) if self.base is not None and hasattr(self.base, name) else None
+            own = getattr(self.markup, name, None)
+            return first if first or own is None else scraped(own)
+        return read
+
+    def ingredient_groups(self) -> list[Any]:
+        """The schema.org groups only with the schema.org lines they belong to."""
+        from voxd.services.recipes.importers.schema_org import scraped
+
+        if self.base is None or not scraped(self.base.ingredients):
+            return []
+        return scraped(self.base.ingredient_groups) or []
+
+
+def parsed(page: str) -> MarkupScraper | None:
+    """The page parsed for its markup; None when lxml cannot read it at all."""
+    try:
+        return MarkupScraper(page)
+    except (etree.ParserError, ValueError):
+        return None
+
