@@ -36,6 +36,16 @@ class Engines:
     def set(self, name: str, state: EngineState) -> None:
         self.states[name] = state
 
+    def begin(self, name: str, load: Callable[[], Awaitable[object]], *, usable: bool, preload: bool) -> None:
+        """The one start-up rule of every engine: unavailable when it cannot be had, warmed in the
+        background when preloading is on, else cold until its first request."""
+        if not usable:
+            self.set(name, EngineState.UNAVAILABLE)
+        elif preload:
+            self.start(name, load)
+        else:
+            self.set(name, EngineState.COLD)
+
     def start(self, name: str, load: Callable[[], Awaitable[object]]) -> None:
         """Warm `name` in the background; `load` raises when the engine cannot be had (the warning
         says why), or answers False when it is not there and has said so itself."""

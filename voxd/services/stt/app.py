@@ -18,7 +18,7 @@ from voxd.kit.app import create_service_app, database
 from voxd.kit.appkeys import CLIENT, DB
 from voxd.kit.audio import AUDIO_TYPES, read_audio
 from voxd.kit.auth import Pattern
-from voxd.kit.engines import ENGINES, Engines, EngineState
+from voxd.kit.engines import ENGINES, Engines
 from voxd.kit.errors import ApiError, bad_request, conflict, not_found
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
@@ -199,12 +199,7 @@ def start_engines(config: SttSettings, transcriber: Transcriber, encoder: Speake
     engines = Engines("stt")
     for name, engine, usable in (("whisper", transcriber, transcriber.source is not None),
                                  ("speaker model", encoder, encoder.available)):
-        if not usable:
-            engines.set(name, EngineState.UNAVAILABLE)
-        elif config.preload:
-            engines.start(name, engine.warm)
-        else:
-            engines.set(name, EngineState.COLD)
+        engines.begin(name, engine.warm, usable=usable, preload=config.preload)
     return engines
 
 

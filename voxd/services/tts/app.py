@@ -15,7 +15,7 @@ from aiohttp import web
 from voxd.kit.app import create_service_app
 from voxd.kit.auth import Pattern
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
-from voxd.kit.engines import ENGINES, Engines, EngineState
+from voxd.kit.engines import ENGINES, Engines
 from voxd.kit.errors import ApiError, bad_request
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
@@ -215,12 +215,8 @@ def create_app(settings: Settings) -> web.Application:
             log.info("tts default voice %s; %d voice(s) installed; voices folder %s", config.default,
                      len(config.voices), config.voices_dir)
         app[ENGINES] = Engines("tts")
-        if config.problem or config.default is None:
-            app[ENGINES].set("piper", EngineState.UNAVAILABLE)
-        elif config.preload:
-            app[ENGINES].start("piper", lambda: warm(engine))
-        else:
-            app[ENGINES].set("piper", EngineState.COLD)
+        app[ENGINES].begin("piper", lambda: warm(engine), usable=not config.problem and config.default is not None,
+                           preload=config.preload)
         yield
         await app[ENGINES].stop()
         await engine.close()
