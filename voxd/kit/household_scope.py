@@ -63,10 +63,13 @@ def acting_household(call: Call) -> str:
 
 
 async def require_named_household(call: Call) -> None:
-    """404 for a household a service or the admin key names that the auth service does not know.
-    Users and nodes are not asked: theirs comes from their credentials, and naming another is 403
-    in `acting_household`."""
+    """Before the body of a household route is read: `acting_household`'s 400 and 403, and 404 for
+    a household a service or the admin key names that the auth service does not know. Users and
+    nodes are not asked: theirs comes from their credentials."""
     principal, named = call.principal, named_household(call.query)
-    if named and principal is not None and principal.pattern in NAMING:
+    if principal is None or not isinstance(call.query, HouseholdQuery):
+        return
+    acting_household(call)
+    if named and principal.pattern in NAMING:
         if not await call.app[HOUSEHOLDS].exists(named):
             raise not_found(f"there is no household {named}; the auth service lists them", "household_not_found")
