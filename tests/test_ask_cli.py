@@ -93,6 +93,10 @@ def test_ask_errors_are_one_line(voxd_cli, home, make_daemon, tmp_path):
     assert unspoken.exit_code == 1 and "the text-to-speech service did not answer" in unspoken.output
     assert not (tmp_path / "reply.wav").exists()
 
+    no_model = ask(voxd_cli, home, "--household", kim["household_id"], "who painted the mona lisa")
+    assert no_model.exit_code == 1 and no_model.output.startswith("Error: no language model answered")
+    assert "`voxd commands` lists what voxd understands without one" in no_model.output
+
     stopped = make_daemon(start=False)
     voxd_cli("init", target=stopped)
     down = voxd_cli("ask", "--household", kim["household_id"], "what time is it", target=stopped)

@@ -22,6 +22,7 @@ from voxd.cli.admin_client import run_admin
 from voxd.cli.output import CliError, console, print_json
 from voxd.cli.settings_option import load_settings
 from voxd.cli.user_session import as_user
+from voxd.kit.errors import UpstreamError
 from voxd.kit.service_client import ServiceClient
 
 COMMAND = "/api/v0/command"
@@ -70,8 +71,13 @@ def send(words: str | None, wav: Path | None, household_id: str | None, follow_u
         request = {"json": {"text": words, "speak": speak}}
 
     async def post(client: ServiceClient) -> dict:
-        return await client.call("command-center", "POST", COMMAND, params=params or None, timeout=ASK_TIMEOUT,
-                                 **request)
+        try:
+            return await client.call("command-center", "POST", COMMAND, params=params or None, timeout=ASK_TIMEOUT,
+                                     **request)
+        except UpstreamError as failure:
+            if failure.code == "llm_unavailable":  # a node would speak a sentence; a terminal wants the way on
+                raise CliError(f"{failure.message}; `voxd commands` lists what voxd understands without one") from None
+            raise
 
     settings = load_settings()
     return run_admin(settings, post) if household_id else as_user(settings, post)
