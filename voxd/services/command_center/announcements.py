@@ -32,6 +32,8 @@ from voxd.services.command_center.timer_bell import TimerBell
 log = logging.getLogger("voxd.command-center.announcements")
 
 ANNOUNCER = web.AppKey("announcer", Announcer)
+ENDPOINT = web.AppKey("broker_endpoint", BrokerEndpoint)
+EMBEDDED_BROKER = web.AppKey("embedded_broker", GuardedBroker)  # absent with VOXD_BROKER_URL
 
 
 class HouseholdNodes:
@@ -43,8 +45,6 @@ class HouseholdNodes:
     async def node_ids(self, household_id: str) -> list[str]:
         listed = await self.client.call("auth", "GET", "/internal/nodes", params={"household_id": household_id})
         return [node["node_id"] for node in listed["nodes"]]
-ENDPOINT = web.AppKey("broker_endpoint", BrokerEndpoint)
-EMBEDDED_BROKER = web.AppKey("embedded_broker", GuardedBroker)  # absent with VOXD_BROKER_URL
 
 
 async def announcements_context(app: web.Application) -> AsyncIterator[None]:

@@ -1,6 +1,7 @@
 """The timer bell: rings each timer on the node that set it when it ends (issue 6), through the
-announcer; a timer set with no node (a user's phone, `voxd ask`) on every node of its household. A timer stays stored until it has rung, so a broker outage delays the ring instead of
-losing it; one that ended long ago (voxd was off) is dropped with a log line instead of ringing late."""
+announcer; a timer set with no node (a user's phone, `voxd ask`) on every node of its household. A
+timer stays stored until it has rung, so a broker outage delays the ring instead of losing it; one
+that ended long ago (voxd was off) is dropped with a log line instead of ringing late."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ class TimerBell:
                     nap = min(nap, (ends_at - now).total_seconds())
                 elif now - ends_at > TOO_LATE:
                     log.warning("timer %s on node %s ended at %s, too long ago to ring; dropped",
-                                timer.id, timer.node_id, timer.ends_at)
+                                timer.id, timer.node_id or "(every node of the household)", timer.ends_at)
                     rung.add(timer.id)
                 elif await self.ring(timer, household_id):
                     rung.add(timer.id)
