@@ -124,7 +124,8 @@ def test_ask_with_a_recording_plays_or_saves_the_reply(voxd_cli, make_daemon, tm
     players = tmp_path / "bin"
     players.mkdir()
     aplay = players / "aplay"
-    aplay.write_text(f"#!{sys.executable}\nimport shutil, sys\nshutil.copy(sys.argv[-1], {str(tmp_path / 'played.wav')!r})\n")
+    keep = str(tmp_path / "played.wav")
+    aplay.write_text(f"#!{sys.executable}\nimport shutil, sys\nshutil.copy(sys.argv[-1], {keep!r})\n")
     aplay.chmod(aplay.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", str(players))
     played = voxd_cli("ask", "--wav", str(recording), target=daemon)
