@@ -131,6 +131,10 @@ def test_ask_with_a_recording_plays_or_saves_the_reply(voxd_cli, make_daemon, tm
     played = voxd_cli("ask", "--wav", str(recording), target=daemon)
     assert played.exit_code == 0 and "reply played with aplay" in played.output, played.output
     assert (tmp_path / "played.wav").read_bytes()[:4] == b"RIFF"
+    (tmp_path / "played.wav").unlink()
+    typed = voxd_cli("ask", "--speak", "what time is it", target=daemon)  # typed words, spoken back
+    assert typed.exit_code == 0 and "reply played with aplay" in typed.output, typed.output
+    assert "tts" in typed.output and (tmp_path / "played.wav").read_bytes()[:4] == b"RIFF"
 
     aplay.unlink()
     monkeypatch.setitem(sys.modules, "sounddevice", None)  # no sounddevice either

@@ -44,22 +44,24 @@ NO_PLAYER = ("no audio player found (aplay, paplay, afplay or ffplay on PATH, or
               help="Ask for this household with the admin key, instead of as the logged-in user.")
 @click.option("--save-reply", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the spoken reply to this WAV file instead of playing it (typed words too).")
+@click.option("--speak", is_flag=True, help="Play the spoken reply to typed words too.")
 @click.option("--follow-up", is_flag=True, help="This answers the question voxd just asked you.")
 @click.option("--json", "as_json", is_flag=True, help="Print the command center's answer as JSON.")
 def ask(words: str | None, wav: Path | None, household_id: str | None, save_reply: Path | None,
-        follow_up: bool, as_json: bool) -> None:
+        speak: bool, follow_up: bool, as_json: bool) -> None:
     """Say something to voxd: WORDS typed, or a recording with --wav. As the user `voxd login`
     logged in (their memories, their household), or with --household and the admin key."""
     if (words is None) == (wav is None):
         raise click.UsageError("give the words to say, or --wav FILE (not both)")
     if words is not None and not words.strip():
         raise click.UsageError("the words to say are empty")
-    answer = send(words, wav, household_id, follow_up, speak=save_reply is not None)
+    play_reply = (wav is not None or speak) and not as_json
+    answer = send(words, wav, household_id, follow_up, speak=play_reply or save_reply is not None)
     if as_json:
         print_json(answer)
     else:
         print_answer(answer)
-    if save_reply is not None or (wav is not None and not as_json):
+    if save_reply is not None or play_reply:
         deliver(reply_audio(answer), save_reply)
 
 
