@@ -64,8 +64,8 @@ def acting_household(call: Call) -> str:
 
 async def require_named_household(call: Call) -> None:
     """Before the body of a household route is read: `acting_household`'s 400 and 403, and 404 for
-    a household a service or the admin key names that the auth service does not know. Users and
-    nodes are not asked: theirs comes from their credentials."""
+    a household a service or the admin key names that the auth service does not know. A user's or
+    a node's own household is not looked up: it comes from their credentials."""
     principal, named = call.principal, named_household(call.query)
     if principal is None or not isinstance(call.query, HouseholdQuery):
         return

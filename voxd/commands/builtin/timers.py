@@ -2,9 +2,10 @@
 
 Each timer records the node that set it and when it ends; the command center's timer bell rings it
 on that node and then removes it. A timer set with no node (a user's phone, `voxd ask`: no room to
-ring in) is the household's: the bell rings it on every node of the household, and the reply says so. These commands only keep the list: an ended timer stays stored
-(though no longer "running") until the bell has rung it, so a timer that ends while the broker is
-down still rings when it is back.
+ring in) is the household's: the bell rings it on every node of the household, and the reply says
+so. These commands only keep the list: an ended timer stays stored (though no longer "running")
+until the bell has rung it, so a timer that ends while the broker is down still rings when it is
+back.
 """
 
 from __future__ import annotations
