@@ -106,14 +106,17 @@ class FakeSpeech:
         self.heard, self.voice = heard, voice
         self.stt_down, self.tts_down = stt_down, tts_down
 
-    async def transcribe(self, audio: bytes, household_id: str) -> Transcription:
+    async def transcribe(self, audio: bytes, household_id: str, identify: bool = True) -> Transcription:
         if self.stt_down:
             raise SpeechUnavailable("stt", "not running")
-        match = SpeakerMatch(self.voice.user_id, 0.9) if self.voice else None
+        match = SpeakerMatch(self.voice.user_id, 0.9) if self.voice and identify else None
         return Transcription(self.heard, "en", 1000, match, Timings(1.0, 2.0, 0.5))
 
     async def speaker(self, match: SpeakerMatch | None) -> Speaker | None:
         return self.voice if match is not None and self.voice is not None else None
+
+    async def named(self, user_id: str) -> Speaker | None:
+        return Speaker(user_id, "Pat")
 
     async def synthesize(self, text: str) -> tuple[bytes, float | None]:
         if self.tts_down:

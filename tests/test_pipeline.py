@@ -179,3 +179,20 @@ def test_remember_without_words_asks_for_them():
     speech = FakeSpeech(heard="remember this", voice=ANN)
     turn = run(make_pipeline(model=FakeModel([chose("remember", {})]), speech=speech), audio=b"RIFF")
     assert turn.reply == "I need to know the fact to remember, as a short sentence." and turn.response.wait_for_input
+
+
+def test_a_users_own_command_is_theirs_and_so_are_its_follow_ups():
+    """A user's command (their token: `Turn.user_id`) is spoken by them whatever voice the audio
+    has (no voice is compared); their follow-up question is theirs, not the node's nor another
+    user's, which all have no node (`node_id` "")."""
+    model = FakeModel([said("Five minutes of what?"), said("Five minutes of what?")])
+    pipeline = make_pipeline(model=model, speech=FakeSpeech(heard="remember that I like jazz", voice=ANN))
+    spoken = run(pipeline, audio=b"RIFF", user_id="u-pat")
+    assert spoken.speaker == Speaker("u-pat", "Pat") and spoken.reply == "Okay, I'll remember that."
+    assert run(pipeline, "set a timer", user_id="u-pat").response.wait_for_input
+    other = asyncio.run(pipeline.run(Turn("", "home", text="five minutes", follow_up=True, user_id="u-sam")))
+    assert other.routed_by is not RoutedBy.FOLLOW_UP
+    node = run(pipeline, "five minutes", follow_up=True)
+    assert node.routed_by is not RoutedBy.FOLLOW_UP
+    answered = asyncio.run(pipeline.run(Turn("", "home", text="five minutes", follow_up=True, user_id="u-pat")))
+    assert (answered.routed_by, answered.arguments["duration_seconds"]) == (RoutedBy.FOLLOW_UP, 300)

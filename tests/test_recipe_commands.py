@@ -66,6 +66,26 @@ def test_find_and_read_a_recipe_step_by_step(daemon):
     assert say(daemon, node, "next step").json()["text"].startswith("I'm not reading a recipe right now.")
 
 
+def test_a_user_reading_on_a_phone_is_at_their_own_step(daemon):
+    """Issue 21 §5: where a recipe is being read is kept per node, or per user for a user's own
+    commands (their token), so the phone and the kitchen node do not move each other's step."""
+    node, cook, _ = kitchen_with_lasagne(daemon)
+    url = daemon.url("command-center") + COMMAND
+
+    def on_phone(words: str) -> str:
+        answer = httpx.post(url, json={"text": words}, headers=cook["headers"], params={"follow_up": "true"},
+                            timeout=30)
+        assert answer.status_code == 200, answer.text
+        return answer.json()["text"]
+
+    assert on_phone("read me the recipe for lasagne").startswith("Lasagne. You need")
+    assert on_phone("next step") == "Step 1 of 3: Brown the mince."
+    assert follow_up(daemon, node, "next step").json()["text"].startswith("I'm not reading a recipe right now.")
+    say(daemon, node, "read me the recipe for lasagne")
+    assert follow_up(daemon, node, "next step").json()["text"] == "Step 1 of 3: Brown the mince."
+    assert on_phone("next step") == "Step 2 of 3: Layer the sheets and sauce."
+
+
 def test_tonights_dinner_comes_from_the_meal_plan(daemon):
     node, cook, recipe_id = kitchen_with_lasagne(daemon)
     today = datetime.now(ZoneInfo(node["household"]["timezone"])).date().isoformat()

@@ -128,10 +128,12 @@ def stt_daemon(tmp_path_factory):
 
 
 def transcribe(daemon: Daemon, clip: bytes, household_id: str | None = None, content_type: str = "audio/wav",
-               headers: dict | None = None, prompt: str | None = None) -> httpx.Response:
+               headers: dict | None = None, prompt: str | None = None, identify: str | None = None) -> httpx.Response:
     params = {"household_id": household_id} if household_id else {}
     if prompt is not None:
         params["prompt"] = prompt
+    if identify is not None:
+        params["identify"] = identify
     return httpx.post(daemon.url("stt") + "/transcribe", content=clip, params=params, timeout=120,
                       headers={**(headers or app_headers(daemon, "command-center")), "Content-Type": content_type})
 
@@ -342,6 +344,10 @@ def test_an_enrolled_voice_is_recognized(stt_daemon, tmp_path):
     # Only the household's own profiles are compared.
     next_door = transcribe(stt_daemon, espeak(command, voice="en-us+m1"), household_id=elsewhere)
     assert next_door.json()["speaker"] is None
+    # None at all when the caller knows who spoke (a user's own audio, sent with their token).
+    known = transcribe(stt_daemon, espeak(command, voice="en-us+m1"), household_id=home, identify="false")
+    assert known.status_code == 200 and known.json()["speaker"] is None
+    assert word_errors(command, known.json()["text"]) <= 1
 
     deleted = cli(stt_daemon, "voices", "delete", "--user", user)
     assert deleted.exit_code == 0, deleted.output

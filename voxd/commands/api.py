@@ -145,7 +145,7 @@ class CommandRequest:
     """Everything `execute` may use about the request, besides its arguments."""
 
     text: str
-    node_id: str
+    node_id: str  # the node that heard it; "" for a typed command from a user or the admin key (no room)
     household_id: str
     now: datetime
     timezone: ZoneInfo
@@ -157,6 +157,9 @@ class CommandRequest:
     request_id: str | None = None
     memories: SpeakerMemories | None = None  # None when the speaker is not known
     services: VoxdServices | None = None  # None where no other service can be reached (tests)
+    # Whose conversation this is: the node's id, "user:<id>" for a user's own command (a phone,
+    # `voxd ask`), "household:<id>" for the admin key. Keep state between utterances under it.
+    conversation: str = ""
 
 
 class Command:

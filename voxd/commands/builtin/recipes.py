@@ -99,7 +99,8 @@ class ReadRecipe(RecipeCommand):
     examples = phrasebook("read_recipe")
 
     def reading_key(self, request: CommandRequest) -> str:
-        return f"reading:{request.node_id}"
+        """Each node, and each user reading from a phone, is at its own step."""
+        return f"reading:{request.conversation or request.node_id}"
 
     async def run(self, request: CommandRequest, book: RecipeBook, title: str | None = None,
                   step: str | None = None) -> CommandResponse:

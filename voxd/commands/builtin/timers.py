@@ -1,9 +1,11 @@
 """`set_timer`, `check_timers`, `cancel_timer`: kitchen timers kept in the household's storage.
 
 Each timer records the node that set it and when it ends; the command center's timer bell rings it
-on that node and then removes it. These commands only keep the list: an ended timer stays stored
-(though no longer "running") until the bell has rung it, so a timer that ends while the broker is
-down still rings when it is back.
+on that node and then removes it. A timer set with no node (a user's phone, `voxd ask`: no room to
+ring in) is the household's: the bell rings it on every node of the household, and the reply says
+so. These commands only keep the list: an ended timer stays stored (though no longer "running")
+until the bell has rung it, so a timer that ends while the broker is down still rings when it is
+back.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class Timer:
 
     id: str
     label: str | None
-    node_id: str
+    node_id: str  # where it rings; "" for the household's: on every one of its nodes
     duration_seconds: int
     ends_at: str
 
@@ -119,6 +121,7 @@ async def remove_timers(storage: CommandStorage, ids: set[str]) -> None:
     await storage.update(STORAGE_KEY, without)
 
 
+RINGS_EVERYWHERE = "It will ring on every voice node in your household."  # a timer set without a node
 CANCEL = "cancel|stop|delete|remove|end|turn off|switch off|scrap|kill|get rid of"  # verbs that end a timer
 LABEL_HINT = "name of the timer, such as pasta, only when the user gives one"
 
@@ -176,8 +179,9 @@ class SetTimer(Command):
         timer = Timer(uuid.uuid4().hex[:12], clean_label(label), request.node_id, duration_seconds, ends_at.isoformat())
         await add_timer(request.storage, timer)
         said = f"{timer.label} timer" if timer.label else "Timer"
+        where = "" if request.node_id else f" {RINGS_EVERYWHERE}"
         return CommandResponse(
-            f"{sentence_case(said)} set for {spoken_duration(duration_seconds)}.",
+            f"{sentence_case(said)} set for {spoken_duration(duration_seconds)}.{where}",
             data={"timer": timer.as_data(request.now)},
         )
 

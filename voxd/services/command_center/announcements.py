@@ -20,6 +20,7 @@ from voxd.kit.appkeys import CLIENT, SETTINGS, VALIDATOR
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import not_found, unavailable
 from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.service_client import ServiceClient
 from voxd.kit.tasks import stop_tasks
 from voxd.kit.tls import TlsFiles, client_context
 from voxd.services.command_center.announcer import AnnouncementFailed, Announcer
@@ -35,6 +36,17 @@ ENDPOINT = web.AppKey("broker_endpoint", BrokerEndpoint)
 EMBEDDED_BROKER = web.AppKey("embedded_broker", GuardedBroker)  # absent with VOXD_BROKER_URL
 
 
+class HouseholdNodes:
+    """The node ids of a household, as the auth service lists them (for a household's timer)."""
+
+    def __init__(self, client: ServiceClient) -> None:
+        self.client = client
+
+    async def node_ids(self, household_id: str) -> list[str]:
+        listed = await self.client.call("auth", "GET", "/internal/nodes", params={"household_id": household_id})
+        return [node["node_id"] for node in listed["nodes"]]
+
+
 async def announcements_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     endpoint = broker_endpoint(settings)
@@ -47,7 +59,7 @@ async def announcements_context(app: web.Application) -> AsyncIterator[None]:
         log.info("using the MQTT broker at %s", endpoint.public_url())
     app[ENDPOINT] = endpoint
     app[ANNOUNCER] = Announcer(endpoint, app[SPEECH], client_context(settings) if endpoint.tls else None)
-    bell = asyncio.create_task(TimerBell(app[CC_STORE], app[ANNOUNCER]).run())
+    bell = asyncio.create_task(TimerBell(app[CC_STORE], app[ANNOUNCER], HouseholdNodes(app[CLIENT]).node_ids).run())
     try:
         yield
     finally:

@@ -1,6 +1,8 @@
-"""POST /api/v0/command: a node's utterance in, what to say back out (docs/architecture.md, The
-voice pipeline). The handler only reads the request and renders the answer; every stage between
-is the Pipeline's (pipeline.py)."""
+"""POST /api/v0/command: an utterance in, what to say back out (docs/architecture.md, The voice
+pipeline). A node sends what it heard; a user sends their own command with their token (a phone,
+`voxd ask`: they are the speaker, in their own household); the admin key names the household it
+acts for. The handler only reads the request and renders the answer; every stage between is the
+Pipeline's (pipeline.py)."""
 
 from __future__ import annotations
 
@@ -19,9 +21,10 @@ from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
 from voxd.commands.registry import load_commands
 from voxd.kit.appkeys import CLIENT, HTTP, SETTINGS
 from voxd.kit.audio import AUDIO_TYPES, WAV_TYPES, read_audio
-from voxd.kit.auth import Pattern
+from voxd.kit.auth import Pattern, Principal
 from voxd.kit.engines import ENGINES, Engines
 from voxd.kit.errors import ApiError
+from voxd.kit.household_scope import HouseholdQuery, acting_household
 from voxd.kit import torch_threads
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
@@ -56,8 +59,11 @@ class CommandInput:
 
 
 @dataclass(frozen=True)
-class CommandOptions:
-    follow_up: bool = False  # this utterance answers the question the node's last command asked
+class CommandOptions(HouseholdQuery):
+    """`household_id`: the admin key names the household it acts for; a node or user may leave
+    it out (theirs), and naming another is 403."""
+
+    follow_up: bool = False  # this utterance answers the question the caller's last command asked
 
 
 @dataclass(frozen=True)
@@ -107,10 +113,10 @@ def model_down(reason: ModelUnavailable, turn: Turn, commands: list) -> ApiError
     """A 503 whose `text` the node says: what voxd can do without a model when none is configured,
     else that the configured one is not answering."""
     if isinstance(reason, NoModel):
-        log.info("no language model for node %s; answered with what voxd can do", turn.node_id)
+        log.info("no language model for %s; answered with what voxd can do", turn.conversation)
         spoken = help_reply(commands)
     else:
-        log.warning("no language model answered for node %s: %s", turn.node_id, reason)
+        log.warning("no language model answered for %s: %s", turn.conversation, reason)
         spoken = NO_MODEL_REPLY
     extra = {"text": spoken, **({"transcript": turn.transcript} if turn.transcript is not None else {})}
     return ApiError(503, "llm_unavailable", f"no language model answered: {reason}", extra=extra)
@@ -120,11 +126,18 @@ def wants_wav(request: web.Request) -> bool:
     return request.headers.get("Accept", "").split(";")[0].strip() in WAV_TYPES
 
 
+def subject_of(principal: Principal, pattern: Pattern) -> str | None:
+    return principal.subject if principal.pattern is pattern else None
+
+
 async def read_turn(call: Call[CommandInput | None]) -> Turn:
-    """Text as JSON, or audio (docs/architecture.md: text needs no transcription)."""
+    """Text as JSON, or audio (docs/architecture.md: text needs no transcription). Who sent it
+    decides the household (kit/household_scope.py), the speaker of a user's own command, and
+    whose conversation it continues (`Turn.conversation`)."""
     principal = call.principal
-    turn = Turn(node_id=principal.subject, household_id=principal.household_id or "",
-                follow_up=call.query.follow_up, speak=wants_wav(call.request))
+    turn = Turn(node_id=subject_of(principal, Pattern.NODE) or "", household_id=acting_household(call),
+                user_id=subject_of(principal, Pattern.USER), follow_up=call.query.follow_up,
+                speak=wants_wav(call.request))
     if call.body is None:
         turn.audio = await read_audio(call.request, MAX_AUDIO_BYTES)
     else:
@@ -204,10 +217,12 @@ ROUTES = [
           response=CommandList,
           summary="what voxd can do: every loaded command (built-in and plug-in) with its description, one "
                   "sentence that says it and the secrets it needs"),
-    Route("POST", "/api/v0/command", run_command, (Pattern.NODE,), body=CommandInput, query=CommandOptions,
-          response=CommandAnswer,
+    Route("POST", "/api/v0/command", run_command, (Pattern.NODE, Pattern.USER, Pattern.ADMIN), body=CommandInput,
+          query=CommandOptions, response=CommandAnswer,
           raw_types=AUDIO_TYPES, raw_max_body=MAX_AUDIO_BYTES,
-          summary="a node's command as text (JSON) or audio (a WAV body, or multipart with an `audio` part); "
-                  "the answer is JSON, or the reply WAV itself with Accept: audio/wav (X-Voxd-Listen: true "
-                  "when the command asks a question; send the answer with ?follow_up=true)"),
+          summary="a command as text (JSON) or audio (a WAV body, or multipart with an `audio` part), from a "
+                  "node, a user (their own household; they are the speaker) or the admin key "
+                  "(?household_id= names the household); the answer is JSON, or the reply WAV itself with "
+                  "Accept: audio/wav (X-Voxd-Listen: true when the command asks a question; send the answer "
+                  "with ?follow_up=true)"),
 ]

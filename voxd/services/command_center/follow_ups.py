@@ -1,6 +1,7 @@
-"""Questions a command asked back (`wait_for_input`), kept per node for a short while so the node's
-answer, sent without the wake word, completes the same command: "set a timer" - "For how long?" -
-"five minutes" sets a five-minute timer."""
+"""Questions a command asked back (`wait_for_input`), kept per conversation (a node, or a user's own
+commands: `Turn.conversation`) for a short while so the answer, sent without the wake word,
+completes the same command: "set a timer" - "For how long?" - "five minutes" sets a five-minute
+timer."""
 
 from __future__ import annotations
 
@@ -43,12 +44,12 @@ class FollowUps:
         self.window = window_seconds
         self._pending: dict[str, PendingQuestion] = {}
 
-    def ask(self, node_id: str, question: PendingQuestion) -> None:
-        self._pending[node_id] = question
+    def ask(self, conversation: str, question: PendingQuestion) -> None:
+        self._pending[conversation] = question
 
-    def take(self, node_id: str) -> PendingQuestion | None:
-        """The node's open question, if it is recent; taking it closes it either way."""
-        question = self._pending.pop(node_id, None)
+    def take(self, conversation: str) -> PendingQuestion | None:
+        """The conversation's open question, if it is recent; taking it closes it either way."""
+        question = self._pending.pop(conversation, None)
         if question is None or time.monotonic() - question.asked_at > self.window:
             return None
         return question

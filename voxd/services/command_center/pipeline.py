@@ -118,6 +118,7 @@ class Pipeline:
         with turn.timed(Stage.TOTAL):
             if turn.audio is not None:
                 await self.transcribe(turn)
+            if turn.audio is not None or turn.user_id is not None:
                 await self.name_speaker(turn)
             if turn.text:
                 await self.understand(turn)
@@ -125,7 +126,7 @@ class Pipeline:
                 turn.reply = NOT_HEARD
             if turn.wants_audio and turn.reply:
                 await self.synthesize(turn)
-        log.info("%s: %s -> %s via %s in %.0f ms", turn.node_id, said(turn.text), turn.tool or "reply",
+        log.info("%s: %s -> %s via %s in %.0f ms", turn.conversation, said(turn.text), turn.tool or "reply",
                  turn.routed_by, turn.timings[Stage.TOTAL])
         return turn
 
@@ -135,7 +136,7 @@ class Pipeline:
         slips of speech-to-text are repaired, whether the node sent audio or its own transcript."""
         turn.text = self.repair(drop_fillers(turn.text))
         await self.load_context(turn)
-        question = self.follow_ups.take(turn.node_id)
+        question = self.follow_ups.take(turn.conversation)
         self.pre_route(turn)
         if turn.routed_by is RoutedBy.NONE and turn.follow_up and question is not None:
             self.resume(turn, question)
@@ -150,15 +151,19 @@ class Pipeline:
 
     async def transcribe(self, turn: Turn) -> None:
         assert turn.audio is not None
-        with turn.timed(Stage.TRANSCRIBE):
-            heard = await self.speech.transcribe(turn.audio, turn.household_id)
+        with turn.timed(Stage.TRANSCRIBE):  # a user's own audio needs no voice to say who spoke
+            heard = await self.speech.transcribe(turn.audio, turn.household_id, identify=turn.user_id is None)
         turn.timings[EngineTime.TRANSCRIBE] = round(heard.timings.total, 2)
         turn.transcript = turn.text = heard.text
         turn.voice = heard.speaker
 
     async def name_speaker(self, turn: Turn) -> None:
+        """A user's own command is theirs; a node's is whoever's voice it was, if enrolled."""
         with turn.timed(Stage.SPEAKER):
-            turn.speaker = await self.speech.speaker(turn.voice)
+            if turn.user_id is not None:
+                turn.speaker = await self.speech.named(turn.user_id)
+            else:
+                turn.speaker = await self.speech.speaker(turn.voice)
 
     async def load_context(self, turn: Turn) -> None:
         with turn.timed(Stage.CONTEXT):
@@ -228,7 +233,7 @@ class Pipeline:
 
     def remember_question(self, turn: Turn) -> None:
         if turn.command is not None and turn.response is not None and turn.response.wait_for_input:
-            self.follow_ups.ask(turn.node_id, PendingQuestion(turn.command, turn.text, dict(turn.arguments)))
+            self.follow_ups.ask(turn.conversation, PendingQuestion(turn.command, turn.text, dict(turn.arguments)))
 
     async def route_with_model(self, turn: Turn) -> None:
         assert turn.now is not None
@@ -279,6 +284,7 @@ class Pipeline:
             storage=DocumentStorage(self.store, turn.household_id, command.storage_scope or command.name),
             ask_model=self.model.ask, http=self.http, services=self.services,
             memories=SpeakerMemories(self.store, speaker.user_id, turn.household_id) if speaker else None,
+            conversation=turn.conversation,
         )
         try:
             return await command.execute(request, **arguments)

@@ -44,10 +44,13 @@ class Speech:
         self._vocabulary = vocabulary
         self._households: TTLCache[str, str] = TTLCache(MAX_CACHED_NAMES, NAME_CACHE_SECONDS, timer=clock)
 
-    async def transcribe(self, audio: bytes, household_id: str) -> Transcription:
+    async def transcribe(self, audio: bytes, household_id: str, identify: bool = True) -> Transcription:
         """What was said; audio the service refused is passed on as its 4xx (the middleware does
-        that), any other failure is SpeechUnavailable, which the command answers in words."""
+        that), any other failure is SpeechUnavailable, which the command answers in words. Without
+        `identify` (a user's own audio: they are known) the service does not compare voices."""
         params = {"household_id": household_id}
+        if not identify:
+            params["identify"] = "false"
         if self._vocabulary is not None and (prompt := await self._vocabulary.prompt(household_id)):
             params["prompt"] = prompt
         try:
@@ -71,7 +74,10 @@ class Speech:
         """The recognised speaker's display name, from the auth service, remembered for five minutes."""
         if match is None:
             return None
-        user_id = match.user_id
+        return await self.named(match.user_id)
+
+    async def named(self, user_id: str) -> Speaker | None:
+        """A user as a speaker, with their display name (None when the auth service cannot say)."""
         name = self._names.get(user_id)
         if name is not None:
             return Speaker(user_id, name)

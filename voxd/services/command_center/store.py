@@ -186,10 +186,12 @@ class CommandCenterStore:
             raise
 
     async def secret_values(self, household_id: str, node_id: str) -> ApplicableSecrets:
-        """The set secrets that apply to a node: its household's, overridden by its own."""
+        """The set secrets that apply to a node: its household's, overridden by its own. With no
+        node (`node_id` "": a user's typed command) the household's only: '' is also the node_id of
+        every household's own secrets, so it must never match as a node."""
         rows = await self.db.fetchall(
             "SELECT key, household_id, node_id, sealed FROM secrets WHERE sealed IS NOT NULL AND "
-            "((household_id = ? AND node_id = '') OR node_id = ?) ORDER BY node_id",
+            "((household_id = ? AND node_id = '') OR (node_id = ? AND node_id != '')) ORDER BY node_id",
             (household_id, node_id),
         )
         found = ApplicableSecrets()

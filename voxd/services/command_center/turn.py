@@ -68,15 +68,19 @@ class StageTimer:
 
 @dataclass
 class Turn:
-    """One utterance from the node's request to the reply. The HTTP handler fills the first block
-    and renders the rest; the stages fill everything else."""
+    """One utterance from the caller's request to the reply. The HTTP handler fills the first block
+    and renders the rest; the stages fill everything else.
 
-    node_id: str
+    The caller is a node, a user (their own token: a phone, `voxd ask`) or the admin key acting for
+    a household; `conversation` keys what lasts from one utterance to the next."""
+
+    node_id: str  # the node that heard it; "" when no node did (a user's or the admin key's command)
     household_id: str
     text: str = ""  # for audio, filled by TRANSCRIBE
-    audio: bytes | None = None  # the utterance as audio (WAV), when the node sent audio
+    audio: bytes | None = None  # the utterance as audio (WAV), when the caller sent audio
     speak: bool = False  # answer with audio as well (always for audio input)
-    follow_up: bool = False  # the node's answer to the question its last command asked
+    follow_up: bool = False  # the caller's answer to the question its last command asked
+    user_id: str | None = None  # a user's own command: the speaker, known without voice identification
 
     transcript: str | None = None  # audio input: what was heard
     voice: SpeakerMatch | None = None  # audio input: whose voice it was, if enrolled
@@ -97,6 +101,15 @@ class Turn:
         """The one way a stage is timed: `with turn.timed(Stage.X):` records its wall time in ms under
         its name, even when it raises."""
         return StageTimer(self.timings, stage)
+
+    @property
+    def conversation(self) -> str:
+        """Whose follow-ups and state between utterances (a recipe being read) these are: the
+        node's id, "user:<id>" for a user's own commands (two users never share them, whichever
+        phone they use), or "household:<id>" for the admin key."""
+        if self.user_id is not None:
+            return f"user:{self.user_id}"
+        return self.node_id or f"household:{self.household_id}"
 
     @property
     def wants_audio(self) -> bool:

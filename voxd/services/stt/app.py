@@ -53,6 +53,7 @@ Prompt = Annotated[str, Field(min_length=1, max_length=MAX_PROMPT_CHARS)]
 class TranscribeQuery:
     household_id: str | None = None  # compare the speaker with this household's profiles only
     prompt: Prompt | None = None  # text that biases whisper toward these words
+    identify: bool = True  # false: the caller knows who spoke (a user's own audio), compare no voices
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,11 @@ async def identify(call: Call, audio: Audio, household_id: str | None) -> Speake
     return SpeakerMatch(match.user_id, round(min(1.0, max(0.0, match.score)), 3))
 
 
+async def nobody() -> None:
+    """The speaker when no voices are compared."""
+    return None
+
+
 async def timed(work, took: list[float]):
     """Await `work`, noting how long it took (the two engines run side by side)."""
     started = time.perf_counter()
@@ -124,9 +130,10 @@ async def transcribe(call: Call[None]) -> web.Response:
     prompt = prompt_of(call.query)
     took_text: list[float] = []
     took_speaker: list[float] = []
+    who = identify(call, audio, household_id) if call.query is None or call.query.identify else nobody()
     transcript, speaker = await asyncio.gather(
         timed(call.app[TRANSCRIBER].transcribe(audio.samples, prompt), took_text),
-        timed(identify(call, audio, household_id), took_speaker),
+        timed(who, took_speaker),
     )
     call.app[ENGINES].mark_warm("whisper")
     log.info("transcribed %.1f s of audio in %.0f ms: %d characters", audio.seconds, took_text[0],
