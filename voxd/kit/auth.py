@@ -173,10 +173,7 @@ async def check(
             raise unauthorized("the admin key is not valid", "invalid_admin_key")
         return Principal(Pattern.ADMIN, "admin", is_admin=True)
     if pattern is Pattern.RELAY:
-        presented = bearer_token(headers)
-        if not local.relay_token or not presented or not constant_time_equal(presented, local.relay_token):
-            raise unauthorized("the relay token is not valid", "invalid_relay_token")
-        return Principal(Pattern.RELAY, "relay")
+        return await check_relay_token(headers, validator, local)
     if pattern is Pattern.APP:
         app_id, app_key = credential(headers, APP_ID_HEADER), credential(headers, APP_KEY_HEADER)
         principal = await validator.validate_app(app_id, app_key) if app_id and app_key else None
@@ -194,3 +191,15 @@ async def check(
     if principal is None:
         raise unauthorized("the access token is missing, malformed or expired", "invalid_token")
     return principal
+
+
+async def check_relay_token(headers: Mapping[str, str], validator: CredentialValidator,
+                            local: LocalSecrets) -> Principal:
+    """The relay token, or 401; a valid user's token in its place is the wrong pattern (403)."""
+    presented = bearer_token(headers)
+    if local.relay_token and presented and constant_time_equal(presented, local.relay_token):
+        return Principal(Pattern.RELAY, "relay")
+    if presented and await validator.validate_token(presented) is not None:
+        raise forbidden(f"this endpoint does not accept a user's token; it accepts {describe([Pattern.RELAY])}",
+                        "credentials_not_accepted")
+    raise unauthorized("the relay token is not valid", "invalid_relay_token")
