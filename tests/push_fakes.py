@@ -14,8 +14,9 @@ error), `pending` (no receipt yet) or anything else (delivered); `expo_mode` (or
 ntfy topic is made with the status its endpoint answers (201/200, 404, 410, 413, 429, 500, or
 "hang"). Everything received is recorded so tests can assert exactly-once delivery and exact content.
 
-In a test: `with running_fakes() as fakes:` (a background thread); for the bench: `python
-tests/push_fakes.py --port N` (then `GET /web/subscribe?status=201`, `GET /control/records`).
+In a test: `with running_fakes() as fakes:` (a background thread), and a daemon started with
+`fakes.relay_env`; for the bench: `python tests/push_fakes.py --port N` (then `GET
+/web/subscribe?status=201`, `GET /control/records`).
 """
 
 from __future__ import annotations
@@ -252,7 +253,8 @@ class PushFakes:
         if status == "hang":
             await self.hang()
         if status != 200:
-            return web.json_response({"code": int(status) * 100, "http": int(status), "error": "fake"}, status=int(status))
+            answer = {"code": int(status) * 100, "http": int(status), "error": "fake"}
+            return web.json_response(answer, status=int(status))
         with self.lock:
             self.ntfy.append(NtfyDelivery(body["topic"], body, request.query_string))
         return web.json_response({"id": uuid.uuid4().hex[:12], "event": "message", **body})
@@ -284,6 +286,11 @@ class PushFakes:
     @property
     def expo_url(self) -> str:
         return f"{self.url}/expo/push/send"
+
+    @property
+    def relay_env(self) -> dict[str, str]:
+        """What a relay needs to deliver to these fakes: Expo's URL, and loopback targets allowed."""
+        return {"VOXD_PUSH_PROVIDER_URL": self.expo_url, "VOXD_RELAY_ALLOW_PRIVATE": "true"}
 
 
 def expo_shape_problem(messages: Any, request: web.Request) -> str | None:

@@ -4,13 +4,20 @@ fakes (tests/push_fakes.py) and answers per message what became of it."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import uuid
+from contextlib import suppress
 
 import httpx
 import pytest
 
+from conftest import STARTUP_TIMEOUT
 from daemons import serving
-from push_fakes import running_fakes
+from push_fakes import free_port, running_fakes
 
 SERVICES = ["config", "auth", "relay"]
 
@@ -23,7 +30,7 @@ def fakes():
 
 @pytest.fixture(scope="module")
 def relay(tmp_path_factory, fakes):
-    with serving(tmp_path_factory, SERVICES, VOXD_PUSH_PROVIDER_URL=fakes.expo_url, VOXD_RELAY_TIMEOUT="1") as daemon:
+    with serving(tmp_path_factory, SERVICES, VOXD_RELAY_TIMEOUT="1", **fakes.relay_env) as daemon:
         yield daemon
 
 
@@ -71,15 +78,17 @@ def test_each_platform_is_delivered_exactly_once_with_its_content(relay, fakes):
     [web] = fakes.web_for(web_token)
     assert web.payload == {"title": "Timer", "body": "The pasta is done", "data": data, "tag": "n1",
                            "category": "timer", "priority": "high",
-                           "actions": [{"action": "snooze", "title": "Snooze"}, {"action": "stop", "title": "Stop ⏹"}]}
+                           "actions": [{"action": "snooze", "title": "Snooze"},
+                                       {"action": "stop", "title": "Stop ⏹"}]}
     assert web.headers == {"TTL": "3600", "Urgency": "high", "Topic": "n1", "Content-Encoding": "aes128gcm"}
     assert web.vapid_subject == relay.secrets["VAPID_SUBJECT"]
 
     [ntfy] = fakes.ntfy_for(ntfy_token)
+    buttons = [{"action": "broadcast", "label": "Snooze", "extras": {"action": "snooze", "tag": "n1"}},
+               {"action": "broadcast", "label": "Stop ⏹", "extras": {"action": "stop", "tag": "n1"}}]
     assert ntfy.body == {"topic": ntfy_token.rsplit("/", 1)[1], "title": "Timer", "message": "The pasta is done",
                          "priority": 4, "tags": ["timer"], "click": "https://example.org/recipes/7",
-                         "actions": [{"action": "broadcast", "label": "Snooze", "extras": {"action": "snooze", "tag": "n1"}},
-                                     {"action": "broadcast", "label": "Stop ⏹", "extras": {"action": "stop", "tag": "n1"}}]}
+                         "actions": buttons}
     assert not fakes.violations
 
 
@@ -191,7 +200,8 @@ def invalid_batches(fakes) -> dict[str, dict]:
         "4 actions": {"messages": [message("ntfy", ntfy, actions=[{"id": str(i), "title": "a"} for i in range(4)])]},
         "web token not JSON": {"messages": [message("web", "https://push.example/abc")]},
         "web token without keys": {"messages": [message("web", json.dumps({"endpoint": web_info["endpoint"]}))]},
-        "web endpoint not http": {"messages": [message("web", json.dumps({**web_info, "endpoint": "file:///etc/passwd"}))]},
+        "web endpoint not http": {"messages": [message("web", json.dumps({**web_info,
+                                                                           "endpoint": "file:///etc/passwd"}))]},
         "ntfy token not a URL": {"messages": [message("ntfy", "mytopic")]},
         "ntfy token ftp": {"messages": [message("ntfy", "ftp://ntfy.example/topic")]},
         "ntfy token with password": {"messages": [message("ntfy", "https://user:pw@ntfy.example/topic")]},
@@ -211,7 +221,8 @@ def test_every_invalid_batch_is_400_and_nothing_is_sent(relay, fakes):
         assert answer.json()["error"]["code"] in ("invalid_request", "invalid_token"), name
         assert "user:pw" not in answer.text and "/etc/passwd" not in answer.text, name
     after = fakes.records()
-    assert (after["ntfy"], after["web"], after["expo_messages"]) == (before["ntfy"], before["web"], before["expo_messages"])
+    counted = ("ntfy", "web", "expo_messages")
+    assert [after[kind] for kind in counted] == [before[kind] for kind in counted]
 
 
 def test_secrets_never_reach_the_log(relay, fakes):
@@ -223,3 +234,91 @@ def test_secrets_never_reach_the_log(relay, fakes):
                    "ExponentPushToken", "/ntfy/voxd-"):
         assert secret not in output
     assert "pushed 3 messages" in output
+
+
+class StandaloneRelay:
+    """`voxd relay --port P` in a process of its own, with only the secrets it needs in its voxd.env."""
+
+    def __init__(self, home, port: int, secrets: dict[str, str], **env: str) -> None:
+        home.mkdir(parents=True, exist_ok=True)
+        (home / "voxd.env").write_text("".join(f"{k}={v}\n" for k, v in secrets.items()))
+        (home / "voxd.env").chmod(0o600)
+        environment = {k: v for k, v in os.environ.items() if not k.startswith(("VOXD_", "SERVICE_", "APP_KEY_"))}
+        self.log = home / "relay.log"
+        self.url = f"http://127.0.0.1:{port}"
+        self.process = subprocess.Popen([sys.executable, "-m", "voxd", "relay", "--port", str(port)],
+                                        env={**environment, "VOXD_HOME": str(home), **env},
+                                        stdout=self.log.open("wb"), stderr=subprocess.STDOUT)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + STARTUP_TIMEOUT  # a readiness wait, not a speed target
+        while time.monotonic() < deadline and self.process.poll() is None:
+            with suppress(httpx.HTTPError):
+                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise AssertionError(f"voxd relay did not start:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=20)
+
+
+def assert_the_address_guard_holds(alone: StandaloneRelay, relay, fakes) -> None:
+    """A name that resolves to loopback, other loopback and private addresses, in web endpoints and
+    ntfy topics: answered invalid_token, never posted to."""
+    port = fakes.url.rsplit(":", 1)[1]
+    web_info = json.loads(fakes.subscription())
+    by_name = {**web_info, "endpoint": web_info["endpoint"].replace("127.0.0.1", "localhost")}
+    refused = [message("ntfy", f"http://localhost:{port}/ntfy/refused1"),
+               message("ntfy", f"http://127.0.0.2:{port}/ntfy/refused2"),
+               message("ntfy", f"http://[::1]:{port}/ntfy/refused3"),
+               message("ntfy", "http://10.0.0.1/refused4"),
+               message("web", json.dumps(by_name))]
+    before = fakes.records()
+    answer = httpx.post(alone.url + "/api/v0/push", json={"messages": refused}, headers=bearer(relay), timeout=30)
+    assert answer.status_code == 200, answer.text
+    for found in answer.json()["results"]:
+        assert (found["status"], found["error"], found["retry"], found["deactivate"]) == \
+            ("error", "invalid_token", False, False), found
+    after = fakes.records()
+    assert (after["ntfy"], after["web"]) == (before["ntfy"], before["web"])
+
+
+RELAY_SECRETS = ("RELAY_TOKEN", "VAPID_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_SUBJECT")
+
+
+def test_voxd_relay_runs_alone_and_takes_only_the_relay_token(tmp_path, relay, fakes):
+    """On a cloud host: no config or auth service, the household's secrets copied over. Its users'
+    targets must be public addresses, but for the host the operator allows (the fakes' address)."""
+    secrets = {name: relay.secrets[name] for name in RELAY_SECRETS}
+    alone = StandaloneRelay(tmp_path / "cloud", free_port(), secrets, VOXD_PUSH_PROVIDER_URL=fakes.expo_url,
+                            VOXD_RELAY_ALLOW_HOSTS="127.0.0.1")
+    try:
+        alone.wait_ready()
+        web_token, ntfy_token, to_expo = fakes.subscription(), fakes.ntfy_topic(), expo_token()
+        sent = [message("web", web_token), message("ntfy", ntfy_token), message("expo", to_expo)]
+        answer = httpx.post(alone.url + "/api/v0/push", json={"messages": sent}, headers=bearer(relay), timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert [r["status"] for r in answer.json()["results"]] == ["delivered"] * 3
+        assert fakes.web_for(web_token)[0].payload["body"] == "The pasta is done"
+        assert len(fakes.ntfy_for(ntfy_token)) == 1 and [m["to"] for m in fakes.expo_messages()].count(to_expo) == 1
+        assert_the_address_guard_holds(alone, relay, fakes)
+        app_key = {"X-Service-App-Id": "notifications", "X-Service-App-Key": "k"}
+        for headers in ({"X-Admin-Key": relay.admin_key}, app_key, {"Authorization": "Bearer wrong"}):
+            refused = httpx.post(alone.url + "/api/v0/push", json={"messages": sent}, headers=headers)
+            assert refused.status_code == 401, refused.text
+    finally:
+        assert alone.stop() == 0, alone.output()
+    assert secrets["RELAY_TOKEN"] not in alone.output()
+
+
+def test_voxd_relay_refuses_to_start_without_the_households_secrets(tmp_path):
+    alone = StandaloneRelay(tmp_path / "bare", free_port(), {"VAPID_SUBJECT": "mailto:me@example.org"})
+    assert alone.process.wait(timeout=60) == 1
+    assert "RELAY_TOKEN, VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY not set" in alone.output()
+    assert not (tmp_path / "bare" / "data").exists()  # it made no secrets of its own

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from voxd.services.relay.messages import PushMessage, PushResult, delivered, failed
-from voxd.services.relay.providers import Answer, Outbound
+from voxd.services.relay.messages import PushMessage, PushResult
+from voxd.services.relay.providers import Outbound, target_result
 
 PRIORITY = {"normal": 3, "high": 4}  # ntfy's "default" and "high"
 
@@ -42,19 +42,6 @@ def ntfy_message(message: PushMessage, topic_name: str) -> dict[str, Any]:
     return shaped
 
 
-def outcome(message: PushMessage, answer: Answer) -> PushResult:
-    status = answer.status
-    if status is not None and 200 <= status < 300:
-        return delivered(message)
-    if status == 429:
-        return failed(message, "message_rate_exceeded", retry=True)
-    if status in (401, 403):
-        return failed(message, "invalid_credentials")
-    if status == 413:
-        return failed(message, "message_too_big")
-    return failed(message, "provider_error", retry=answer.unreachable)
-
-
 async def send(outbound: Outbound, message: PushMessage) -> PushResult:
     url, topic_name = publish_target(message.token)
-    return outcome(message, await outbound.post(url, json=ntfy_message(message, topic_name)))
+    return target_result(message, await outbound.post_target(url, json=ntfy_message(message, topic_name)))

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, TypeAdapter
 
-from voxd.kit.setting import DURATION, TEXT, URL, WHOLE, Kind, Setting
+from voxd.kit.setting import DURATION, FLAG, TEXT, URL, WHOLE, Kind, Setting
 
 EXPO_SEND_URL = "https://exp.host/--/api/v2/push/send"
 
@@ -55,5 +55,12 @@ PROVIDER_CONNECTIONS = Setting("VOXD_RELAY_CONNECTIONS", WHOLE, 6, "Connections 
                                "push provider host at once (Expo asks for at most 6).", minimum=1,
                                maximum=100)
 
+ALLOW_PRIVATE = Setting("VOXD_RELAY_ALLOW_PRIVATE", FLAG, False, "Deliver Web Push and ntfy messages to "
+                        "loopback, private and other non-public addresses too (tests; a trusted network "
+                        "only): a user's token names where the relay posts.")
+ALLOW_HOSTS = Setting("VOXD_RELAY_ALLOW_HOSTS", TEXT, "", "Host names (comma-separated, as written in the "
+                      "token's URL) that may resolve to private addresses, e.g. the household's own ntfy "
+                      "server; every other target must be public.", blank=True)
+
 SETTINGS = (PUSH_PROVIDER_URL, EXPO_ACCESS_TOKEN, VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY, VAPID_SUBJECT,
-            RELAY_TIMEOUT, PROVIDER_CONNECTIONS)
+            RELAY_TIMEOUT, PROVIDER_CONNECTIONS, ALLOW_PRIVATE, ALLOW_HOSTS)

@@ -21,8 +21,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02, VapidException
 from pywebpush import WebPusher, WebPushException
 
-from voxd.services.relay.messages import PushMessage, PushResult, Subscription, delivered, failed, subscription
-from voxd.services.relay.providers import Answer, Outbound
+from voxd.services.relay.messages import PushMessage, PushResult, Subscription, failed, subscription
+from voxd.services.relay.providers import Outbound, target_result
 
 # One aes128gcm record of 4096 bytes: 86 bytes of header, 16 of tag, 1 padding delimiter.
 MAX_PLAINTEXT = 4096 - 86 - 16 - 1
@@ -108,23 +108,6 @@ def push_headers(message: PushMessage, web: WebPush, endpoint: str) -> dict[str,
     return headers
 
 
-def outcome(message: PushMessage, answer: Answer) -> PushResult:
-    """RFC 8030's answers: 201 accepted; 404/410 the subscription is gone; 413 too big; 429 slow
-    down; 401/403 our VAPID identity refused; 5xx or no answer: not now."""
-    status = answer.status
-    if status is not None and 200 <= status < 300:
-        return delivered(message)
-    if status in (404, 410):
-        return failed(message, "device_not_registered", deactivate=True)
-    if status == 413:
-        return failed(message, "message_too_big")
-    if status == 429:
-        return failed(message, "message_rate_exceeded", retry=True)
-    if status in (401, 403):
-        return failed(message, "invalid_credentials")
-    return failed(message, "provider_error", retry=answer.unreachable)
-
-
 async def send(outbound: Outbound, web: WebPush, message: PushMessage) -> PushResult:
     target = subscription(message.token)
     assert target is not None  # checked at the edge (messages.check_batch)
@@ -140,4 +123,5 @@ async def send(outbound: Outbound, web: WebPush, message: PushMessage) -> PushRe
         headers = push_headers(message, web, target.endpoint)
     except VapidException:
         return failed(message, "invalid_credentials")
-    return outcome(message, await outbound.post(target.endpoint, headers=headers, data=body))
+    answer = await outbound.post_target(target.endpoint, headers=headers, data=body)
+    return target_result(message, answer, gone=(404, 410))
