@@ -9,10 +9,11 @@
 
 Errors on command. An Expo token names what it should get, `ExponentPushToken[<what>:<anything>]`
 with <what> `ticket-<Error>` (that ticket error), `receipt-<Error>` (an ok ticket, that receipt
-error), `pending` (no receipt yet) or anything else (delivered); `expo_mode` (or `POST
-/control {"expo_mode"}`) makes the whole send answer `500`, `429` or `hang`. A subscription or an
-ntfy topic is made with the status its endpoint answers (201/200, 404, 410, 413, 429, 500, or
-"hang"). Everything received is recorded so tests can assert exactly-once delivery and exact content.
+error), `pending` (no receipt yet) or anything else (delivered); `expo_mode` (or `POST /control
+{"expo_mode"}`) makes the whole send answer `500`, `429` or `hang`. A subscription or an ntfy topic
+is made with the status its endpoint answers (201/200, 404, 410, 413, 429, 500, "hang", or for ntfy
+"slow": 200 after a moment). Everything received is recorded so tests can assert exactly-once
+delivery and exact content.
 
 In a test: `with running_fakes() as fakes:` (a background thread), and a daemon started with
 `fakes.relay_env`; for the bench: `python tests/push_fakes.py --port N` (then `GET
@@ -45,6 +46,7 @@ EXPO_TOKEN = re.compile(r"Expo(nent)?PushToken\[(.+)\]")
 EXPO_FIELDS = {"to", "title", "body", "data", "priority", "ttl", "sound", "categoryId", "channelId",
                "expiration", "subtitle", "badge", "mutableContent", "_contentAvailable"}
 HANG_SECONDS = 3600
+SLOW_SECONDS = 0.2
 
 
 def b64url(raw: bytes) -> str:
@@ -141,6 +143,10 @@ class PushFakes:
         with self.lock:
             return sum(1 for peer in self.peers if peer[0] == kind)
 
+    def reset_in_flight(self) -> None:
+        with self.lock:
+            self.most_in_flight = self.in_flight
+
     def records(self) -> dict[str, Any]:
         with self.lock:
             return {"expo_messages": sum(len(s) for s in self.expo_sends), "expo_requests": len(self.expo_sends),
@@ -150,10 +156,12 @@ class PushFakes:
 
     # --- the server ----------------------------------------------------------------------------
 
-    async def hang(self) -> None:
+    async def hang(self, request: web.Request) -> None:
         """Answer nothing until the client gives up (or the fakes stop)."""
         with suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.released.wait(), HANG_SECONDS)
+            async with asyncio.timeout(HANG_SECONDS):
+                while not self.released.is_set() and request.transport and not request.transport.is_closing():
+                    await asyncio.sleep(0.05)
 
     def violation(self, problem: str) -> web.Response:
         with self.lock:
@@ -179,7 +187,7 @@ class PushFakes:
 
     async def expo_send(self, request: web.Request) -> web.StreamResponse:
         if self.expo_mode == "hang":
-            await self.hang()
+            await self.hang(request)
         if self.expo_mode in ("500", "429"):
             return web.json_response({"errors": [{"code": "INTERNAL", "message": "fake"}]}, status=int(self.expo_mode))
         try:
@@ -205,7 +213,7 @@ class PushFakes:
 
     async def expo_receipts(self, request: web.Request) -> web.StreamResponse:
         if self.expo_mode == "hang":
-            await self.hang()
+            await self.hang(request)
         if self.expo_mode in ("500", "429"):
             return web.json_response({"errors": [{"code": "INTERNAL", "message": "fake"}]}, status=int(self.expo_mode))
         body = await request.json()
@@ -227,7 +235,7 @@ class PushFakes:
         if problem:
             return self.violation(problem)
         if subscriber.status == "hang":
-            await self.hang()
+            await self.hang(request)
         if subscriber.status not in (200, 201):
             return web.Response(status=int(subscriber.status))
         try:
@@ -251,7 +259,10 @@ class PushFakes:
             return self.violation(problem)
         status = self.ntfy_status.get(body["topic"], 200)
         if status == "hang":
-            await self.hang()
+            await self.hang(request)
+        if status == "slow":  # answers, but only after a moment: deliveries pile up in flight
+            await asyncio.sleep(SLOW_SECONDS)
+            status = 200
         if status != 200:
             answer = {"code": int(status) * 100, "http": int(status), "error": "fake"}
             return web.json_response(answer, status=int(status))

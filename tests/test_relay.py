@@ -3,6 +3,7 @@ fakes (tests/push_fakes.py) and answers per message what became of it."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import signal
@@ -18,6 +19,9 @@ import pytest
 from conftest import STARTUP_TIMEOUT
 from daemons import serving
 from push_fakes import free_port, running_fakes
+from voxd.home import ensure_home
+from voxd.kit.settings import read_env_file
+from voxd.services.relay.webpush import public_vapid_key
 
 SERVICES = ["config", "auth", "relay"]
 
@@ -147,6 +151,15 @@ def test_a_provider_down_or_hanging_is_retry(relay, fakes):
         finally:
             fakes.expo_mode = "ok"
         assert (found["error"], found["retry"]) == ("provider_error", True)
+
+
+def test_a_batch_goes_out_in_parallel_on_at_most_six_connections(relay, fakes):
+    topic = fakes.ntfy_topic("slow")
+    fakes.reset_in_flight()
+    found = results(relay, *(message("ntfy", topic) for _ in range(30)))
+    assert all(r["status"] == "delivered" for r in found)
+    assert len(fakes.ntfy_for(topic)) == 30
+    assert fakes.most_in_flight == 6
 
 
 def test_receipts_are_fetched_and_their_errors_mapped(relay, fakes):
@@ -317,8 +330,30 @@ def test_voxd_relay_runs_alone_and_takes_only_the_relay_token(tmp_path, relay, f
     assert secrets["RELAY_TOKEN"] not in alone.output()
 
 
-def test_voxd_relay_refuses_to_start_without_the_households_secrets(tmp_path):
+def test_voxd_relay_refuses_to_start_without_the_households_secrets(tmp_path, relay):
     alone = StandaloneRelay(tmp_path / "bare", free_port(), {"VAPID_SUBJECT": "mailto:me@example.org"})
     assert alone.process.wait(timeout=60) == 1
     assert "RELAY_TOKEN, VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY not set" in alone.output()
     assert not (tmp_path / "bare" / "data").exists()  # it made no secrets of its own
+    secrets = {**{name: relay.secrets[name] for name in RELAY_SECRETS}, "VAPID_SUBJECT": "mailto:admin@localhost"}
+    localhost = StandaloneRelay(tmp_path / "localhost", free_port(), secrets)
+    assert localhost.process.wait(timeout=60) == 1
+    assert "VAPID_SUBJECT must be a mailto: address or an https: URL whose host is not localhost" in localhost.output()
+
+
+def test_init_writes_the_relay_secrets_once(tmp_path):
+    """RELAY_TOKEN, a matching VAPID key pair and a subject that is not localhost; a second run keeps
+    them, and a public key lost from voxd.env is derived again from the private key."""
+    first = ensure_home(tmp_path)
+    written = read_env_file(first.env_file)
+    assert {"RELAY_TOKEN", "VAPID_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_SUBJECT"} <= set(first.added)
+    public = base64.urlsafe_b64decode(written["VAPID_PUBLIC_KEY"] + "=")
+    assert len(public) == 65 and public[0] == 4  # an uncompressed P-256 point: applicationServerKey
+    assert public_vapid_key(written["VAPID_PRIVATE_KEY"]) == written["VAPID_PUBLIC_KEY"]
+    assert written["VAPID_SUBJECT"].startswith("mailto:admin@") and "localhost" not in written["VAPID_SUBJECT"]
+    assert ensure_home(tmp_path).added == [] and read_env_file(first.env_file) == written
+    kept = "".join(line + "\n" for line in first.env_file.read_text().splitlines()
+                   if not line.startswith("VAPID_PUBLIC_KEY="))
+    first.env_file.write_text(kept)
+    assert ensure_home(tmp_path).added == ["VAPID_PUBLIC_KEY"]
+    assert read_env_file(first.env_file) == written

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+from weakref import WeakValueDictionary
 
 import aiohttp
 from aiohttp import web
@@ -59,18 +60,30 @@ class Outbound:
     the address guard."""
 
     def __init__(self, provider: aiohttp.ClientSession, targets: aiohttp.ClientSession,
-                 policy: TargetPolicy) -> None:
+                 policy: TargetPolicy, connections: int) -> None:
         self._provider, self._targets, self._policy = provider, targets, policy
+        self._connections = connections
+        # One semaphore per host in use, as wide as the connector's per-host limit: a message waits
+        # here for its turn, so its time-out counts from when it is sent, not from when it queued.
+        self._turns: WeakValueDictionary[str, asyncio.Semaphore] = WeakValueDictionary()
 
     async def post(self, url: str, *, headers: Mapping[str, str] | None = None, json: Any = None) -> Answer:
-        return await posted(self._provider, url, headers=headers, json=json)
+        return await self._in_turn(self._provider, url, headers=headers, json=json)
 
     async def post_target(self, url: str, *, headers: Mapping[str, str] | None = None, json: Any = None,
                           data: bytes | None = None) -> Answer:
         refusal = literal_refusal(urlsplit(url).hostname or "", self._policy)
         if refusal:
             return Answer(None, refused=refusal)
-        return await posted(self._targets, url, headers=headers, json=json, data=data)
+        return await self._in_turn(self._targets, url, headers=headers, json=json, data=data)
+
+    async def _in_turn(self, session: aiohttp.ClientSession, url: str, **request: Any) -> Answer:
+        host = urlsplit(url).netloc.lower()
+        turn = self._turns.get(host)
+        if turn is None:
+            turn = self._turns[host] = asyncio.Semaphore(self._connections)
+        async with turn:
+            return await posted(session, url, **request)
 
     async def close(self) -> None:
         await self._provider.close()
@@ -146,6 +159,6 @@ async def outbound_resource(app: web.Application) -> AsyncIterator[None]:
     connections, timeout = settings.value(PROVIDER_CONNECTIONS), settings.value(RELAY_TIMEOUT)
     policy = target_policy(settings)
     app[OUTBOUND] = Outbound(outbound_session(connections, timeout),
-                             outbound_session(connections, timeout, GuardedResolver(policy)), policy)
+                             outbound_session(connections, timeout, GuardedResolver(policy)), policy, connections)
     yield
     await app[OUTBOUND].close()
