@@ -12,7 +12,7 @@ with <what> `ticket-<Error>` (that ticket error), `receipt-<Error>` (an ok ticke
 error), `pending` (no receipt yet) or anything else (delivered); `expo_mode` (or `POST /control
 {"expo_mode"}`) makes the whole send answer `500`, `429` or `hang`. A subscription or an ntfy topic
 is made with the status its endpoint answers (201/200, 404, 410, 413, 429, 500, "hang", or for ntfy
-"slow": 200 after a moment). Everything received is recorded so tests can assert exactly-once
+"slow": 200 after a moment, "redirect": a 307 to the publish URL). Everything received is recorded so tests can assert exactly-once
 delivery and exact content.
 
 In a test: `with running_fakes() as fakes:` (a background thread), and a daemon started with
@@ -257,12 +257,14 @@ class PushFakes:
         problem = ntfy_shape_problem(body)
         if problem:
             return self.violation(problem)
-        status = self.ntfy_status.get(body["topic"], 200)
+        status = 200 if "redirected" in request.query else self.ntfy_status.get(body["topic"], 200)
         if status == "hang":
             await self.hang(request)
         if status == "slow":  # answers, but only after a moment: deliveries pile up in flight
             await asyncio.sleep(SLOW_SECONDS)
             status = 200
+        if status == "redirect":  # to a topic that would take it: a relay must not follow
+            raise web.HTTPTemporaryRedirect(f"{self.url}/ntfy/?redirected={body['topic']}")
         if status != 200:
             answer = {"code": int(status) * 100, "http": int(status), "error": "fake"}
             return web.json_response(answer, status=int(status))

@@ -153,6 +153,13 @@ def test_a_provider_down_or_hanging_is_retry(relay, fakes):
         assert (found["error"], found["retry"]) == ("provider_error", True)
 
 
+def test_a_redirect_is_not_followed(relay, fakes):
+    topic = fakes.ntfy_topic("redirect")
+    [found] = results(relay, message("ntfy", topic))
+    assert (found["status"], found["error"], found["retry"]) == ("error", "provider_error", False)
+    assert fakes.ntfy_for(topic) == [] and not [d for d in fakes.ntfy if "redirected" in d.query]
+
+
 def test_a_batch_goes_out_in_parallel_on_at_most_six_connections(relay, fakes):
     topic = fakes.ntfy_topic("slow")
     fakes.reset_in_flight()
