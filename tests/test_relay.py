@@ -309,6 +309,17 @@ def assert_the_address_guard_holds(alone: StandaloneRelay, relay, fakes) -> None
     assert (after["ntfy"], after["web"]) == (before["ntfy"], before["web"])
 
 
+def assert_a_batch_answers_in_its_time(alone: StandaloneRelay, relay, fakes) -> None:
+    """A provider that never answers, and a request time-out far beyond the caller's patience: the
+    batch's time (1 s here) still answers, with retry for what had no answer."""
+    hanging, fine = message("ntfy", fakes.ntfy_topic("hang")), message("ntfy", fakes.ntfy_topic())
+    answer = httpx.post(alone.url + "/api/v0/push", json={"messages": [hanging, fine]}, headers=bearer(relay),
+                        timeout=60)
+    assert answer.status_code == 200, answer.text
+    late, on_time = answer.json()["results"]
+    assert (late["error"], late["retry"], on_time["status"]) == ("provider_error", True, "delivered")
+
+
 RELAY_SECRETS = ("RELAY_TOKEN", "VAPID_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_SUBJECT")
 
 
@@ -317,7 +328,8 @@ def test_voxd_relay_runs_alone_and_takes_only_the_relay_token(tmp_path, relay, f
     targets must be public addresses, but for the host the operator allows (the fakes' address)."""
     secrets = {name: relay.secrets[name] for name in RELAY_SECRETS}
     alone = StandaloneRelay(tmp_path / "cloud", free_port(), secrets, VOXD_PUSH_PROVIDER_URL=fakes.expo_url,
-                            VOXD_RELAY_ALLOW_HOSTS="127.0.0.1")
+                            VOXD_RELAY_ALLOW_HOSTS="127.0.0.1", VOXD_RELAY_TIMEOUT="300",
+                            VOXD_RELAY_BATCH_TIMEOUT="1")
     try:
         alone.wait_ready()
         web_token, ntfy_token, to_expo = fakes.subscription(), fakes.ntfy_topic(), expo_token()
@@ -328,6 +340,7 @@ def test_voxd_relay_runs_alone_and_takes_only_the_relay_token(tmp_path, relay, f
         assert fakes.web_for(web_token)[0].payload["body"] == "The pasta is done"
         assert len(fakes.ntfy_for(ntfy_token)) == 1 and [m["to"] for m in fakes.expo_messages()].count(to_expo) == 1
         assert_the_address_guard_holds(alone, relay, fakes)
+        assert_a_batch_answers_in_its_time(alone, relay, fakes)
         app_key = {"X-Service-App-Id": "notifications", "X-Service-App-Key": "k"}
         for headers in ({"X-Admin-Key": relay.admin_key}, app_key, {"Authorization": "Bearer wrong"}):
             refused = httpx.post(alone.url + "/api/v0/push", json={"messages": sent}, headers=headers)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from voxd.kit.app import create_service_app
-from voxd.kit.appkeys import VALIDATOR
+from voxd.kit.appkeys import SETTINGS, VALIDATOR
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
@@ -30,9 +30,11 @@ from voxd.services.relay.messages import (
     ReceiptQuery,
     ReceiptResults,
     check_batch,
+    failed,
 )
 from voxd.services.relay.providers import OUTBOUND, outbound_resource
 from voxd.services.relay.settings import (
+    BATCH_TIMEOUT,
     EXPO_ACCESS_TOKEN,
     PUSH_PROVIDER_URL,
     VAPID_PRIVATE_KEY,
@@ -57,16 +59,24 @@ PROVIDERS = web.AppKey("providers", Providers)
 
 async def deliver(app: web.Application, messages: list[PushMessage]) -> list[PushResult]:
     """Every message of the batch at once (Expo's in one request), the connection limit per
-    provider keeping the pace; results in the order of the messages."""
+    provider keeping the pace; results in the order of the messages. What has no answer when the
+    batch's time is up (`VOXD_RELAY_BATCH_TIMEOUT`) is answered retry, so a caller always hears back
+    in time, even from a batch of 100 to one host that never answers."""
     providers, outbound = app[PROVIDERS], app[OUTBOUND]
     to_expo = [m for m in messages if m.platform == "expo"]
-    sends = [expo.send(outbound, providers.expo, to_expo)] if to_expo else []
-    others = [m for m in messages if m.platform != "expo"]
-    sends += [webpush.send(outbound, providers.web, m) if m.platform == "web" else ntfy.send(outbound, m)
-              for m in others]
-    answered = await asyncio.gather(*sends)
-    by_id = {result.id: result for group in answered
-             for result in (group if isinstance(group, list) else [group])}
+    jobs = [(to_expo, expo.send(outbound, providers.expo, to_expo))] if to_expo else []
+    jobs += [([m], webpush.send(outbound, providers.web, m) if m.platform == "web" else ntfy.send(outbound, m))
+             for m in messages if m.platform != "expo"]
+    tasks = [asyncio.ensure_future(job) for _, job in jobs]
+    await asyncio.wait(tasks, timeout=app[SETTINGS].value(BATCH_TIMEOUT))
+    by_id: dict[str, PushResult] = {}
+    for (sent, _), task in zip(jobs, tasks, strict=True):
+        if not task.done():
+            task.cancel()
+            by_id.update((m.id, failed(m, "provider_error", retry=True)) for m in sent)
+            continue
+        answer = task.result()
+        by_id.update((r.id, r) for r in (answer if isinstance(answer, list) else [answer]))
     return [by_id[m.id] for m in messages]
 
 

@@ -51,6 +51,9 @@ VAPID_SUBJECT = Setting("VAPID_SUBJECT", SUBJECT, None, "Who push services conta
 RELAY_TIMEOUT = Setting("VOXD_RELAY_TIMEOUT", DURATION, 10.0, "How long one request to a push provider "
                         "(Expo, a Web Push service, an ntfy server) may take before its messages are "
                         "answered retry.", minimum=0.1, maximum=300)
+BATCH_TIMEOUT = Setting("VOXD_RELAY_BATCH_TIMEOUT", DURATION, 25.0, "How long the relay works on one batch: "
+                        "a message without an answer by then is answered retry, so the caller hears back "
+                        "in time (the notifications service's call waits longer).", minimum=0.1, maximum=600)
 PROVIDER_CONNECTIONS = Setting("VOXD_RELAY_CONNECTIONS", WHOLE, 6, "Connections the relay opens to any one "
                                "push provider host at once (Expo asks for at most 6).", minimum=1,
                                maximum=100)
@@ -63,4 +66,4 @@ ALLOW_HOSTS = Setting("VOXD_RELAY_ALLOW_HOSTS", TEXT, "", "Host names (comma-sep
                       "server; every other target must be public.", blank=True)
 
 SETTINGS = (PUSH_PROVIDER_URL, EXPO_ACCESS_TOKEN, VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY, VAPID_SUBJECT,
-            RELAY_TIMEOUT, PROVIDER_CONNECTIONS, ALLOW_PRIVATE, ALLOW_HOSTS)
+            RELAY_TIMEOUT, BATCH_TIMEOUT, PROVIDER_CONNECTIONS, ALLOW_PRIVATE, ALLOW_HOSTS)
