@@ -12,8 +12,8 @@ with <what> `ticket-<Error>` (that ticket error), `receipt-<Error>` (an ok ticke
 error), `pending` (no receipt yet) or anything else (delivered); `expo_mode` (or `POST /control
 {"expo_mode"}`) makes the whole send answer `500`, `429` or `hang`. A subscription or an ntfy topic
 is made with the status its endpoint answers (201/200, 404, 410, 413, 429, 500, "hang", or for ntfy
-"slow": 200 after a moment, "redirect": a 307 to the publish URL). Everything received is recorded so tests can assert exactly-once
-delivery and exact content.
+"slow": 200 after a moment, "redirect": a 307 to the publish URL). Everything received is recorded
+so tests can assert exactly-once delivery and exact content.
 
 In a test: `with running_fakes() as fakes:` (a background thread), and a daemon started with
 `fakes.relay_env`; for the bench: `python tests/push_fakes.py --port N` (then `GET
@@ -96,6 +96,7 @@ class PushFakes:
     url: str = ""
     expo_mode: str = "ok"  # ok | 500 | 429 | hang
     expo_sends: list[list[dict[str, Any]]] = field(default_factory=list)
+    expo_authorizations: list[str | None] = field(default_factory=list)  # each send's Authorization header
     receipt_requests: list[list[str]] = field(default_factory=list)
     tickets: dict[str, str] = field(default_factory=dict)  # ticket id -> token
     web: list[WebDelivery] = field(default_factory=list)
@@ -199,6 +200,7 @@ class PushFakes:
             return self.violation(problem)
         with self.lock:
             self.expo_sends.append(messages)
+            self.expo_authorizations.append(request.headers.get("Authorization"))
         return web.json_response({"data": [self.ticket(message["to"]) for message in messages]})
 
     def ticket(self, token: str) -> dict[str, Any]:

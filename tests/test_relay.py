@@ -24,6 +24,7 @@ from voxd.kit.settings import read_env_file
 from voxd.services.relay.webpush import public_vapid_key
 
 SERVICES = ["config", "auth", "relay"]
+EXPO_ACCESS = "expo-access-token-of-the-project"
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,8 @@ def fakes():
 
 @pytest.fixture(scope="module")
 def relay(tmp_path_factory, fakes):
-    with serving(tmp_path_factory, SERVICES, VOXD_RELAY_TIMEOUT="1", **fakes.relay_env) as daemon:
+    with serving(tmp_path_factory, SERVICES, VOXD_RELAY_TIMEOUT="1", VOXD_EXPO_ACCESS_TOKEN=EXPO_ACCESS,
+                 **fakes.relay_env) as daemon:
         yield daemon
 
 
@@ -76,6 +78,7 @@ def test_each_platform_is_delivered_exactly_once_with_its_content(relay, fakes):
     assert found[0]["receipt_id"] and not any(r["retry"] or r["deactivate"] for r in found)
 
     [expo] = [m for m in fakes.expo_messages() if m["to"] == to_expo]
+    assert set(fakes.expo_authorizations) == {f"Bearer {EXPO_ACCESS}"}
     assert expo == {"to": to_expo, "title": "Timer", "body": "The pasta is done", "data": data,
                     "priority": "high", "ttl": 3600, "sound": "default", "categoryId": "timer"}
 
@@ -137,6 +140,19 @@ def test_web_push_service_answers_are_mapped(relay, fakes, status, code, deactiv
     assert (found["status"], found["error"], found["deactivate"], found["retry"]) == ("error", code, deactivate, retry)
 
 
+def test_a_web_push_that_cannot_be_sent_says_why(relay, fakes):
+    """Too big for one aes128gcm record (the fields each within their limits), and keys that are
+    not a P-256 point: never posted."""
+    token = fakes.subscription()
+    too_big = message("web", token, body="b" * 4000, data={"text": "d" * 4000})
+    info = json.loads(token)
+    broken = message("web", json.dumps({**info, "keys": {**info["keys"], "p256dh": "bm90LWEta2V5"}}))
+    big, bad = results(relay, too_big, broken)
+    assert (big["error"], big["deactivate"], big["retry"]) == ("message_too_big", False, False)
+    assert (bad["error"], bad["deactivate"], bad["retry"]) == ("invalid_token", True, False)
+    assert fakes.web_for(token) == []
+
+
 def test_a_provider_down_or_hanging_is_retry(relay, fakes):
     down = message("ntfy", "http://127.0.0.1:1/nothing-listens")
     hanging = message("ntfy", fakes.ntfy_topic("hang"))
@@ -144,13 +160,13 @@ def test_a_provider_down_or_hanging_is_retry(relay, fakes):
     for found in results(relay, down, hanging, failing):
         assert (found["status"], found["error"], found["retry"], found["deactivate"]) == \
             ("error", "provider_error", True, False)
-    for mode in ("500", "hang"):
+    for mode, error in (("500", "provider_error"), ("hang", "provider_error"), ("429", "message_rate_exceeded")):
         fakes.expo_mode = mode
         try:
             [found] = results(relay, message("expo", expo_token()))
         finally:
             fakes.expo_mode = "ok"
-        assert (found["error"], found["retry"]) == ("provider_error", True)
+        assert (found["error"], found["retry"]) == (error, True)
 
 
 def test_a_redirect_is_not_followed(relay, fakes):
@@ -251,7 +267,7 @@ def test_secrets_never_reach_the_log(relay, fakes):
     output = relay.output()
     keys = json.loads(token)["keys"]
     for secret in (relay.secrets["RELAY_TOKEN"], relay.secrets["VAPID_PRIVATE_KEY"], keys["auth"], keys["p256dh"],
-                   "ExponentPushToken", "/ntfy/voxd-"):
+                   "ExponentPushToken", "/ntfy/voxd-", EXPO_ACCESS):
         assert secret not in output
     assert "pushed 3 messages" in output
 
