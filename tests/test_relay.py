@@ -7,6 +7,7 @@ import base64
 import json
 import os
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -275,25 +276,30 @@ def test_secrets_never_reach_the_log(relay, fakes):
 class StandaloneRelay:
     """`voxd relay --port P` in a process of its own, with only the secrets it needs in its voxd.env."""
 
-    def __init__(self, home, port: int, secrets: dict[str, str], **env: str) -> None:
+    def __init__(self, home, port: int, secrets: dict[str, str], *args: str, **env: str) -> None:
         home.mkdir(parents=True, exist_ok=True)
         (home / "voxd.env").write_text("".join(f"{k}={v}\n" for k, v in secrets.items()))
         (home / "voxd.env").chmod(0o600)
         environment = {k: v for k, v in os.environ.items() if not k.startswith(("VOXD_", "SERVICE_", "APP_KEY_"))}
         self.log = home / "relay.log"
-        self.url = f"http://127.0.0.1:{port}"
-        self.process = subprocess.Popen([sys.executable, "-m", "voxd", "relay", "--port", str(port)],
+        self.url = f"{'https' if env.get('VOXD_TLS') == 'on' else 'http'}://127.0.0.1:{port}"
+        self.authority = home / "tls" / "ca.pem"  # made by the relay at its start when TLS is on
+        self.process = subprocess.Popen([sys.executable, "-m", "voxd", "relay", "--port", str(port), *args],
                                         env={**environment, "VOXD_HOME": str(home), **env},
                                         stdout=self.log.open("wb"), stderr=subprocess.STDOUT)
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + STARTUP_TIMEOUT  # a readiness wait, not a speed target
         while time.monotonic() < deadline and self.process.poll() is None:
-            with suppress(httpx.HTTPError):
-                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
+            with suppress(httpx.HTTPError, OSError):
+                if httpx.get(self.url + "/health", timeout=1, verify=self.verify).status_code == 200:
                     return
             time.sleep(0.1)
         raise AssertionError(f"voxd relay did not start:\n{self.output()}")
+
+    @property
+    def verify(self) -> ssl.SSLContext | bool:
+        return ssl.create_default_context(cafile=self.authority) if self.url.startswith("https") else True
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -375,6 +381,23 @@ def test_voxd_relay_refuses_to_start_without_the_households_secrets(tmp_path, re
     localhost = StandaloneRelay(tmp_path / "localhost", free_port(), secrets)
     assert localhost.process.wait(timeout=60) == 1
     assert "VAPID_SUBJECT must be a mailto: address or an https: URL whose host is not localhost" in localhost.output()
+
+
+def test_voxd_relay_serves_https_through_the_kit(tmp_path, relay, fakes):
+    """The listener every service has: TLS with voxd's own authority when asked (and beyond loopback)."""
+    secrets = {name: relay.secrets[name] for name in RELAY_SECRETS}
+    alone = StandaloneRelay(tmp_path / "tls", free_port(), secrets, "--host", "127.0.0.1", VOXD_TLS="on",
+                            **fakes.relay_env)
+    try:
+        alone.wait_ready()
+        token = fakes.ntfy_topic()
+        answer = httpx.post(alone.url + "/api/v0/push", json={"messages": [message("ntfy", token)]},
+                            headers=bearer(relay), verify=alone.verify, timeout=30)
+        assert answer.status_code == 200 and answer.json()["results"][0]["status"] == "delivered"
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(alone.url.replace("https", "http") + "/health", timeout=5)
+    finally:
+        assert alone.stop() == 0, alone.output()
 
 
 def test_init_writes_the_relay_secrets_once(tmp_path):
