@@ -240,6 +240,7 @@ def invalid_batches(fakes) -> dict[str, dict]:
         "web endpoint not http": {"messages": [message("web", json.dumps({**web_info,
                                                                            "endpoint": "file:///etc/passwd"}))]},
         "ntfy token not a URL": {"messages": [message("ntfy", "mytopic")]},
+        "expo token not one": {"messages": [message("expo", "fcm:abc123")]},
         "ntfy token ftp": {"messages": [message("ntfy", "ftp://ntfy.example/topic")]},
         "ntfy token with password": {"messages": [message("ntfy", "https://user:pw@ntfy.example/topic")]},
         "same id twice": {"messages": [{**message("ntfy", ntfy), "id": "a"}, {**message("ntfy", ntfy), "id": "a"}]},

@@ -23,6 +23,7 @@ MAX_TTL = 28 * 86400  # what Web Push services and FCM keep at most
 DEFAULT_TTL = 86400  # a phone asleep for a night still gets it (Web Push's 0 would drop it)
 
 NTFY_TOPIC = re.compile(r"[-_A-Za-z0-9]{1,64}")  # ntfy's own rule for topic names
+EXPO_TOKEN = re.compile(r"Expo(nent)?PushToken\[[^\]\s]+\]")  # what Expo's SDKs take as a push token
 Platform = Literal["expo", "web", "ntfy"]
 Priority = Literal["normal", "high"]
 ErrorCode = Literal["device_not_registered", "message_too_big", "message_rate_exceeded",
@@ -168,6 +169,8 @@ def token_problem(message: PushMessage) -> str | None:
     if message.platform == "ntfy":
         problem = target_url(message.token) or topic_problem(message.token)
         return f"an ntfy token is the topic's http(s) URL; this one {problem}" if problem else None
+    if not EXPO_TOKEN.fullmatch(message.token):  # else Expo refuses the whole request, not the one message
+        return "an expo token is the app's ExponentPushToken[…]"
     return None
 
 
