@@ -21,7 +21,7 @@ from push_fakes import free_port, running_fakes
 from relay_calls import expo_token, message, relay_bearer
 from voxd.home import ensure_home
 from voxd.kit.settings import read_env_file
-from voxd.services.relay.webpush import public_vapid_key
+from voxd.services.relay.vapid_keys import public_vapid_key
 
 RELAY_SECRETS = ("RELAY_TOKEN", "VAPID_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_SUBJECT")
 

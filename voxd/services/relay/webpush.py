@@ -6,7 +6,6 @@ category and actions, ready for `showNotification(title, {body, data, tag, actio
 
 from __future__ import annotations
 
-import base64
 import binascii
 import hashlib
 import json
@@ -16,38 +15,17 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from cachetools import TTLCache
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02, VapidException
 from pywebpush import WebPusher, WebPushException
 
 from voxd.services.relay.messages import PushMessage, PushResult, Subscription, failed, subscription
 from voxd.services.relay.providers import Outbound, target_result
+from voxd.services.relay.vapid_keys import b64url
 
 # One aes128gcm record of 4096 bytes: 86 bytes of header, 16 of tag, 1 padding delimiter.
 MAX_PLAINTEXT = 4096 - 86 - 16 - 1
 VAPID_LIFETIME = 12 * 3600  # RFC 8292 allows 24 h; signed again well before it runs out
 TOPIC = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-
-def b64url(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-
-
-def new_vapid_keys() -> tuple[str, str]:
-    """(private, public): the 32-byte scalar and the uncompressed point, URL-safe base64 without
-    padding, the public one exactly as a browser's `applicationServerKey` takes it."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    private = key.private_numbers().private_value.to_bytes(32, "big")
-    public = key.public_key().public_bytes(serialization.Encoding.X962,
-                                           serialization.PublicFormat.UncompressedPoint)
-    return b64url(private), b64url(public)
-
-
-def public_vapid_key(private_key: str) -> str:
-    """The applicationServerKey of a private key written by `new_vapid_keys`."""
-    public = Vapid02.from_raw(private_key.encode()).public_key
-    return b64url(public.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint))
 
 
 def topic(tag: str) -> str:
