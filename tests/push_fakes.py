@@ -17,7 +17,8 @@ so tests can assert exactly-once delivery and exact content.
 
 In a test: `with running_fakes() as fakes:` (a background thread), and a daemon started with
 `fakes.relay_env`; for the bench: `python tests/push_fakes.py --port N` (then `GET
-/web/subscribe?status=201`, `GET /control/records`).
+/web/subscribe?status=201` for a subscription, `GET /ntfy/topic?status=200` for a topic URL,
+`POST /control {"expo_mode"}`, `GET /control/records`).
 """
 
 from __future__ import annotations
@@ -271,6 +272,10 @@ class PushFakes:
         status = request.query.get("status", "201")
         return web.json_response(json.loads(self.subscription(int(status) if status.isdigit() else status)))
 
+    async def new_topic(self, request: web.Request) -> web.Response:
+        status = request.query.get("status", "200")
+        return web.Response(text=self.ntfy_topic(int(status) if status.isdigit() else status))
+
     async def control(self, request: web.Request) -> web.Response:
         body = await request.json()
         self.expo_mode = body.get("expo_mode", self.expo_mode)
@@ -287,6 +292,7 @@ class PushFakes:
         for method, path, kind, handler in routes:
             app.router.add_route(method, path, self.counting(kind, handler))
         app.router.add_get("/web/subscribe", self.subscribe)
+        app.router.add_get("/ntfy/topic", self.new_topic)
         app.router.add_post("/control", self.control)
         app.router.add_get("/control/records", self.show_records)
         return app
