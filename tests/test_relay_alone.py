@@ -20,7 +20,8 @@ from conftest import STARTUP_TIMEOUT
 from push_fakes import free_port, running_fakes
 from relay_calls import expo_token, message, relay_bearer
 from voxd.home import ensure_home
-from voxd.kit.settings import read_env_file
+from voxd.kit.settings import SettingsError, read_env_file
+from voxd.services.relay.settings import VAPID_SUBJECT
 from voxd.services.relay.vapid_keys import public_vapid_key
 
 RELAY_SECRETS = ("RELAY_TOKEN", "VAPID_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_SUBJECT")
@@ -183,3 +184,18 @@ def test_init_writes_the_relay_secrets_once(tmp_path):
     first.env_file.write_text(kept)
     assert ensure_home(tmp_path).added == ["VAPID_PUBLIC_KEY"]
     assert read_env_file(first.env_file) == written
+
+
+@pytest.mark.parametrize("subject, usable", [
+    ("mailto:admin@voxd.home.arpa", True), ("https://example.org/contact", True), ("mailto:me@example.org", True),
+    ("mailto:admin@localhost", False), ("https://localhost", False), ("https://push.localhost/x", False),
+    ("http://example.org", False), ("mailto:nobody", False), ("admin@example.org", False), ("", False),
+])
+def test_a_vapid_subject_is_mailto_or_https_and_not_localhost(subject, usable):
+    """Unit: the setting's own check, which `voxd serve` and `voxd relay` run at start-up."""
+    try:
+        VAPID_SUBJECT.parse(subject)
+    except SettingsError:
+        assert not usable, subject
+    else:
+        assert usable, subject
