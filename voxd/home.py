@@ -18,9 +18,16 @@ from pathlib import Path
 from voxd.catalog import CATALOG
 from voxd.kit.private_files import FILE_MODE, private_folder, tighten, write_private
 from voxd.kit.sealing import SEALING_KEY_VARIABLE, new_sealing_key
-from voxd.kit.settings import ADMIN_API_KEY, ENV_FILE_NAME, RELAY_TOKEN, app_key_variable, read_env_file
+from voxd.kit.settings import (
+    ADMIN_API_KEY,
+    ENV_FILE_NAME,
+    RELAY_TOKEN,
+    VAPID_PUBLIC_KEY,
+    app_key_variable,
+    read_env_file,
+)
 from voxd.services.auth.settings import JWT_SIGNING_KEY
-from voxd.services.relay.settings import VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY, VAPID_SUBJECT
+from voxd.services.relay.settings import VAPID_PRIVATE_KEY, VAPID_SUBJECT
 from voxd.services.relay.vapid_keys import new_vapid_keys, public_vapid_key
 
 HEADER = """\

@@ -12,9 +12,9 @@ from voxd.cli.settings_option import own_settings
 from voxd.daemon import StartupError, serve_alone
 from voxd.kit.log_setup import configure_logging
 from voxd.kit.redact import Redactor
-from voxd.kit.settings import BIND_HOST, LOG_LEVEL, RELAY_TOKEN, SettingsError
+from voxd.kit.settings import BIND_HOST, LOG_LEVEL, RELAY_TOKEN, VAPID_PUBLIC_KEY, SettingsError
 from voxd.services.relay.app import create_standalone_app
-from voxd.services.relay.settings import VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY, VAPID_SUBJECT
+from voxd.services.relay.settings import VAPID_PRIVATE_KEY, VAPID_SUBJECT
 
 NEEDED = (RELAY_TOKEN, VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY, VAPID_SUBJECT)
 

@@ -42,9 +42,6 @@ EXPO_ACCESS_TOKEN = Setting("VOXD_EXPO_ACCESS_TOKEN", TEXT, None, "Expo's access
                             "when the Expo project has enhanced push security on.", secret=True)
 VAPID_PRIVATE_KEY = Setting("VAPID_PRIVATE_KEY", TEXT, None, "The relay's VAPID private key (P-256, "
                             "URL-safe base64 of the 32-byte scalar; voxd init writes it).", secret=True)
-VAPID_PUBLIC_KEY = Setting("VAPID_PUBLIC_KEY", TEXT, None, "The VAPID public key (URL-safe base64 of "
-                           "the uncompressed P-256 point): a browser's applicationServerKey when it "
-                           "subscribes (voxd init writes it).")
 VAPID_SUBJECT = Setting("VAPID_SUBJECT", SUBJECT, None, "Who push services contact about this relay's "
                         "Web Push: a mailto: address or an https: URL, never localhost (Apple refuses "
                         "it). voxd init writes mailto:admin@<this host>.home.arpa; set your own address.")
@@ -65,5 +62,5 @@ ALLOW_HOSTS = Setting("VOXD_RELAY_ALLOW_HOSTS", TEXT, "", "Host names (comma-sep
                       "token's URL) that may resolve to private addresses, e.g. the household's own ntfy "
                       "server; every other target must be public.", blank=True)
 
-SETTINGS = (PUSH_PROVIDER_URL, EXPO_ACCESS_TOKEN, VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY, VAPID_SUBJECT,
+SETTINGS = (PUSH_PROVIDER_URL, EXPO_ACCESS_TOKEN, VAPID_PRIVATE_KEY, VAPID_SUBJECT,
             RELAY_TIMEOUT, BATCH_TIMEOUT, PROVIDER_CONNECTIONS, ALLOW_PRIVATE, ALLOW_HOSTS)
