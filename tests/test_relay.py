@@ -164,7 +164,7 @@ def test_a_batch_goes_out_in_parallel_on_at_most_six_connections(relay, fakes):
     found = results(relay, *(message("ntfy", topic) for _ in range(30)))
     assert all(r["status"] == "delivered" for r in found)
     assert len(fakes.ntfy_for(topic)) == 30
-    assert fakes.most_in_flight == 6
+    assert 1 < fakes.most_in_flight <= 6  # in parallel, never past the limit (6 when nothing lags)
 
 
 def test_receipts_are_fetched_and_their_errors_mapped(relay, fakes):
