@@ -26,7 +26,7 @@ def fakes():
 
 @pytest.fixture(scope="module")
 def relay(tmp_path_factory, fakes):
-    with serving(tmp_path_factory, SERVICES, VOXD_RELAY_TIMEOUT="1", VOXD_EXPO_ACCESS_TOKEN=EXPO_ACCESS,
+    with serving(tmp_path_factory, SERVICES, VOXD_RELAY_TIMEOUT="2", VOXD_EXPO_ACCESS_TOKEN=EXPO_ACCESS,
                  **fakes.relay_env) as daemon:
         yield daemon
 
