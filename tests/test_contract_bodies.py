@@ -87,10 +87,11 @@ class Keys:
         return {"Authorization": f"Bearer {login(self.daemon, email, password).json()['access_token']}"}
 
     def accepted_by(self, service: str, method: str, path: str, operation: dict) -> dict[str, str]:
-        """A node's key, the admin key or a user's token when the route takes one; else the app key
-        of a service it takes calls from, found by asking (credentials are checked before the body,
-        so a key the route refuses is a 401 or 403 whatever is sent). A node's key first: it
-        carries its household, which the admin key would have to name before the body is read."""
+        """A node's key, the admin key, the relay token or a user's token when the route takes one;
+        else the app key of a service it takes calls from, found by asking (credentials are checked
+        before the body, so a key the route refuses is a 401 or 403 whatever is sent). A node's key
+        first: it carries its household, which the admin key would have to name before the body is
+        read."""
         security = operation["security"]
         schemes = {name for requirement in security for name in requirement}
         if not security:
@@ -99,6 +100,8 @@ class Keys:
             return self.node
         if "admin" in schemes:
             return self.admin
+        if "relay_token" in schemes:
+            return {"Authorization": f"Bearer {self.daemon.secrets['RELAY_TOKEN']}"}
         if {"bearer": []} in security:
             return self.user
         if {"bearer": ["admin"]} in security:
