@@ -1,0 +1,229 @@
+"""The notifications service through `voxd serve` (issue 21 §1, §2): device tokens, sends fanned out
+to every token through the relay (here a stand-in that records what it delivered), a dead token
+deactivated in the same send, a receipt error applied later, the relay down then back, and the
+credentials each route takes. The daemon killed with sends in the outbox: test_notifications_restart.py."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import httpx
+import pytest
+
+from conftest import app_headers, household_member
+from daemons import serving
+from relay_fake import FakeRelay
+
+SEND = "/api/v0/notifications/send"
+TOKENS = "/api/v0/device-tokens"
+SERVICES = ["config", "auth", "command-center", "notifications"]
+
+
+@pytest.fixture(scope="module")
+def relay():
+    fake = FakeRelay()
+    yield fake
+    fake.close()
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory, relay):
+    with serving(tmp_path_factory, SERVICES, NOTIFICATIONS_RELAY_URL=relay.url, RELAY_TOKEN=relay.token,
+                 VOXD_PUSH_RECEIPT_DELAY="0.5") as running:
+        yield running
+
+
+def url(daemon, path: str) -> str:
+    return daemon.url("notifications") + path
+
+
+def register(daemon, who: dict, platform: str, token: str | None = None, name: str | None = None) -> str:
+    token = token or f"{platform}-{uuid.uuid4().hex}"
+    body = {"token": token, "platform": platform, **({"device_name": name} if name else {})}
+    answer = httpx.post(url(daemon, TOKENS), json=body, headers=who["headers"])
+    assert answer.status_code == 201, answer.text
+    return token
+
+
+def user_id(daemon, who: dict) -> str:
+    return httpx.get(daemon.url("auth") + "/auth/me", headers=who["headers"]).json()["user_id"]
+
+
+def send(daemon, body: dict, headers: dict | None = None) -> httpx.Response:
+    return httpx.post(url(daemon, SEND), json=body, headers=headers or app_headers(daemon, "command-center"))
+
+
+def settled(daemon, notification_id: str, until=lambda n: n["status"] != "queued", within: float = 30) -> dict:
+    """The send once `until` holds (a poll with a deadline, not a timed assertion)."""
+    deadline = time.monotonic() + within
+    while True:
+        found = httpx.get(url(daemon, f"/api/v0/notifications/{notification_id}"),
+                          headers={"X-Admin-Key": daemon.admin_key}).json()
+        if until(found) or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+def test_a_token_is_registered_once_listed_by_its_owner_and_removed(daemon):
+    owner, other = household_member(daemon), household_member(daemon)
+    token = register(daemon, owner, "expo", "ExponentPushToken[abc]", "Kim's phone")
+    again = httpx.post(url(daemon, TOKENS), json={"token": token, "platform": "expo"}, headers=owner["headers"])
+    assert again.status_code == 200 and again.json()["device_name"] == "Kim's phone"
+    listed = httpx.get(url(daemon, TOKENS), headers=owner["headers"]).json()["device_tokens"]
+    assert [(t["token"], t["platform"], t["active"]) for t in listed] == [(token, "expo", True)]
+    assert httpx.get(url(daemon, TOKENS), headers=other["headers"]).json()["device_tokens"] == []
+
+    path = url(daemon, f"{TOKENS}/{token}")
+    assert httpx.delete(path, headers=other["headers"]).status_code == 404
+    assert httpx.delete(path, headers=owner["headers"]).status_code == 204
+    assert httpx.get(url(daemon, TOKENS), headers=owner["headers"]).json()["device_tokens"] == []
+
+    register(daemon, owner, "ntfy", "https://ntfy.sh/kims-topic")
+    admin_delete = httpx.delete(url(daemon, f"{TOKENS}/https%3A%2F%2Fntfy.sh%2Fkims-topic"),
+                                headers={"X-Admin-Key": daemon.admin_key})
+    assert admin_delete.status_code == 204
+
+
+def test_bad_tokens_are_refused_clearly(daemon):
+    who = household_member(daemon)
+    for body in ({"token": "x", "platform": "carrier-pigeon"}, {"platform": "expo"}, {"token": "", "platform": "web"}):
+        answer = httpx.post(url(daemon, TOKENS), json=body, headers=who["headers"])
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_request", body
+    assert httpx.post(url(daemon, TOKENS), json={"token": "t", "platform": "expo"}).status_code == 401
+
+
+def test_without_a_vapid_key_the_web_push_key_says_how_to_get_one(daemon):
+    answer = httpx.get(url(daemon, f"{TOKENS}/web-push-key"), headers=household_member(daemon)["headers"])
+    assert answer.status_code == 503
+    assert answer.json()["error"]["code"] == "web_push_not_configured" and "voxd init" in answer.text
+
+
+def test_a_send_fans_out_to_every_platform_and_a_dead_token_is_deactivated_at_once(daemon, relay):
+    who = household_member(daemon)
+    expo, web, ntfy = register(daemon, who, "expo"), register(daemon, who, "web"), register(daemon, who, "ntfy")
+    dead = register(daemon, who, "expo", name="old phone")
+    relay.dead.add(dead)
+    body = {"target": {"user_id": user_id(daemon, who)}, "title": "Dinner", "body": "Lasagne at 7",
+            "priority": "high", "category": "family", "data": {"room": "kitchen"},
+            "actions": [{"id": "ok", "title": "On my way"}]}
+    accepted = send(daemon, body)
+    assert accepted.status_code == 202, accepted.text
+    assert accepted.json()["status"] == "queued" and accepted.json()["tokens"] == 4
+
+    notification = settled(daemon, accepted.json()["id"])
+    assert notification["status"] == "partial"
+    states = {r["token_end"]: (r["state"], r["error"]) for r in notification["results"]}
+    assert states[dead[-8:]] == ("error", "device_not_registered")
+    assert [states[t[-8:]] for t in (expo, web, ntfy)] == [("delivered", None)] * 3
+    for token in (expo, web, ntfy):
+        [message] = relay.delivered_to(token)
+        assert message["tag"] == accepted.json()["id"] and message["priority"] == "high"
+        assert 86_000 < message["ttl"] <= 86_400 and message["title"] == "Dinner"
+        assert message["data"] == {"room": "kitchen", "notification_id": accepted.json()["id"]}
+        assert message["actions"] == [{"id": "ok", "title": "On my way"}]
+    listed = {t["token"]: t for t in httpx.get(url(daemon, TOKENS), headers=who["headers"]).json()["device_tokens"]}
+    assert listed[dead]["active"] is False and listed[dead]["deactivated_reason"] == "device_not_registered"
+    assert listed[expo]["active"] is True
+
+    later = send(daemon, {**body, "title": "Again"}).json()
+    assert later["tokens"] == 3  # the dead token gets no further sends
+
+
+def test_a_receipt_error_is_applied_after_the_receipt_delay(daemon, relay):
+    who = household_member(daemon)
+    token = register(daemon, who, "expo")
+    relay.receipt_errors[token] = "device_not_registered"
+    accepted = send(daemon, {"target": {"user_id": user_id(daemon, who)}, "title": "Hi", "body": "there"}).json()
+    notification = settled(daemon, accepted["id"], lambda n: n["status"] == "failed")
+    assert notification["results"][0]["error"] == "device_not_registered"
+    assert any(relay.receipt_tokens[rid] == token for rid in relay.receipts_asked)
+    [listed] = httpx.get(url(daemon, TOKENS), headers=who["headers"]).json()["device_tokens"]
+    assert listed["active"] is False
+
+
+def test_the_relay_down_delays_a_send_and_a_token_to_retry_is_retried(daemon, relay):
+    who = household_member(daemon)
+    steady, flaky = register(daemon, who, "ntfy"), register(daemon, who, "web")
+    relay.flaky[flaky] = 1
+    relay.down = True
+    try:
+        accepted = send(daemon, {"target": {"user_id": user_id(daemon, who)}, "title": "Later", "body": "b"}).json()
+        waiting = settled(daemon, accepted["id"], lambda n: all(r["attempts"] >= 1 for r in n["results"]))
+        assert waiting["status"] == "queued"
+    finally:
+        relay.down = False
+    assert settled(daemon, accepted["id"])["status"] == "sent"
+    assert len(relay.delivered_to(steady)) == 1 and len(relay.delivered_to(flaky)) == 1
+
+
+def test_the_same_idempotency_key_is_the_same_send(daemon, relay):
+    who = household_member(daemon)
+    token = register(daemon, who, "expo")
+    body = {"target": {"user_id": user_id(daemon, who)}, "title": "Once", "body": "only",
+            "idempotency_key": f"key-{uuid.uuid4()}"}
+    first, second = send(daemon, body).json(), send(daemon, body).json()
+    assert first["id"] == second["id"]
+    settled(daemon, first["id"])
+    assert len(relay.delivered_to(token)) == 1
+
+
+def test_a_household_send_reaches_every_member_and_batches_stay_within_100(daemon, relay):
+    first = household_member(daemon)
+    second = household_member(daemon, first["household_id"])
+    tokens = [register(daemon, first, "expo") for _ in range(150)] + [register(daemon, second, "ntfy")]
+    accepted = send(daemon, {"target": {"household_id": first["household_id"]}, "title": "All", "body": "of you",
+                             "inbox": True}).json()
+    assert accepted["tokens"] == 151
+    assert settled(daemon, accepted["id"])["status"] == "sent"
+    assert all(len(relay.delivered_to(token)) == 1 for token in tokens)
+    assert max(relay.batches) <= 100
+    for who in (first, second):
+        [item] = httpx.get(url(daemon, "/api/v0/inbox"), headers=who["headers"]).json()["items"]
+        assert item["title"] == "All" and item["notification_id"] == accepted["id"]
+
+
+def test_who_may_send_and_read_sends(daemon):
+    who, stranger = household_member(daemon), household_member(daemon)
+    body = {"target": {"user_id": user_id(daemon, who)}, "title": "t", "body": "b"}
+    assert send(daemon, body, who["headers"]).json()["error"]["code"] == "credentials_not_accepted"
+    assert send(daemon, body, app_headers(daemon, "recipes")).json()["error"]["code"] == "caller_not_allowed"
+    by_admin = send(daemon, body, {"X-Admin-Key": daemon.admin_key})
+    assert by_admin.status_code == 202 and by_admin.json()["status"] == "failed"  # no device: nothing to push
+    path = url(daemon, f"/api/v0/notifications/{by_admin.json()['id']}")
+    assert httpx.get(path, headers=who["headers"]).status_code == 200
+    assert httpx.get(path, headers=stranger["headers"]).json()["error"]["code"] == "notification_not_found"
+    mine = httpx.get(url(daemon, "/api/v0/notifications"), headers=who["headers"]).json()["notifications"]
+    assert [n["id"] for n in mine] == [by_admin.json()["id"]]
+    assert httpx.get(url(daemon, "/api/v0/notifications"), headers=stranger["headers"]).json()["notifications"] == []
+
+
+@pytest.mark.parametrize("target, code, status", [
+    ({"user_id": "no-such-user"}, "user_not_found", 404),
+    ({"household_id": "no-such-household"}, "household_not_found", 404),
+    ({}, "invalid_target", 400),
+    ({"user_id": "a", "household_id": "b"}, "invalid_target", 400),
+])
+def test_a_target_that_names_no_one_is_refused(daemon, target, code, status):
+    answer = send(daemon, {"target": target, "title": "t", "body": "b"})
+    assert answer.status_code == status and answer.json()["error"]["code"] == code
+
+
+def test_bad_sends_are_refused_clearly(daemon):
+    who = {"user_id": user_id(daemon, household_member(daemon))}
+    for body in ({"target": who, "title": "", "body": "b"}, {"target": who, "title": "t"},
+                 {"target": who, "title": "t", "body": "b", "priority": "urgent"},
+                 {"target": who, "title": "t", "body": "b", "actions": [{"id": str(i), "title": "x"} for i in range(4)]}):
+        answer = send(daemon, body)
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_request", body
+
+
+def test_speak_says_it_on_the_households_nodes(daemon):
+    admin = {"X-Admin-Key": daemon.admin_key}
+    who = household_member(daemon)
+    node = httpx.post(daemon.url("command-center") + "/api/v0/nodes/register", headers=admin,
+                      json={"household_id": who["household_id"], "room": "hall", "name": "hall-pi"})
+    assert node.status_code == 201, node.text
+    accepted = send(daemon, {"target": {"household_id": who["household_id"]}, "title": "Door", "body": "open",
+                             "speak": True}).json()
+    assert settled(daemon, accepted["id"], lambda n: n["speak"] != "pending")["speak"] == "done"
