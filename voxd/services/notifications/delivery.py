@@ -75,6 +75,7 @@ class Deliverer:
         self._wake.set()
 
     async def run(self) -> None:
+        await self._outbox.due_now(time.time())
         while True:
             self._wake.clear()
             try:

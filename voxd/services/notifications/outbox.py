@@ -159,6 +159,10 @@ class Outbox:
                                  r["created_at"]) for r in rows],
             encode_position(rows[-1]["seq"]) if more else None)
 
+    async def due_now(self, now: float) -> None:
+        """At start-up every pending delivery is due: whatever held it back may be what restarted."""
+        await self._db.execute("UPDATE deliveries SET due = ? WHERE state = 'pending' AND due > ?", (now, now))
+
     async def expire(self, now: float) -> int:
         """Deliveries still pending a day after their send: a push that late is not worth sending."""
         return await self._db.execute(
