@@ -299,7 +299,7 @@ def test_a_route_that_takes_app_credentials_names_its_callers():
     with pytest.raises(ValueError, match="callers"):
         Route("GET", "/x", handler, (Pattern.USER,), callers=("recipes",))
     with pytest.raises(ValueError, match="not voxd services"):
-        Route("GET", "/x", handler, (Pattern.APP,), callers=("notifications",))
+        Route("GET", "/x", handler, (Pattern.APP,), callers=("weather",))
     assert Route("GET", "/x", handler, (Pattern.APP,), callers=("recipes",)).callers == ("recipes",)
 
 
