@@ -5,13 +5,14 @@ credentials each route takes. The daemon killed with sends in the outbox: test_n
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 
 import httpx
 import pytest
 
-from conftest import app_headers, household_member
+from conftest import app_headers, household_member, run_voxd
 from daemons import serving
 from relay_fake import FakeRelay
 
@@ -227,3 +228,27 @@ def test_speak_says_it_on_the_households_nodes(daemon):
     accepted = send(daemon, {"target": {"household_id": who["household_id"]}, "title": "Door", "body": "open",
                              "speak": True}).json()
     assert settled(daemon, accepted["id"], lambda n: n["speak"] != "pending")["speak"] == "done"
+
+
+def test_the_cli_sends_and_the_logged_in_user_reads_their_inbox_and_devices(daemon, relay):
+    who = household_member(daemon)
+    cli = lambda *args, input=None: run_voxd(daemon.env, *args, input=input)  # noqa: E731
+    assert cli("login", "--email", who["email"], "--password-stdin", input=who["password"] + "\n").exit_code == 0
+    token = register(daemon, who, "ntfy", "https://ntfy.example.org/kims-phone", "Kim's phone")
+
+    assert "name exactly one of --user ID or --household ID" in cli("notify", "Hi", "there").output
+    sent = cli("notify", "--user", user_id(daemon, who), "--inbox", "Parcel", "It is at the door")
+    assert sent.exit_code == 0 and "1 device(s)" in sent.output, sent.output
+    notification_id = sent.output.split()[1].rstrip(":")
+    assert settled(daemon, notification_id)["status"] == "sent"
+    assert relay.delivered_to(token)[0]["body"] == "It is at the door"
+
+    listed = cli("inbox", "list", "--unread", "--json")
+    [item] = json.loads(listed.output)
+    assert item["title"] == "Parcel" and item["notification_id"] == notification_id
+    shown = cli("inbox", "read", item["id"])
+    assert shown.exit_code == 0 and "It is at the door" in shown.output
+    assert "No unread items." in cli("inbox", "list", "--unread").output
+    assert "Parcel" in cli("inbox", "list").output
+    assert "Kim's phone" in cli("devices", "list").output
+    assert "there is no inbox item 'no-such-item'" in cli("inbox", "read", "no-such-item").output
