@@ -16,15 +16,19 @@ MESSAGE_FIELDS = {"id", "platform", "token", "title", "body", "data", "priority"
 
 class RelayHandler(QuietHandler):
     relay: FakeRelay
+    protocol_version = "HTTP/1.1"  # kept-alive connections, as a real relay keeps them
 
     def do_POST(self) -> None:  # noqa: N802
         relay = self.relay
+        raw = self.rfile.read(int(self.headers["Content-Length"]))  # read first: the connection is reused
         if self.headers.get("Authorization") != f"Bearer {relay.token}":
             return self.reply(401, b'{"error": {"code": "invalid_relay_token", "message": "bad token"}}',
                               "application/json")
         if relay.down:
             return self.reply(503, b'{"error": {"code": "relay_down", "message": "down"}}', "application/json")
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        relay.open.wait()  # `hold()`: batches wait here until `release()`
+        relay.connections.add(self.client_address)
+        body = json.loads(raw)
         answer = relay.push(body["messages"]) if self.path == "/api/v0/push" else relay.receipts(body["receipt_ids"])
         self.reply(200, json.dumps({"results": answer}).encode(), "application/json")
 
@@ -41,6 +45,9 @@ class FakeRelay(LoopbackServer):
         self.receipt_tokens: dict[str, str] = {}  # receipt id given out -> its token
         self.receipts_asked: list[str] = []
         self.lock = threading.Lock()
+        self.connections: set[tuple] = set()  # the client addresses that sent a batch
+        self.open = threading.Event()
+        self.open.set()
         handler = type("Handler", (RelayHandler,), {"relay": self})
         super().__init__(handler)
 
@@ -73,6 +80,13 @@ class FakeRelay(LoopbackServer):
             errors = {rid: self.receipt_errors.get(self.receipt_tokens.get(rid, "")) for rid in receipt_ids}
             return [{"receipt_id": rid, "status": "error" if error else "delivered", "error": error,
                      "deactivate": error == "device_not_registered"} for rid, error in errors.items()]
+
+    def hold(self) -> None:
+        """Keep every request waiting (a relay that has stopped answering but not refused)."""
+        self.open.clear()
+
+    def release(self) -> None:
+        self.open.set()
 
     def delivered_to(self, token: str) -> list[dict]:
         with self.lock:

@@ -9,6 +9,7 @@ from voxd.kit.app import create_service_app, database
 from voxd.kit.routes import Route
 from voxd.kit.settings import Settings
 from voxd.services.notifications import delivery, devices, inbox, sending
+from voxd.services.notifications.recipients import users_context
 from voxd.services.notifications.migrations import MIGRATIONS
 
 # Each module declares its `ROUTES` (and, when it keeps something on the app, its `RESOURCES`).
@@ -20,6 +21,6 @@ def all_routes() -> list[Route]:
 
 
 def create_app(settings: Settings) -> web.Application:
-    resources = [database(MIGRATIONS)]
+    resources = [database(MIGRATIONS), users_context]
     resources += [resource for module in ROUTE_MODULES for resource in getattr(module, "RESOURCES", ())]
     return create_service_app("notifications", settings, all_routes(), resources=resources)
