@@ -34,6 +34,8 @@ log = logging.getLogger("voxd.notifications.delivery")
 BATCH = 100  # the relay takes up to 100 messages in one call (and Expo as many in one request)
 POLICY = RetryPolicy(multiplier=1.0, max=60.0, jitter=1.0)  # relay away: again after 1, 2, 4 … 60 s
 IDLE_WAIT = 30.0  # seconds between looks at the outbox when nothing is due (a send wakes it at once)
+GATHER = 0.02  # seconds a wake waits for the sends arriving with it, so they share a batch and a commit
+EXPIRY_CHECK = 60.0  # seconds between looks for deliveries past their time to live
 
 
 def message(push: PendingPush, now: float) -> dict[str, Any]:
@@ -69,6 +71,7 @@ class Deliverer:
         self._wake = asyncio.Event()
         self._busy: set[int] = set()
         self._batches: set[asyncio.Task] = set()
+        self._expired_at = float("-inf")
 
     def wake(self) -> None:
         """A send was accepted: look at the outbox now rather than at the next idle check."""
@@ -86,7 +89,9 @@ class Deliverer:
 
     async def round(self) -> None:
         now = time.time()
-        await self._outbox.expire(now)
+        if now - self._expired_at > EXPIRY_CHECK:
+            await self._outbox.expire(now)
+            self._expired_at = now
         while pushes := await self._outbox.due(now, BATCH, self._busy):
             await self._slots.acquire()
             self._busy.update(push.delivery for push in pushes)
@@ -104,6 +109,7 @@ class Deliverer:
             wait = IDLE_WAIT  # what is due is in flight; its batch wakes the worker when done
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._wake.wait(), timeout=max(wait, 0.01))
+        await asyncio.sleep(GATHER)
 
     async def send(self, pushes: list[PendingPush]) -> None:
         now = time.time()
