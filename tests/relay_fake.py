@@ -24,6 +24,8 @@ class RelayHandler(QuietHandler):
         if self.headers.get("Authorization") != f"Bearer {relay.token}":
             return self.reply(401, b'{"error": {"code": "invalid_relay_token", "message": "bad token"}}',
                               "application/json")
+        if relay.refuse:
+            return self.reply(400, b'{"error": {"code": "invalid_batch", "message": "refused"}}', "application/json")
         if relay.down:
             return self.reply(503, b'{"error": {"code": "relay_down", "message": "down"}}', "application/json")
         relay.open.wait()  # `hold()`: batches wait here until `release()`
@@ -37,6 +39,7 @@ class FakeRelay(LoopbackServer):
     def __init__(self, token: str = "relay-test-token") -> None:
         self.token = token
         self.down = False
+        self.refuse = False  # answer every batch 400
         self.delivered: list[dict] = []  # every message answered "delivered", in order
         self.batches: list[int] = []  # the size of each batch received
         self.dead: set[str] = set()  # tokens answered device_not_registered + deactivate

@@ -31,7 +31,7 @@ def relay():
 @pytest.fixture(scope="module")
 def daemon(tmp_path_factory, relay):
     with serving(tmp_path_factory, SERVICES, NOTIFICATIONS_RELAY_URL=relay.url, RELAY_TOKEN=relay.token,
-                 VOXD_PUSH_RECEIPT_DELAY="0.5") as running:
+                 VOXD_PUSH_RECEIPT_DELAY="0.5", VOXD_PUSH_RELAY_TIMEOUT="1") as running:
         yield running
 
 
@@ -156,6 +156,33 @@ def test_the_relay_down_delays_a_send_and_a_token_to_retry_is_retried(daemon, re
         relay.down = False
     assert settled(daemon, accepted["id"])["status"] == "sent"
     assert len(relay.delivered_to(steady)) == 1 and len(relay.delivered_to(flaky)) == 1
+
+
+def test_a_relay_that_refuses_a_batch_is_not_asked_again(daemon, relay):
+    who = household_member(daemon)
+    register(daemon, who, "expo")
+    relay.refuse = True
+    try:
+        accepted = send(daemon, {"target": {"user_id": user_id(daemon, who)}, "title": "No", "body": "b"}).json()
+        failed = settled(daemon, accepted["id"])
+    finally:
+        relay.refuse = False
+    assert failed["status"] == "failed"
+    assert [(r["state"], r["error"], r["attempts"]) for r in failed["results"]] == [("error", "relay_rejected", 1)]
+
+
+def test_a_relay_that_does_not_answer_in_time_is_asked_again(daemon, relay):
+    who = household_member(daemon)
+    token = register(daemon, who, "ntfy")
+    relay.hold()
+    try:
+        accepted = send(daemon, {"target": {"user_id": user_id(daemon, who)}, "title": "Slow", "body": "b"}).json()
+        timed_out = settled(daemon, accepted["id"], lambda n: n["results"][0]["attempts"] >= 1)
+        assert timed_out["status"] == "queued"
+    finally:
+        relay.release()
+    assert settled(daemon, accepted["id"])["status"] == "sent"
+    assert relay.delivered_to(token)  # the held answer may also land: the tag makes that a replacement
 
 
 def test_the_same_idempotency_key_is_the_same_send(daemon, relay):
