@@ -31,6 +31,11 @@ class RelayHandler(QuietHandler):
         relay.open.wait()  # `hold()`: batches wait here until `release()`
         relay.connections.add(self.client_address)
         body = json.loads(raw)
+        refused = [{"field": f"messages.{n}.token", "index": n, "problem": "not a token"}
+                   for n, message in enumerate(body.get("messages", [])) if message["token"] in relay.invalid]
+        if refused:  # the real relay refuses a whole batch for one bad message, naming it
+            answer = {"error": {"code": "invalid_request", "message": "bad token", "details": refused}}
+            return self.reply(400, json.dumps(answer).encode(), "application/json")
         answer = relay.push(body["messages"]) if self.path == "/api/v0/push" else relay.receipts(body["receipt_ids"])
         self.reply(200, json.dumps({"results": answer}).encode(), "application/json")
 
@@ -40,6 +45,7 @@ class FakeRelay(LoopbackServer):
         self.token = token
         self.down = False
         self.refuse = False  # answer every batch 400
+        self.invalid: set[str] = set()  # tokens the relay refuses a batch for, naming them
         self.delivered: list[dict] = []  # every message answered "delivered", in order
         self.batches: list[int] = []  # the size of each batch received
         self.dead: set[str] = set()  # tokens answered device_not_registered + deactivate

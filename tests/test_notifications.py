@@ -171,6 +171,16 @@ def test_a_relay_that_refuses_a_batch_is_not_asked_again(daemon, relay):
     assert [(r["state"], r["error"], r["attempts"]) for r in failed["results"]] == [("error", "relay_rejected", 1)]
 
 
+def test_a_message_the_relay_refuses_fails_alone(daemon, relay):
+    who = household_member(daemon)
+    good, bad = register(daemon, who, "ntfy"), register(daemon, who, "web")
+    relay.invalid.add(bad)
+    accepted = send(daemon, {"target": {"user_id": user_id(daemon, who)}, "title": "Mixed", "body": "b"}).json()
+    results = {r["token_end"]: (r["state"], r["error"]) for r in settled(daemon, accepted["id"])["results"]}
+    assert results == {good[-8:]: ("delivered", None), bad[-8:]: ("error", "relay_rejected")}
+    assert len(relay.delivered_to(good)) == 1
+
+
 def test_a_relay_that_does_not_answer_in_time_is_asked_again(daemon, relay):
     who = household_member(daemon)
     token = register(daemon, who, "ntfy")
@@ -241,6 +251,7 @@ def test_bad_sends_are_refused_clearly(daemon):
     who = {"user_id": user_id(daemon, household_member(daemon))}
     for body in ({"target": who, "title": "", "body": "b"}, {"target": who, "title": "t"},
                  {"target": who, "title": "t", "body": "b", "priority": "urgent"},
+                 {"target": who, "title": "t", "body": "b", "data": {"text": "x" * 4000}},
                  {"target": who, "title": "t", "body": "b", "actions": [{"id": str(i), "title": "x"} for i in range(4)]}):
         answer = send(daemon, body)
         assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_request", body

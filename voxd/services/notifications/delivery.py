@@ -60,6 +60,15 @@ def outcome(push: PendingPush, result: PushResult | None, now: float, receipt_de
     return Outcome(push.delivery, "error", error=result.error or "provider_error", deactivate=result.deactivate)
 
 
+def rejected(pushes: list[PendingPush], indexes: frozenset[int], now: float) -> list[Outcome]:
+    """A refused batch: the messages the relay named fail for good; when it named some, the others
+    were refused only for their company and go again at once."""
+    if not indexes or not any(n not in indexes for n in range(len(pushes))):
+        return [Outcome(push.delivery, "error", error="relay_rejected") for push in pushes]
+    return [Outcome(push.delivery, "error", error="relay_rejected") if n in indexes
+            else Outcome(push.delivery, "pending", due=now) for n, push in enumerate(pushes)]
+
+
 class Deliverer:
     def __init__(self, app: web.Application) -> None:
         settings = app[SETTINGS]
@@ -121,8 +130,8 @@ class Deliverer:
                 log.warning("%d pushes wait for the relay: %s", len(pushes), error)
                 outcomes = [retry_later(push, now) for push in pushes]
             except RelayRejected as error:
-                log.error("the relay refused %d pushes; they are marked failed: %s", len(pushes), error)
-                outcomes = [Outcome(push.delivery, "error", error="relay_rejected") for push in pushes]
+                log.error("the relay refused a batch of %d pushes: %s", len(pushes), error)
+                outcomes = rejected(pushes, error.indexes, now)
             await self._outbox.record(outcomes)
         except Exception:
             log.exception("a batch of %d pushes could not be recorded; it is sent again", len(pushes))

@@ -6,11 +6,12 @@ body stay well under it together; at most three actions (iOS and ntfy show three
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
 from voxd.kit.fields import MAX_TOKEN_LENGTH
 
@@ -25,6 +26,16 @@ Category = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
 Identifier = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 DeviceToken = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TOKEN_LENGTH)]
 DeviceName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+MAX_DATA_BYTES = 3584  # a push carries 4 KiB at most, with room for the title, body and notification id
+
+
+def fits_a_push(data: dict[str, Any]) -> dict[str, Any]:
+    if len(json.dumps(data, separators=(",", ":")).encode()) > MAX_DATA_BYTES:  # as the relay counts
+        raise ValueError(f"data is larger than {MAX_DATA_BYTES} bytes as JSON; a push carries 4 KiB at most")
+    return data
+
+
+PushData = Annotated[dict[str, Any], AfterValidator(fits_a_push)]
 Limit = Annotated[int, Field(ge=1, le=100)]
 Cursor = Annotated[str, Field(max_length=200)]
 
@@ -75,7 +86,7 @@ class SendRequest:
     target: Target
     title: Title
     body: Body
-    data: dict[str, Any] = field(default_factory=dict)
+    data: PushData = field(default_factory=dict)
     priority: Priority = "normal"
     category: Category | None = None
     inbox: bool = False

@@ -30,7 +30,12 @@ class RelayUnavailable(Exception):
 
 
 class RelayRejected(Exception):
-    """The relay refused the batch (4xx): sending it again would be refused again."""
+    """The relay refused the batch (4xx): sending it again would be refused again. `indexes` are
+    the messages its 400 names (one bad token refuses the whole batch): the others may go again."""
+
+    def __init__(self, message: str, indexes: frozenset[int] = frozenset()) -> None:
+        super().__init__(message)
+        self.indexes = indexes
 
 
 @dataclass(frozen=True)
@@ -81,12 +86,23 @@ class RelayClient:
                 if answer.status >= 500:
                     raise RelayUnavailable(f"the relay answered {answer.status}")
                 if answer.status >= 400:
-                    raise RelayRejected(f"the relay refused the batch ({answer.status}): {await answer.text()}")
+                    raise await rejection(answer)
                 return await answer.json(content_type=None)
         except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as error:
             if not self._settings.value(RELAY_URL):
                 self._resolver.forget(RELAY)
             raise RelayUnavailable(f"the relay at {base} is not reachable: {type(error).__name__}") from None
+
+
+async def rejection(answer: aiohttp.ClientResponse) -> RelayRejected:
+    """The relay's 4xx, with the indexes of the messages its error details name."""
+    try:
+        error = (await answer.json(content_type=None)).get("error") or {}
+        indexes = frozenset(item["index"] for item in error.get("details") or [] if isinstance(item.get("index"), int))
+        said = error.get("message", "")
+    except (ValueError, AttributeError, TypeError):
+        indexes, said = frozenset(), ""
+    return RelayRejected(f"the relay refused the batch ({answer.status}): {said}", indexes)
 
 
 def read(kind: Any, answer: Any) -> Any:
