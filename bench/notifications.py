@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> None:
         httpx.delete(f"{base}/device-tokens/ExponentPushToken%5Bbench-0%5D", headers=user)
         for n in range(1, args.tokens):  # one token left for the single sends
             httpx.delete(f"{base}/device-tokens/ExponentPushToken%5Bbench-{n}%5D", headers=user)
-        register_one = httpx.post(f"{base}/device-tokens", headers=user, json={"token": "solo", "platform": "ntfy"})
+        register_one = httpx.post(f"{base}/device-tokens", headers=user, json={"token": "https://ntfy.example.org/solo", "platform": "ntfy"})
         assert register_one.status_code == 201
 
         async def send(session, n):

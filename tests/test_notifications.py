@@ -15,6 +15,7 @@ import pytest
 from conftest import app_headers, household_member, run_voxd
 from daemons import serving
 from relay_fake import FakeRelay
+from voxd.kit.push_tokens import token_end
 
 SEND = "/api/v0/notifications/send"
 TOKENS = "/api/v0/device-tokens"
@@ -39,8 +40,20 @@ def url(daemon, path: str) -> str:
     return daemon.url("notifications") + path
 
 
+def a_token(platform: str) -> str:
+    """A new token of the platform's shape (voxd/kit/push_tokens.py)."""
+    unique = uuid.uuid4().hex
+    if platform == "web":
+        return json.dumps({"endpoint": f"https://push.example.org/{unique}", "keys": {"p256dh": "BPk", "auth": "au"}})
+    return f"ExponentPushToken[{unique}]" if platform == "expo" else f"https://ntfy.example.org/{unique}"
+
+
+def end(platform: str, token: str) -> str:
+    return token_end(platform, token)
+
+
 def register(daemon, who: dict, platform: str, token: str | None = None, name: str | None = None) -> str:
-    token = token or f"{platform}-{uuid.uuid4().hex}"
+    token = token or a_token(platform)
     body = {"token": token, "platform": platform, **({"device_name": name} if name else {})}
     answer = httpx.post(url(daemon, TOKENS), json=body, headers=who["headers"])
     assert answer.status_code == 201, answer.text
@@ -91,6 +104,10 @@ def test_bad_tokens_are_refused_clearly(daemon):
     for body in ({"token": "x", "platform": "carrier-pigeon"}, {"platform": "expo"}, {"token": "", "platform": "web"}):
         answer = httpx.post(url(daemon, TOKENS), json=body, headers=who["headers"])
         assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_request", body
+    for platform, token in (("expo", "abc"), ("web", "https://push.example.org/x"), ("ntfy", "not a url"),
+                            ("ntfy", "https://ntfy.sh/"), ("web", json.dumps({"endpoint": "ftp://x", "keys": {}}))):
+        answer = httpx.post(url(daemon, TOKENS), json={"token": token, "platform": platform}, headers=who["headers"])
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_token", (platform, token)
     assert httpx.post(url(daemon, TOKENS), json={"token": "t", "platform": "expo"}).status_code == 401
 
 
@@ -115,8 +132,8 @@ def test_a_send_fans_out_to_every_platform_and_a_dead_token_is_deactivated_at_on
     notification = settled(daemon, accepted.json()["id"])
     assert notification["status"] == "partial"
     states = {r["token_end"]: (r["state"], r["error"]) for r in notification["results"]}
-    assert states[dead[-8:]] == ("error", "device_not_registered")
-    assert [states[t[-8:]] for t in (expo, web, ntfy)] == [("delivered", None)] * 3
+    assert states[end("expo", dead)] == ("error", "device_not_registered")
+    assert [states[end(p, t)] for p, t in (("expo", expo), ("web", web), ("ntfy", ntfy))] == [("delivered", None)] * 3
     for token in (expo, web, ntfy):
         [message] = relay.delivered_to(token)
         assert message["tag"] == accepted.json()["id"] and message["priority"] == "high"
@@ -177,7 +194,7 @@ def test_a_message_the_relay_refuses_fails_alone(daemon, relay):
     relay.invalid.add(bad)
     accepted = send(daemon, {"target": {"user_id": user_id(daemon, who)}, "title": "Mixed", "body": "b"}).json()
     results = {r["token_end"]: (r["state"], r["error"]) for r in settled(daemon, accepted["id"])["results"]}
-    assert results == {good[-8:]: ("delivered", None), bad[-8:]: ("error", "relay_rejected")}
+    assert results == {end("ntfy", good): ("delivered", None), end("web", bad): ("error", "relay_rejected")}
     assert len(relay.delivered_to(good)) == 1
 
 

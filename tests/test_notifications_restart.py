@@ -5,12 +5,12 @@ service not running, voice commands go on (the spec's outage row)."""
 from __future__ import annotations
 
 import time
-import uuid
 
 import httpx
 
 from conftest import app_headers, household_member, register_node, say
 from relay_fake import FakeRelay
+from test_notifications import a_token
 
 SEND = "/api/v0/notifications/send"
 
@@ -36,7 +36,7 @@ def test_sends_in_the_outbox_are_delivered_exactly_once_after_a_kill(make_daemon
         user_id = httpx.get(daemon.url("auth") + "/auth/me", headers=who["headers"]).json()["user_id"]
         tokens = []
         for platform in ("expo", "web", "ntfy"):
-            tokens.append(f"{platform}-{uuid.uuid4().hex}")
+            tokens.append(a_token(platform))
             httpx.post(daemon.url("notifications") + "/api/v0/device-tokens", headers=who["headers"],
                        json={"token": tokens[-1], "platform": platform}).raise_for_status()
         ids = []

@@ -11,7 +11,8 @@ from aiohttp import web
 
 from voxd.kit.appkeys import DB, SETTINGS
 from voxd.kit.auth import Pattern
-from voxd.kit.errors import not_found, unavailable
+from voxd.kit.errors import bad_request, not_found, unavailable
+from voxd.kit.push_tokens import token_problem
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.notifications.model import RegisteredToken, TokenList, TokenRegistration, WebPushKey
 from voxd.services.notifications.settings import VAPID_PUBLIC_KEY
@@ -26,6 +27,9 @@ def user_of(call: Call) -> str:
 
 
 async def register_token(call: Call[TokenRegistration]) -> web.Response:
+    problem = token_problem(call.body.platform, call.body.token)
+    if problem:
+        raise bad_request(problem, "invalid_token")
     token, new = await TokenStore(call.app[DB]).register(user_of(call), call.body)
     return json_response(token, status=201 if new else 200)
 

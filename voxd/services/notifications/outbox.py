@@ -14,6 +14,7 @@ import uuid
 from dataclasses import asdict, dataclass
 
 from voxd.kit.db import Database, Transaction
+from voxd.kit.push_tokens import token_end
 from voxd.kit.cursors import decode_position, encode_position
 from voxd.services.notifications.model import (
     Accepted,
@@ -30,7 +31,6 @@ from voxd.services.notifications.store import add_item, now_iso
 
 TIME_TO_LIVE = 86_400  # seconds a push is worth delivering (and the relay asks the networks to keep it)
 IDEMPOTENCY_WINDOW = 86_400  # the same idempotency_key within this is the same send
-TOKEN_END = 8  # the characters of a token a send's results show
 
 # A send's status from its deliveries: queued while any waits, then sent, partial or failed.
 STATUS = """(SELECT CASE
@@ -136,7 +136,8 @@ class Outbox:
             row["id"], row["status"], json.loads(row["target"]), row["title"], row["body"], json.loads(row["data"]),
             row["priority"], row["category"], [Action(**action) for action in json.loads(row["actions"])],
             bool(row["inbox"]), row["speak"], row["created_at"],
-            [TokenResult(r["platform"], r["device_name"], r["token"][-TOKEN_END:], r["state"], r["error"], r["attempts"])
+            [TokenResult(r["platform"], r["device_name"], token_end(r["platform"], r["token"]), r["state"], r["error"],
+                         r["attempts"])
              for r in results])
 
     async def page(self, user_id: str | None, query: NotificationQuery) -> NotificationList:
