@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -210,6 +211,20 @@ def test_a_relay_that_does_not_answer_in_time_is_asked_again(daemon, relay):
         relay.release()
     assert settled(daemon, accepted["id"])["status"] == "sent"
     assert relay.delivered_to(token)  # the held answer may also land: the tag makes that a replacement
+
+
+def test_a_token_removed_while_its_push_waits_fails_that_push(daemon, relay):
+    who = household_member(daemon)
+    token = register(daemon, who, "ntfy")
+    relay.down = True
+    try:
+        accepted = send(daemon, {"target": {"user_id": user_id(daemon, who)}, "title": "Gone", "body": "b"}).json()
+        assert httpx.delete(url(daemon, f"{TOKENS}/{quote(token, safe='')}"), headers=who["headers"]).status_code == 204
+    finally:
+        relay.down = False
+    removed = settled(daemon, accepted["id"])
+    assert removed["status"] == "failed" and removed["results"] == []
+    assert relay.delivered_to(token) == []
 
 
 def test_the_same_idempotency_key_is_the_same_send(daemon, relay):

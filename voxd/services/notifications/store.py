@@ -73,11 +73,16 @@ class TokenStore:
         return [token_of(row) for row in rows]
 
     async def delete(self, token: str, user_id: str | None) -> bool:
-        """The user's row for this token; every user's when `user_id` is None (an administrator)."""
-        if user_id is None:
-            return await self._db.execute("DELETE FROM device_tokens WHERE token = ?", (token,)) > 0
-        return await self._db.execute(
-            "DELETE FROM device_tokens WHERE token = ? AND user_id = ?", (token, user_id)) > 0
+        """The user's row for this token; every user's when `user_id` is None (an administrator).
+        Pushes still waiting for it fail (`device_token_removed`): there is nowhere left to send them."""
+        async with self._db.transaction() as transaction:
+            removed = await transaction.fetchall(
+                "DELETE FROM device_tokens WHERE token = ? AND (? IS NULL OR user_id = ?) RETURNING seq",
+                (token, user_id, user_id))
+            await transaction.executemany(
+                "UPDATE deliveries SET state = 'error', error = 'device_token_removed', updated_at = ? "
+                "WHERE token_seq = ? AND state = 'pending'", [(now_iso(), row["seq"]) for row in removed])
+            return bool(removed)
 
 
 class InboxStore:
