@@ -81,19 +81,26 @@ class Deliverer:
         self._busy: set[int] = set()
         self._batches: set[asyncio.Task] = set()
         self._expired_at = float("-inf")
+        self._started = False
 
     def wake(self) -> None:
         """A send was accepted: look at the outbox now rather than at the next idle check."""
         self._wake.set()
 
     async def run(self) -> None:
-        await self._outbox.due_now(time.time())
+        failures = 0
         while True:
             self._wake.clear()
             try:
+                if not self._started:  # what an earlier run left pending is due now
+                    await self._outbox.due_now(time.time())
+                    self._started = True
                 await self.round()
-            except Exception:  # a database hiccup must not end delivery for good
-                log.exception("delivery round failed; trying again shortly")
+                failures = 0
+            except Exception:  # a database hiccup must not end delivery for good, nor spin
+                failures += 1
+                log.exception("delivery round failed; trying again in a while")
+                await asyncio.sleep(POLICY.delay(failures))
             await self.idle()
 
     async def round(self) -> None:
