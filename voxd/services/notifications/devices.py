@@ -14,8 +14,8 @@ from voxd.kit.auth import Pattern
 from voxd.kit.errors import bad_request, not_found, unavailable
 from voxd.kit.push_tokens import token_problem
 from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.settings import VAPID_PUBLIC_KEY
 from voxd.services.notifications.model import RegisteredToken, TokenList, TokenRegistration, WebPushKey
-from voxd.services.notifications.settings import VAPID_PUBLIC_KEY
 from voxd.services.notifications.store import TokenStore
 
 USER = (Pattern.USER,)

@@ -19,8 +19,8 @@ from pydantic import ValidationError
 from voxd.kit.adapters import adapter
 from voxd.kit.errors import UpstreamError
 from voxd.kit.service_client import Resolver
-from voxd.kit.settings import Settings
-from voxd.services.notifications.settings import RELAY_TIMEOUT, RELAY_TOKEN, RELAY_URL
+from voxd.kit.settings import RELAY_TOKEN, Settings
+from voxd.services.notifications.settings import RELAY_TIMEOUT, RELAY_URL
 
 RELAY = "relay"
 

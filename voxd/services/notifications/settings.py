@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from voxd.kit.setting import DURATION, TEXT, URL, WHOLE, Setting
+from voxd.kit.setting import DURATION, URL, WHOLE, Setting
 
 RELAY_URL = Setting("NOTIFICATIONS_RELAY_URL", URL, None, "Where the notifications relay is (the "
                     "spec's variable); a relay on another host, in the cloud, say.",
                     default_text="the relay found through the config service")
-RELAY_TOKEN = Setting("RELAY_TOKEN", TEXT, None, "The bearer token the notifications service presents "
-                      "to the relay (voxd init writes it).", secret=True)
-VAPID_PUBLIC_KEY = Setting("VAPID_PUBLIC_KEY", TEXT, None, "The Web Push (VAPID) public key a browser "
-                           "subscribes with (voxd init writes the pair).")
 RECEIPT_DELAY = Setting("VOXD_PUSH_RECEIPT_DELAY", DURATION, 900.0, "How long after Expo took a push its "
                         "receipt is fetched (an error there deactivates the token or marks the push "
                         "failed).", minimum=0.1, maximum=86_400)
@@ -19,4 +15,5 @@ RELAY_TIMEOUT = Setting("VOXD_PUSH_RELAY_TIMEOUT", DURATION, 30.0, "How long one
 RELAY_CONNECTIONS = Setting("VOXD_PUSH_RELAY_CONNECTIONS", WHOLE, 4, "Batches (of up to 100 pushes) "
                             "sent to the relay at once.", minimum=1, maximum=32)
 
-SETTINGS = (RELAY_URL, RELAY_TOKEN, VAPID_PUBLIC_KEY, RECEIPT_DELAY, RELAY_TIMEOUT, RELAY_CONNECTIONS)
+# RELAY_TOKEN and VAPID_PUBLIC_KEY, which the relay reads too, are the kit's (voxd/kit/settings.py).
+SETTINGS = (RELAY_URL, RECEIPT_DELAY, RELAY_TIMEOUT, RELAY_CONNECTIONS)
