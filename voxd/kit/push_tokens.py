@@ -1,5 +1,6 @@
 """What a device token is on each push platform (issue 21 §1): checked where a token is registered
-(the notifications service) and where it is pushed to (the relay), with the same rules.
+(the notifications service) and where it is pushed to (the relay, voxd/services/relay/messages.py),
+with the same rules.
 
 - `expo`: `ExponentPushToken[…]` (or `ExpoPushToken[…]`), as Expo's SDK hands it to the app;
 - `web`: the browser's `PushSubscription.toJSON()`, an http(s) endpoint and its keys;
@@ -16,7 +17,7 @@ from urllib.parse import urlsplit
 
 from voxd.kit.fields import MAX_URL_LENGTH
 
-EXPO_TOKEN = re.compile(r"Expo(nent)?PushToken\[[^\]\s]{1,200}\]")
+EXPO_TOKEN = re.compile(r"Expo(nent)?PushToken\[[^\]\s]+\]")  # what Expo's SDKs take as a push token
 NTFY_TOPIC = re.compile(r"[-_A-Za-z0-9]{1,64}")  # ntfy's own rule for topic names
 
 
@@ -81,8 +82,8 @@ def token_problem(platform: str, token: str) -> str | None:
     if platform == "ntfy":
         problem = target_url(token) or topic_problem(token)
         return f"an ntfy token is the topic's http(s) URL; this one {problem}" if problem else None
-    if platform == "expo" and not EXPO_TOKEN.fullmatch(token):
-        return "an expo token is ExponentPushToken[…] as Expo's SDK gives it to the app"
+    if platform == "expo" and not EXPO_TOKEN.fullmatch(token):  # Expo refuses a whole request for one
+        return "an expo token is the app's ExponentPushToken[…]"
     return None
 
 
