@@ -108,7 +108,9 @@ class Deliverer:
         if now - self._expired_at > EXPIRY_CHECK:
             await self._outbox.expire(now)
             self._expired_at = now
-        while pushes := await self._outbox.due(now, BATCH, self._busy):
+        # The batches in flight as they were before the read: one that finishes while the read runs
+        # was read as pending, and must not be taken for a push nobody is sending (a duplicate).
+        while pushes := await self._outbox.due(now, BATCH, frozenset(self._busy)):
             await self._slots.acquire()
             self._busy.update(push.delivery for push in pushes)
             task = asyncio.create_task(self.send(pushes), name="notifications-batch")

@@ -171,7 +171,7 @@ class Outbox:
             "AND notification_seq IN (SELECT seq FROM notifications WHERE accepted_at < ?)",
             (now_iso(), now - TIME_TO_LIVE))
 
-    async def due(self, now: float, limit: int, busy: set[int]) -> list[PendingPush]:
+    async def due(self, now: float, limit: int, busy: frozenset[int]) -> list[PendingPush]:
         """Pending deliveries whose time has come, oldest first, leaving out those being sent."""
         rows = await self._db.fetchall(
             "SELECT d.seq AS delivery, d.attempts, n.id, n.accepted_at, t.platform, t.token, n.title, n.body, "
