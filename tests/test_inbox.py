@@ -14,7 +14,8 @@ INBOX = "/api/v0/inbox"
 
 @pytest.fixture(scope="module")
 def daemon(tmp_path_factory):
-    with serving(tmp_path_factory, ["config", "auth", "notifications"]) as running:
+    # Without a VAPID key (as before `voxd init` wrote one): the Web Push key route says how to get one.
+    with serving(tmp_path_factory, ["config", "auth", "notifications"], VAPID_PUBLIC_KEY="") as running:
         yield running
 
 
@@ -95,3 +96,9 @@ def test_only_the_command_center_and_the_admin_key_add_items(daemon, owner):
 def test_bad_queries_are_refused_clearly(daemon, owner, params, code):
     answer = httpx.get(url(daemon), params=params, headers=owner["headers"])
     assert answer.status_code == 400 and answer.json()["error"]["code"] == code
+
+
+def test_without_a_vapid_key_the_web_push_key_says_how_to_get_one(daemon, owner):
+    answer = httpx.get(daemon.url("notifications") + "/api/v0/device-tokens/web-push-key", headers=owner["headers"])
+    assert answer.status_code == 503
+    assert answer.json()["error"]["code"] == "web_push_not_configured" and "voxd init" in answer.text

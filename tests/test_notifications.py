@@ -112,10 +112,11 @@ def test_bad_tokens_are_refused_clearly(daemon):
     assert httpx.post(url(daemon, TOKENS), json={"token": "t", "platform": "expo"}).status_code == 401
 
 
-def test_without_a_vapid_key_the_web_push_key_says_how_to_get_one(daemon):
+def test_a_browser_gets_the_vapid_public_key_to_subscribe_with(daemon):
     answer = httpx.get(url(daemon, f"{TOKENS}/web-push-key"), headers=household_member(daemon)["headers"])
-    assert answer.status_code == 503
-    assert answer.json()["error"]["code"] == "web_push_not_configured" and "voxd init" in answer.text
+    assert answer.status_code == 200
+    assert answer.json() == {"public_key": daemon.secrets["VAPID_PUBLIC_KEY"]}  # voxd init wrote the pair
+    assert httpx.get(url(daemon, f"{TOKENS}/web-push-key"), headers={"X-Admin-Key": daemon.admin_key}).status_code == 403
 
 
 def test_a_send_fans_out_to_every_platform_and_a_dead_token_is_deactivated_at_once(daemon, relay):
