@@ -6,8 +6,6 @@ fakes exactly once."""
 
 from __future__ import annotations
 
-import time
-
 import httpx
 import pytest
 
@@ -15,6 +13,7 @@ from conftest import app_headers, household_member
 from daemons import serving
 from push_fakes import free_port, running_fakes
 from relay_calls import expo_token
+from test_notifications import settled
 from test_relay_alone import RELAY_SECRETS, StandaloneRelay
 
 SEND = "/api/v0/notifications/send"
@@ -57,17 +56,6 @@ class Phone:
                             json={"target": {"user_id": self.user_id}, "title": title, "body": f"{title}!", **fields})
         assert answer.status_code == 202, answer.text
         return answer.json()
-
-
-def settled(daemon, notification_id: str, until=lambda n: n["status"] != "queued", within: float = 60) -> dict:
-    """The send once `until` holds (a poll with a deadline, not a timed assertion)."""
-    deadline = time.monotonic() + within
-    while True:
-        found = httpx.get(daemon.url("notifications") + f"/api/v0/notifications/{notification_id}",
-                          headers={"X-Admin-Key": daemon.admin_key}).json()
-        if until(found) or time.monotonic() > deadline:
-            return found
-        time.sleep(0.05)
 
 
 def expo_to(fakes, token: str) -> list[dict]:
