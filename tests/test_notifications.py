@@ -5,6 +5,7 @@ credentials each route takes. The daemon killed with sends in the outbox: test_n
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
@@ -13,9 +14,10 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from conftest import app_headers, household_member, run_voxd
+from conftest import app_headers, household_member, register_node, run_voxd
 from daemons import serving
 from relay_fake import FakeRelay
+from test_announcements import hear
 from voxd.kit.push_tokens import token_end
 
 SEND = "/api/v0/notifications/send"
@@ -290,15 +292,21 @@ def test_bad_sends_are_refused_clearly(daemon):
         assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_request", body
 
 
-def test_speak_says_it_on_the_households_nodes(daemon):
-    admin = {"X-Admin-Key": daemon.admin_key}
+def test_speak_says_it_on_every_node_of_the_household_and_no_other(daemon):
     who = household_member(daemon)
-    node = httpx.post(daemon.url("command-center") + "/api/v0/nodes/register", headers=admin,
-                      json={"household_id": who["household_id"], "room": "hall", "name": "hall-pi"})
-    assert node.status_code == 201, node.text
-    accepted = send(daemon, {"target": {"household_id": who["household_id"]}, "title": "Door", "body": "open",
-                             "speak": True}).json()
-    assert settled(daemon, accepted["id"], lambda n: n["speak"] != "pending")["speak"] == "done"
+    household = {"household_id": who["household_id"]}
+    hall, kitchen = (register_node(daemon, household=household, room=room) for room in ("hall", "kitchen"))
+    elsewhere = register_node(daemon)
+
+    def speak() -> None:
+        accepted = send(daemon, {"target": household, "title": "Door", "body": "The door is open", "speak": True})
+        assert settled(daemon, accepted.json()["id"], lambda n: n["speak"] != "pending")["speak"] == "done"
+
+    heard = asyncio.run(hear(daemon, [hall, kitchen, elsewhere], speak, wanted=2))
+    for node in (hall, kitchen):
+        [announcement] = heard[node["node_id"]]
+        assert announcement["text"] == "Door. The door is open" and announcement["kind"] == "notification"
+    assert heard[elsewhere["node_id"]] == []
 
 
 def test_the_cli_sends_and_the_logged_in_user_reads_their_inbox_and_devices(daemon, relay):
