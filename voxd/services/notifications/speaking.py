@@ -22,10 +22,16 @@ ATTEMPTS = 5
 async def announce_to_household(client: ServiceClient, household_id: str, text: str) -> int:
     """Say `text` on every node of the household; answers how many nodes took it."""
     nodes = await client.call("auth", "GET", "/internal/nodes", params={"household_id": household_id})
+    said = 0
     for node in nodes["nodes"]:
-        await client.call("command-center", "POST", f"/api/v0/nodes/{quote(node['node_id'], safe='')}/announce",
-                          json={"text": text, "kind": "notification"})
-    return len(nodes["nodes"])
+        try:
+            await client.call("command-center", "POST", f"/api/v0/nodes/{quote(node['node_id'], safe='')}/announce",
+                              json={"text": text, "kind": "notification"})
+            said += 1
+        except UpstreamError as error:
+            if error.status != 404:  # a node removed since the list is simply not there to hear it
+                raise
+    return said
 
 
 async def speak_due(db: Database, client: ServiceClient, policy: RetryPolicy, now: float) -> None:
