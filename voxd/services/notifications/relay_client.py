@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from voxd.kit.adapters import adapter
 from voxd.kit.errors import UpstreamError
+from voxd.kit.redact import shown_url
 from voxd.kit.service_client import Resolver
 from voxd.kit.settings import RELAY_TOKEN, Settings
 from voxd.services.notifications.settings import RELAY_TIMEOUT, RELAY_URL
@@ -91,7 +92,7 @@ class RelayClient:
         except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as error:
             if not self._settings.value(RELAY_URL):
                 self._resolver.forget(RELAY)
-            raise RelayUnavailable(f"the relay at {base} is not reachable: {type(error).__name__}") from None
+            raise RelayUnavailable(f"the relay at {shown_url(base)} is not reachable: {type(error).__name__}") from None
 
 
 async def rejection(answer: aiohttp.ClientResponse) -> RelayRejected:
