@@ -26,7 +26,7 @@ from voxd.kit.tasks import stop_tasks
 from voxd.services.notifications.outbox import TIME_TO_LIVE, Outbox, Outcome, PendingPush
 from voxd.services.notifications.receipts import check_receipts
 from voxd.services.notifications.relay_client import PushResult, RelayClient, RelayRejected, RelayUnavailable
-from voxd.services.notifications.settings import RECEIPT_DELAY, RELAY_CONNECTIONS
+from voxd.services.notifications.settings import KEEP_SENDS, RECEIPT_DELAY, RELAY_CONNECTIONS
 from voxd.services.notifications.speaking import speak_due
 
 log = logging.getLogger("voxd.notifications.delivery")
@@ -35,7 +35,7 @@ BATCH = 100  # the relay takes up to 100 messages in one call (and Expo as many 
 POLICY = RetryPolicy(multiplier=1.0, max=60.0, jitter=1.0)  # relay away: again after 1, 2, 4 … 60 s
 IDLE_WAIT = 30.0  # seconds between looks at the outbox when nothing is due (a send wakes it at once)
 GATHER = 0.02  # seconds a wake waits for the sends arriving with it, so they share a batch and a commit
-EXPIRY_CHECK = 60.0  # seconds between looks for deliveries past their time to live
+EXPIRY_CHECK = 60.0  # seconds between looks for deliveries past their time to live and sends past keeping
 
 
 def message(push: PendingPush, now: float) -> dict[str, Any]:
@@ -76,6 +76,7 @@ class Deliverer:
         self._db, self._client = app[DB], app[CLIENT]
         self._relay = RelayClient(settings, app[HTTP], app[RESOLVER])
         self._receipt_delay = settings.value(RECEIPT_DELAY)
+        self._keep = settings.value(KEEP_SENDS)
         self._slots = asyncio.Semaphore(settings.value(RELAY_CONNECTIONS))
         self._wake = asyncio.Event()
         self._busy: set[int] = set()
@@ -107,6 +108,7 @@ class Deliverer:
         now = time.time()
         if now - self._expired_at > EXPIRY_CHECK:
             await self._outbox.expire(now)
+            await self._outbox.forget(now - self._keep)
             self._expired_at = now
         # The batches in flight as they were before the read: one that finishes while the read runs
         # was read as pending, and must not be taken for a push nobody is sending (a duplicate).

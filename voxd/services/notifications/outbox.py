@@ -171,6 +171,14 @@ class Outbox:
             "AND notification_seq IN (SELECT seq FROM notifications WHERE accepted_at < ?)",
             (now_iso(), now - TIME_TO_LIVE))
 
+    async def forget(self, before: float) -> int:
+        """Sends accepted before `before`, with their deliveries and recipients; their inbox items stay."""
+        old = "SELECT seq FROM notifications WHERE accepted_at < ?"
+        async with self._db.transaction() as transaction:
+            await transaction.execute(f"DELETE FROM deliveries WHERE notification_seq IN ({old})", (before,))
+            await transaction.execute(f"DELETE FROM recipients WHERE notification_seq IN ({old})", (before,))
+            return await transaction.execute("DELETE FROM notifications WHERE accepted_at < ?", (before,))
+
     async def due(self, now: float, limit: int, busy: frozenset[int]) -> list[PendingPush]:
         """Pending deliveries whose time has come, oldest first, leaving out those being sent."""
         rows = await self._db.fetchall(
