@@ -18,7 +18,8 @@ from cachetools import TTLCache
 from py_vapid import Vapid02, VapidException
 from pywebpush import WebPusher, WebPushException
 
-from voxd.services.relay.messages import PushMessage, PushResult, Subscription, failed, subscription
+from voxd.kit.push_tokens import Subscription, subscription
+from voxd.services.relay.messages import PushMessage, PushResult, failed
 from voxd.services.relay.providers import Outbound, target_result
 from voxd.services.relay.vapid_keys import b64url
 
