@@ -53,7 +53,9 @@ def test_items_are_listed_newest_first_in_pages_and_filtered(daemon, owner):
     research = httpx.get(url(daemon), params={"category": "research"}, headers=owner["headers"]).json()["items"]
     assert [i["id"] for i in research] == [first["id"]] and research[0]["data"] == {"n": 1}
     newer = httpx.get(url(daemon), params={"since": since}, headers=owner["headers"]).json()["items"]
-    assert first["id"] not in [i["id"] for i in newer] and len(newer) == 4
+    assert [i["title"] for i in newer] == titles  # inclusive: the item at `since` itself too
+    later = httpx.get(url(daemon), params={"since": "2999-01-01T00:00:00Z"}, headers=owner["headers"]).json()
+    assert later["items"] == []
 
 
 def test_an_item_is_read_once_and_deleted(daemon, owner):

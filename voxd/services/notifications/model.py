@@ -177,7 +177,7 @@ class InboxItem:
 class InboxQuery:
     unread: bool | None = None  # true: only unread items
     category: Category | None = None
-    since: datetime | None = None  # only items created after this (a phone catching up)
+    since: datetime | None = None  # items created at or after this (a phone catching up dedups by id)
     limit: Limit = 50
     cursor: Cursor | None = None
 

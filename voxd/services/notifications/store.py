@@ -107,7 +107,7 @@ class InboxStore:
             conditions.append("category = ?")
             params.append(query.category)
         if query.since:
-            conditions.append("created_at > ?")
+            conditions.append("created_at >= ?")  # at or after: an item of the same millisecond is kept
             params.append(iso(query.since))
         if query.cursor:
             conditions.append("seq < ?")
