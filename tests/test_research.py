@@ -269,9 +269,10 @@ def test_the_command_starts_a_job_only_when_it_can_be_delivered(site):
             command.desk = desk_for(site, store, services, http, search_url=None)
             said.append((await command.execute(request_for(store, KIM, services), topic="heat pumps")).spoken_response)
             command.desk = desk_for(site, store, services, http)
-            said.append((await command.execute(request_for(store, None, services), topic="heat pumps")).spoken_response)
             services.down.add("notifications")
-            said.append((await command.execute(request_for(store, KIM, services), topic="heat pumps")).spoken_response)
+            said.append((await command.execute(request_for(store, None, services), topic="heat pumps")).spoken_response)
+            services.down.clear()
+            said.append((await command.execute(request_for(store, None, services), topic="heat pumps")).spoken_response)
             assert stored_jobs(store) == []
             services.down.clear()
             started = await command.execute(request_for(store, KIM, services), topic="heat pumps")
@@ -280,7 +281,7 @@ def test_the_command_starts_a_job_only_when_it_can_be_delivered(site):
             return said
 
     said = asyncio.run(scenario())
-    assert said == [NO_SEARCH, NO_SEARCH, UNKNOWN_ASKER, UNDELIVERABLE,
+    assert said == [NO_SEARCH, NO_SEARCH, UNDELIVERABLE, UNKNOWN_ASKER,
                     "I'll look into heat pumps and send it to your inbox."]
     [job] = stored_jobs(store)
     assert (job["topic"], job["user_id"], job["report"]) == ("heat pumps", KIM.user_id, None)

@@ -3,9 +3,10 @@ center's research desk (voxd/commands/research/), which searches, reads the top 
 report with numbered sources and files it in the asker's inbox with a push.
 
 Before a job is stored the command checks what would make it fail for certain: no search instance
-set up (it says which setting to set), an asker it does not know (a voice nobody enrolled: whose inbox
-would it go to?), and the notifications service not answering (the result could not be delivered).
-In each case it says so and starts nothing."""
+set up (it says which setting to set), the notifications service not answering (the result could not
+be delivered), and an asker it does not know (a voice nobody enrolled: whose inbox would it go to? It
+is not sent to someone else's, such as an administrator's, instead). In each case it says so and
+starts nothing."""
 
 from __future__ import annotations
 
@@ -96,10 +97,10 @@ class DeepResearch(Command):
         desk = self.desk
         if desk is None or not desk.settings.search_url:
             return CommandResponse(NO_SEARCH, success=False, data={"error": "no_search_url"})
-        if request.speaker is None:
-            return CommandResponse(UNKNOWN_ASKER, success=False, data={"error": "unknown_asker"})
         if not await reachable(request.services):
             return CommandResponse(UNDELIVERABLE, success=False, data={"error": "notifications_unavailable"})
+        if request.speaker is None:
+            return CommandResponse(UNKNOWN_ASKER, success=False, data={"error": "unknown_asker"})
         job = Job.new(topic, request.speaker.user_id, request.now)
         await add_job(request.storage, job)
         desk.wake()

@@ -51,6 +51,13 @@ class Postponed(Exception):
     """A step failed for a reason that may pass; the job is tried again later."""
 
 
+class Undeliverable(Exception):
+    """The notifications service refused the report for good (its user is gone): the job is dropped."""
+
+
+REFUSALS = (400, 404, 422)  # from the notifications service: the request will never be taken
+
+
 class ResearchDesk:
     def __init__(self, settings: ResearchSettings, shelf: JobShelf, storage_for: Callable[[str], CommandStorage],
                  services: VoxdServices, http: aiohttp.ClientSession, ask: Writer) -> None:
@@ -96,6 +103,9 @@ class ResearchDesk:
             self.not_before.pop(job.id, None)
         except Postponed as why:
             await self.postpone(storage, job, str(why))
+        except Undeliverable as why:
+            log.warning("research job %s dropped: %s", job.id, why)
+            await finish_job(storage, job.id)
         except Exception:  # a fault of ours: the job waits rather than looping or being lost
             log.exception("research job %s failed", job.id)
             await self.postpone(storage, job, "an unexpected error")
@@ -130,6 +140,8 @@ class ResearchDesk:
             if current is not None and current.inbox_item_id is not None:
                 await push(self.services, job, current.inbox_item_id)
         except UpstreamError as error:
+            if error.status in REFUSALS:
+                raise Undeliverable(f"the notifications service refused it: {error.message}") from None
             raise Postponed(f"the notifications service: {error.message}") from None
         await finish_job(storage, job.id)
         log.info("research job %s delivered to user %s (%d sources, %s)", job.id, job.user_id,
