@@ -12,7 +12,7 @@ import wave
 from loopback import LoopbackServer, QuietHandler
 
 
-def silent_wav(seconds: float = 0.1, rate: int = 16000) -> bytes:
+def silence_wav(seconds: float = 0.5, rate: int = 16000) -> bytes:
     buffer = io.BytesIO()
     with wave.open(buffer, "wb") as out:
         out.setnchannels(1)
@@ -35,7 +35,7 @@ class SpeechHandler(QuietHandler):
                      "timings": {"decode": 1.0, "transcribe": 5.0, "speaker": 2.0}}
             self.reply(200, json.dumps(heard).encode(), "application/json")
         elif self.path.startswith("/synthesize"):
-            self.reply(200, silent_wav(), "audio/wav")
+            self.reply(200, silence_wav(0.1), "audio/wav")
         else:
             self.reply(404, b'{"error": {"code": "not_found", "message": "no such route"}}', "application/json")
 

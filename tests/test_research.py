@@ -155,10 +155,15 @@ def desk_for(site: SearchSite, store: FakeStore, services: Services, http: aioht
                         services, http, no_model)
 
 
-async def run_until_done(desk: ResearchDesk, store: FakeStore) -> None:
+async def run_until_done(desk: ResearchDesk) -> None:
     """One look at the jobs, and every job it took up finished (delivered or postponed)."""
     await desk.take_up_jobs()
     await asyncio.gather(*desk.working.values())
+
+
+async def asked(store: FakeStore, topic: str) -> None:
+    """Kim asked for research on `topic`: the job as the command stores it."""
+    await add_job(DocumentStorage(store, HOUSEHOLD, SCOPE), Job.new(topic, KIM.user_id, datetime.now(timezone.utc)))
 
 
 def stored_jobs(store: FakeStore) -> list[dict[str, Any]]:
@@ -181,10 +186,9 @@ def test_a_job_is_searched_read_reported_and_delivered_once(site):
     async def scenario() -> None:
         async with aiohttp.ClientSession() as http:
             desk = desk_for(site, store, services, http)
-            storage = DocumentStorage(store, HOUSEHOLD, SCOPE)
-            await add_job(storage, Job.new("descale a kettle", KIM.user_id, datetime.now(timezone.utc)))
-            await run_until_done(desk, store)
-            await run_until_done(desk, store)  # nothing is left to do twice
+            await asked(store, "descale a kettle")
+            await run_until_done(desk)
+            await run_until_done(desk)  # nothing is left to do twice
 
     asyncio.run(scenario())
     assert site.queries == ["descale a kettle"]
@@ -211,16 +215,15 @@ def test_a_job_resumes_where_it_stopped_and_waits_out_an_outage(site):
     async def scenario() -> None:
         async with aiohttp.ClientSession() as http:
             desk = desk_for(site, store, services, http)
-            await add_job(DocumentStorage(store, HOUSEHOLD, SCOPE),
-                          Job.new("descale a kettle", KIM.user_id, datetime.now(timezone.utc)))
-            await run_until_done(desk, store)
+            await asked(store, "descale a kettle")
+            await run_until_done(desk)
             [job] = stored_jobs(store)
             assert job["report"] is not None and job["failures"] == 1 and job["inbox_item_id"] is None
-            await run_until_done(desk, store)
+            await run_until_done(desk)
             assert desk.working == {} and stored_jobs(store)[0]["failures"] == 1  # waiting out its backoff
             services.down.clear()
             fresh = desk_for(site, store, services, http)  # as after a restart
-            await run_until_done(fresh, store)
+            await run_until_done(fresh)
 
     asyncio.run(scenario())
     assert site.queries == ["descale a kettle"] and len(services.inbox) == 1 and len(services.sent) == 1
@@ -235,13 +238,12 @@ def test_a_search_that_cannot_be_done_is_reported_and_a_job_that_never_gets_thro
     async def scenario() -> None:
         async with aiohttp.ClientSession() as http:
             desk = desk_for(site, store, services, http)
-            storage = DocumentStorage(store, HOUSEHOLD, SCOPE)
-            await add_job(storage, Job.new("heat pumps", KIM.user_id, datetime.now(timezone.utc)))
-            await run_until_done(desk, store)
+            await asked(store, "heat pumps")
+            await run_until_done(desk)
             services.down.add("notifications")
-            await add_job(storage, Job("stuck", "solar panels", KIM.user_id, "2026-01-01T00:00:00+00:00",
+            await add_job(DocumentStorage(store, HOUSEHOLD, SCOPE), Job("stuck", "solar panels", KIM.user_id, "2026-01-01T00:00:00+00:00",
                                        failures=GIVE_UP_AFTER - 1))
-            await run_until_done(desk, store)
+            await run_until_done(desk)
 
     asyncio.run(scenario())
     [item] = services.inbox

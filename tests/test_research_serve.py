@@ -1,8 +1,10 @@
 """Deep research through `voxd serve` (issue 21 §6): a known speaker's request lands in their inbox
 with numbered sources, read by the real extraction service from pages a SearXNG-shaped site on
-loopback serves, delivered by the real notifications service; a job caught by a restart is taken up
-again; with the notifications service down the command says so, starts nothing, and other commands
-work. The speech services are a stand-in that names the speaker (tests/speech_stand_in.py)."""
+loopback serves, written by the language model (a scripted one behind the real proxy) or, when it
+gives nothing, as the best passages, and delivered by the real notifications service; a job caught
+by a restart is taken up again; with the notifications service down the command says so, starts
+nothing, and other commands work. The speech services are a stand-in that names the speaker
+(tests/speech_stand_in.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +16,15 @@ import httpx
 import pytest
 
 from conftest import Daemon, free_port_offset, household_member, register_node
+from scripted_llm import ScriptedModel, text
 from search_site import SearchSite
-from speech_stand_in import SpeechStandIn, silent_wav
+from speech_stand_in import SpeechStandIn, silence_wav
 from test_research import KETTLE, LIMESCALE
 from voxd.commands.builtin.research import UNDELIVERABLE, UNKNOWN_ASKER
+from voxd.commands.research.report import INSTRUCTIONS
 
 SERVICES = ["config", "auth", "logs", "extract", "command-center", "notifications"]
+KETTLE_REPORT = "Fill the kettle with equal parts water and white vinegar and let it stand [1]; citric acid works too [1]."
 DEADLINE = 60.0  # seconds a delivery may take on a busy test machine (a hang, not a speed check)
 
 
@@ -37,14 +42,30 @@ def speech():
         yield stand_in
 
 
-def research_daemon(tmp_path_factory, site: SearchSite, speech: SpeechStandIn, services: list[str]) -> Daemon:
-    env = {"VOXD_SEARCH_URL": site.url, "VOXD_EXTRACT_ALLOW_PRIVATE": "true", **speech.environment}
+def research_daemon(tmp_path_factory, site: SearchSite, speech: SpeechStandIn, services: list[str],
+                    **env: str) -> Daemon:
+    env = {"VOXD_SEARCH_URL": site.url, "VOXD_EXTRACT_ALLOW_PRIVATE": "true", **speech.environment, **env}
     return Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), services, extra_env=env).start()
 
 
+def writer(request: dict) -> dict:
+    """The model: a report on descaling kettles; an empty answer to anything else (then the report
+    is the passages)."""
+    system, question = request["messages"][0]["content"], request["messages"][-1]["content"]
+    return text(KETTLE_REPORT if system == INSTRUCTIONS and "descale a kettle" in question else "")
+
+
 @pytest.fixture(scope="module")
-def daemon(tmp_path_factory, site, speech):
-    started = research_daemon(tmp_path_factory, site, speech, SERVICES)
+def model():
+    scripted = ScriptedModel(respond=writer)
+    yield scripted
+    scripted.close()
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory, site, speech, model):
+    started = research_daemon(tmp_path_factory, site, speech, [*SERVICES, "llm"], VOXD_LLM_BACKEND="openai",
+                              VOXD_LLM_URL=model.url, VOXD_LLM_MODEL="scripted")
     yield started
     assert started.stop() == 0, started.output()
 
@@ -59,7 +80,7 @@ def asker(daemon: Daemon) -> tuple[dict, dict]:
 
 def said_aloud(daemon: Daemon, node: dict) -> httpx.Response:
     """The node sends a recording; the stand-in hears what the test set."""
-    return httpx.post(daemon.url("command-center") + "/api/v0/command", content=silent_wav(), timeout=30,
+    return httpx.post(daemon.url("command-center") + "/api/v0/command", content=silence_wav(), timeout=30,
                       headers={"X-API-Key": f"{node['node_id']}:{node['api_key']}", "Content-Type": "audio/wav"})
 
 
@@ -85,7 +106,7 @@ def stored_jobs(daemon: Daemon) -> list[dict]:
     return [job for (value,) in rows for job in json.loads(value)]
 
 
-def test_a_known_speakers_research_lands_in_their_inbox_with_numbered_sources(daemon, site, speech):
+def test_a_known_speakers_research_lands_in_their_inbox_with_numbered_sources(daemon, site, speech, model):
     node, kim = asker(daemon)
     speech.hear("Research the best way to descale a kettle.", kim["user_id"])
     answer = said_aloud(daemon, node)
@@ -96,10 +117,12 @@ def test_a_known_speakers_research_lands_in_their_inbox_with_numbered_sources(da
 
     [item] = delivered(daemon, kim)
     assert item["title"] == "Research: The best way to descale a kettle"
-    report = item["body"]
-    assert f"[1] How to descale a kettle\n{site.url}/descale" in report
-    assert f"[2] Limescale explained\n{site.url}/limescale" in report
-    assert KETTLE[1] in report and KETTLE[0] not in report  # the passages on the topic, not the shop's blurb
+    assert item["body"] == (f"{KETTLE_REPORT}\n\nSources:\n[1] How to descale a kettle - {site.url}/descale\n"
+                            f"[2] Limescale explained - {site.url}/limescale")
+    [asked] = [request for request in model.requests if request["messages"][0]["content"] == INSTRUCTIONS]
+    material = asked["messages"][-1]["content"]  # the passages on the topic, not the shop's blurb
+    assert f"[1] How to descale a kettle ({site.url}/descale)" in material and KETTLE[1] in material
+    assert KETTLE[0] not in material
     assert [source["number"] for source in item["data"]["sources"]] == [1, 2]
     assert "the best way to descale a kettle" in site.queries and {"/descale", "/limescale"} <= set(site.fetched)
     sent = httpx.get(daemon.url("notifications") + "/api/v0/notifications", headers=kim["headers"]).json()
@@ -126,8 +149,9 @@ def test_a_job_caught_by_a_restart_is_taken_up_again(daemon, site, speech):
     assert [job["topic"] for job in stored_jobs(daemon)] == ["heat pumps for old houses"]
     site.release()
     daemon.start()
-    [item] = delivered(daemon, sam)
-    assert item["title"] == "Research: Heat pumps for old houses" and "[1] How to descale a kettle" in item["body"]
+    [item] = delivered(daemon, sam)  # the model wrote nothing: the best passages, with their links
+    assert item["title"] == "Research: Heat pumps for old houses" and item["data"]["written_by"] == "passages"
+    assert f"[1] How to descale a kettle\n{site.url}/descale\n- Vinegar or citric acid." in item["body"]
     assert stored_jobs(daemon) == []
 
 

@@ -47,7 +47,7 @@ def title_of(topic: str) -> str:
 
 
 async def write_report(topic: str, sources: list[Source], ask: Writer) -> Report:
-    """The model's report when a model answers; else the passages."""
+    """The model's report when a model answers; else (none set up, or it gave nothing) the passages."""
     if not sources:
         return nothing_found(topic)
     material = best_passages(topic, [source.text for source in sources], PASSAGES_FOR_THE_MODEL)
@@ -69,7 +69,7 @@ def model_material(topic: str, sources: list[Source], material: list[list[str]])
 def passages_report(topic: str, sources: list[Source], passages: list[list[str]]) -> Report:
     """Each source in turn: its number, title and link, then its most relevant passages (its search
     snippet when none of its text bears on the topic or it could not be read)."""
-    parts = [f"No language model is set up, so here are the most relevant passages I found about {topic}."]
+    parts = [f"The most relevant passages I found about {topic}:"]
     for n, (source, found) in enumerate(zip(sources, passages), 1):
         said = found or ([shortened(source.snippet)] if source.snippet else ["(nothing on this page matched)"])
         parts.append(f"[{n}] {source.title}\n{source.url}\n" + "\n".join(f"- {passage}" for passage in said))
