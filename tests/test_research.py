@@ -310,3 +310,20 @@ def test_the_pipeline_claims_research_requests_by_template(said, topic):
 def test_research_claims_nothing_else(said):
     context = RouteContext(datetime.now(timezone.utc), ZoneInfo("UTC"))
     assert "deep_research" not in [command.name for command, _ in claims(built_in_commands(), said, context)]
+
+
+def test_a_long_topic_is_cut_to_fit_a_title(site):
+    """A model may pass a whole paragraph as the topic; it becomes the inbox item's title (200 at most)."""
+    store = FakeStore()
+    services = Services({})
+    command = DeepResearch()
+
+    async def scenario() -> None:
+        async with aiohttp.ClientSession() as http:
+            command.desk = desk_for(site, store, services, http)
+            await command.execute(request_for(store, KIM, services), topic="the history of heat pumps " * 20)
+
+    asyncio.run(scenario())
+    [job] = stored_jobs(store)
+    assert len(job["topic"]) <= 150 and job["topic"].startswith("the history of heat pumps the history")
+    assert not job["topic"].endswith(" ")

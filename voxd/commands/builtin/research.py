@@ -30,6 +30,7 @@ UNKNOWN_ASKER = ("I don't know who's asking, so I don't know whose inbox to send
 UNDELIVERABLE = ("Sorry, I can't reach the notifications service right now, so I couldn't deliver the "
                  "results. Please ask again later.")
 
+LONGEST_TOPIC = 150  # characters: a topic is a title in the inbox and the push (at most 200 there)
 ASKING = "[please] [can you|could you|would you|will you] [please]"
 # The words that ask for research. A sentence without one is never claimed by a template or by the
 # semantic stage (`declines`): the job reaches outside the house, so it must be asked for plainly.
@@ -94,6 +95,8 @@ class DeepResearch(Command):
 
     async def execute(self, request: CommandRequest, topic: str) -> CommandResponse:
         topic = research_topic(topic, topic) or topic
+        if len(topic) > LONGEST_TOPIC:  # a model's paraphrase of a long question
+            topic = topic[:LONGEST_TOPIC].rsplit(" ", 1)[0]
         desk = self.desk
         if desk is None or not desk.settings.search_url:
             return CommandResponse(NO_SEARCH, success=False, data={"error": "no_search_url"})

@@ -15,6 +15,7 @@ from voxd.commands.research.sources import Source
 # Asks the model: (the material, the instructions) -> its answer, None without a model.
 Writer = Callable[[str, str], Awaitable[str | None]]
 
+LONGEST_WRITING = 20_000  # characters of the model's report kept (the inbox takes 100,000)
 PASSAGES_PER_SOURCE = 2  # in a report without a model
 PASSAGES_FOR_THE_MODEL = 4  # per source: a small local model reads a few thousand words at most
 INSTRUCTIONS = (
@@ -53,7 +54,7 @@ async def write_report(topic: str, sources: list[Source], ask: Writer) -> Report
     material = best_passages(topic, [source.text for source in sources], PASSAGES_FOR_THE_MODEL)
     written = await ask(model_material(topic, sources, material), INSTRUCTIONS)
     if written and written.strip():
-        body = f"{written.strip()}\n\n{source_list(sources)}"
+        body = f"{written.strip()[:LONGEST_WRITING]}\n\n{source_list(sources)}"
         return Report(title_of(topic), body, numbered(sources), "model")
     return passages_report(topic, sources, [found[:PASSAGES_PER_SOURCE] for found in material])
 
