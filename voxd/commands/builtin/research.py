@@ -60,7 +60,6 @@ def research_topic(words: str | None, text: str) -> str | None:
     names none ("look into it")."""
     said = words if words is not None else LEAD_IN.sub("", normalize_utterance(text), count=1)
     topic = re.sub(r"^(?:(?:more )?about|on|into) ", "", without_politeness(said.strip()) or "").strip(" ,.?!")
-    topic = re.sub(r"\s+for me$", "", topic)
     return None if not topic or is_placeholder(topic) or topic in ("it", "that", "this") else topic
 
 

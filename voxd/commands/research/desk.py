@@ -76,6 +76,7 @@ class ResearchDesk:
     async def run(self) -> None:
         try:
             while True:
+                self.nudged.clear()  # before reading: a job stored meanwhile wakes the next look
                 try:
                     await self.take_up_jobs()
                 except Exception:
@@ -84,7 +85,6 @@ class ResearchDesk:
                     await asyncio.wait_for(self.nudged.wait(), LOOK_AGAIN)
                 except asyncio.TimeoutError:
                     pass
-                self.nudged.clear()
         finally:
             await stop_tasks(*self.working.values())
 
