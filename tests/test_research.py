@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,7 +21,7 @@ from voxd.commands.builtin.research import DeepResearch, NO_SEARCH, UNDELIVERABL
 from voxd.commands.research.desk import GIVE_UP_AFTER, ResearchDesk, ResearchSettings
 from voxd.commands.research.jobs import SCOPE, STORAGE_KEY, Job, add_job
 from voxd.commands.research.passages import best_passages, shortened, words
-from voxd.commands.research.report import write_report
+from voxd.commands.research.report import nothing_found, write_report
 from voxd.commands.research.sources import Source
 from voxd.commands.registry import built_in_commands
 from voxd.kit.errors import UpstreamError
@@ -241,8 +242,9 @@ def test_a_search_that_cannot_be_done_is_reported_and_a_job_that_never_gets_thro
             await asked(store, "heat pumps")
             await run_until_done(desk)
             services.down.add("notifications")
-            await add_job(DocumentStorage(store, HOUSEHOLD, SCOPE), Job("stuck", "solar panels", KIM.user_id, "2026-01-01T00:00:00+00:00",
-                                       failures=GIVE_UP_AFTER - 1))
+            written = asdict(nothing_found("solar panels"))  # its report is written, its delivery fails
+            await add_job(DocumentStorage(store, HOUSEHOLD, SCOPE), Job(
+                "stuck", "solar panels", KIM.user_id, "2026-01-01T00:00:00+00:00", written, failures=GIVE_UP_AFTER - 1))
             await run_until_done(desk)
 
     asyncio.run(scenario())

@@ -17,7 +17,8 @@ import aiohttp
 
 from voxd.commands.api import Change, CommandStorage, T, VoxdServices
 from voxd.commands.research.delivery import file_in_inbox, push
-from voxd.commands.research.jobs import SCOPE, STORAGE_KEY, Job, change_job, finish_job, jobs_of
+from voxd.commands.research.jobs import (SCOPE, STORAGE_KEY, Job, change_job, count_failure, finish_job,
+                                         jobs_of)
 from voxd.commands.research.report import Report, Writer, search_failed, write_report
 from voxd.commands.research.sources import SearchFailed, read_pages, search
 from voxd.kit.errors import UpstreamError
@@ -113,7 +114,7 @@ class ResearchDesk:
             self.working.pop(job.id, None)
 
     async def postpone(self, storage: CommandStorage, job: Job, why: str) -> None:
-        failures = job.failures + 1
+        failures = await count_failure(storage, job.id)
         if failures >= GIVE_UP_AFTER:
             log.warning("research job %s dropped after %d failures, the last: %s", job.id, failures, why)
             await finish_job(storage, job.id)
@@ -121,7 +122,6 @@ class ResearchDesk:
             return
         delay = RETRY.delay(failures)
         log.warning("research job %s postponed by %.0f s: %s", job.id, delay, why)
-        await change_job(storage, job.id, failures=failures)
         self.not_before[job.id] = asyncio.get_running_loop().time() + delay
 
     async def carry_out(self, storage: CommandStorage, job: Job) -> None:

@@ -60,6 +60,19 @@ async def change_job(storage: CommandStorage, job_id: str, **changes: Any) -> Jo
     return await storage.update(STORAGE_KEY, changed)
 
 
+async def count_failure(storage: CommandStorage, job_id: str) -> int:
+    """One more failure of the job as stored now (a step done since it was read has reset them)."""
+    def counted(stored: Any) -> tuple[list[dict[str, Any]] | None, int]:
+        entries = list(stored or [])
+        for index, entry in enumerate(entries):
+            if entry["id"] == job_id:
+                entries[index] = {**entry, "failures": entry.get("failures", 0) + 1}
+                return entries, entries[index]["failures"]
+        return stored, 0
+
+    return await storage.update(STORAGE_KEY, counted)
+
+
 async def finish_job(storage: CommandStorage, job_id: str) -> None:
     """The job is delivered (or given up): forget it, keeping every other."""
     def without(stored: Any) -> tuple[list[dict[str, Any]] | None, None]:
