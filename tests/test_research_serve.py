@@ -125,9 +125,11 @@ def test_a_known_speakers_research_lands_in_their_inbox_with_numbered_sources(da
     assert KETTLE[0] not in material
     assert [source["number"] for source in item["data"]["sources"]] == [1, 2]
     assert "the best way to descale a kettle" in site.queries and {"/descale", "/limescale"} <= set(site.fetched)
-    sent = httpx.get(daemon.url("notifications") + "/api/v0/notifications", headers=kim["headers"]).json()
-    pushes = [send for send in sent["notifications"] if send["category"] == "deep_research"]
-    assert len(pushes) == 1 and pushes[0]["data"]["inbox_item_id"] == item["id"]
+    sends = daemon.url("notifications") + "/api/v0/notifications"
+    listed = httpx.get(sends, headers=kim["headers"]).json()["notifications"]
+    [push] = [send for send in listed if send["category"] == "deep_research"]  # one push, pointing at the item
+    push = httpx.get(f"{sends}/{push['id']}", headers=kim["headers"]).json()
+    assert push["data"]["inbox_item_id"] == item["id"] and push["inbox"] is False
     assert stored_jobs(daemon) == []
 
 
