@@ -89,11 +89,11 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
-def login_headers(bench: BenchDaemon) -> dict[str, str]:
+def login_headers(bench: BenchDaemon, email: str = "bench@example.org") -> dict[str, str]:
     """A new household and a user in it, logged in: the bearer header for its calls."""
     admin = {"X-Admin-Key": bench.secrets["ADMIN_API_KEY"]}
     household = httpx.post(bench.url("auth") + "/households", json={"name": "Bench"}, headers=admin).json()
-    user = {"email": "bench@example.org", "display_name": "Bench", "password": "correct horse battery",
+    user = {"email": email, "display_name": "Bench", "password": "correct horse battery",
             "household_id": household["household_id"]}
     httpx.post(bench.url("auth") + "/users", json=user, headers=admin).raise_for_status()
     token = httpx.post(bench.url("auth") + "/auth/login",

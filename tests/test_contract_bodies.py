@@ -87,9 +87,9 @@ class Keys:
         return {"Authorization": f"Bearer {login(self.daemon, email, password).json()['access_token']}"}
 
     def accepted_by(self, service: str, method: str, path: str, operation: dict) -> dict[str, str]:
-        """The admin key, a node's key or a user's token when the route takes one; else the app key
-        of a service it takes calls from, found by asking (credentials are checked before the body,
-        so a key the route refuses is a 401 or 403 whatever is sent)."""
+        """The admin key, a node's key, the relay token or a user's token when the route takes one;
+        else the app key of a service it takes calls from, found by asking (credentials are checked
+        before the body, so a key the route refuses is a 401 or 403 whatever is sent)."""
         security = operation["security"]
         schemes = {name for requirement in security for name in requirement}
         if not security:
@@ -98,6 +98,8 @@ class Keys:
             return self.admin
         if "node" in schemes:
             return self.node
+        if "relay_token" in schemes:
+            return {"Authorization": f"Bearer {self.daemon.secrets['RELAY_TOKEN']}"}
         if {"bearer": []} in security:
             return self.user
         if {"bearer": ["admin"]} in security:

@@ -16,7 +16,7 @@ from voxd.catalog import CATALOG
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "security.md"
 BEGIN, END = "<!-- routes:begin -->", "<!-- routes:end -->"
 
-SCHEME_NAMES = {"node": "node", "app_id": "app", "admin": "admin key"}
+SCHEME_NAMES = {"node": "node", "app_id": "app", "admin": "admin key", "relay_token": "relay token"}
 
 
 def credentials(security: list[dict]) -> str:

@@ -55,6 +55,8 @@ CATALOG: dict[str, ServiceSpec] = {
         ServiceSpec("ocr", 7031, "/health", "voxd.services.ocr.app:create_app", False,
                     needs=Extra("ocr", ("pytesseract", "PIL"))),
         ServiceSpec("recipes", 7030, "/health", "voxd.services.recipes.app:create_app", True),
+        ServiceSpec("notifications", 7712, "/health", "voxd.services.notifications.app:create_app", True),
+        ServiceSpec("relay", 7713, "/health", "voxd.services.relay.app:create_app", False),
     )
 }
 

@@ -85,19 +85,20 @@ def with_database_url(settings: Settings, names: list[str]) -> Settings:
 
 
 async def start_service(settings: Settings, name: str, counts: ConnectionCounts,
-                        tls: ssl.SSLContext | None = None) -> web.AppRunner:
-    """One service on its port, its connections capped and timed by `counts` (kit/listener.py),
-    with TLS when `tls` is given (kit/tls.py)."""
+                        tls: ssl.SSLContext | None = None, *, factory: AppFactory | None = None,
+                        port: int | None = None) -> web.AppRunner:
+    """One service on its port (or `port`), its connections capped and timed by `counts`
+    (kit/listener.py), with TLS when `tls` is given (kit/tls.py); `factory` instead of the catalog's."""
     runner = web.AppRunner(
-        load_factory(name)(settings.for_service(name)), access_log=None, shutdown_timeout=SHUTDOWN_GRACE_SECONDS,
-        **runner_options(counts.limits),
+        (factory or load_factory(name))(settings.for_service(name)), access_log=None,
+        shutdown_timeout=SHUTDOWN_GRACE_SECONDS, **runner_options(counts.limits),
     )
     try:
         await runner.setup()
     except BaseException:
         await runner.cleanup()  # close what the service's start-up had already opened
         raise
-    port = settings.port(name)
+    port = port or settings.port(name)
     try:
         await ListenerSite(runner, Listener(name, counts, runner), settings.bind_host, port, ssl_context=tls).start()
     except OSError as error:
@@ -122,10 +123,7 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
     descriptors = raise_descriptor_limit()
     counts = ConnectionCounts(ListenerLimits.from_settings(settings, descriptors, len(names)))
     quiet_accept_errors()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+    stop = stop_on_signals()
     runners: list[web.AppRunner] = []
     registration: asyncio.Task[None] | None = None
     shipper = install_shipper(Redactor(settings.secret_values()), settings.value(LOG_SHIP_LEVEL))
@@ -150,5 +148,36 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
         logging.getLogger().removeHandler(shipper)
         for runner in reversed(runners):
             await runner.cleanup()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(signum)
+        forget_signals()
+
+
+def stop_on_signals() -> asyncio.Event:
+    """An event SIGINT or SIGTERM sets: the daemon stops cleanly when it is set."""
+    stop = asyncio.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        asyncio.get_running_loop().add_signal_handler(signum, stop.set)
+    return stop
+
+
+def forget_signals() -> None:
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        asyncio.get_running_loop().remove_signal_handler(signum)
+
+
+async def serve_alone(settings: Settings, name: str, factory: AppFactory, port: int) -> None:
+    """One service on its own host (`voxd relay`): no config service to register with, no logs
+    service to ship to, nothing written for the CLI; the same listener limits and TLS rule."""
+    check_settings(settings, [name])
+    counts = ConnectionCounts(ListenerLimits.from_settings(settings, raise_descriptor_limit(), 1))
+    quiet_accept_errors()
+    stop = stop_on_signals()
+    try:
+        runner = await start_service(settings, name, counts, server_tls(settings), factory=factory, port=port)
+        try:
+            log.info("%s alone at %s://%s:%d; Ctrl+C stops it", name, settings.scheme, settings.bind_host, port)
+            await stop.wait()
+            log.info("stopping")
+        finally:
+            await runner.cleanup()
+    finally:
+        forget_signals()

@@ -6,7 +6,7 @@ import click
 
 from voxd import __version__
 from voxd.cli import commands, households, logs, models, nodes, secrets, serve, users
-from voxd.cli import login, mealplan, recipes, settings, tls, voices
+from voxd.cli import login, mealplan, notify, recipes, relay, settings, tls, voices
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,3 +32,7 @@ main.add_command(login.login)
 main.add_command(login.logout)
 main.add_command(recipes.recipes)
 main.add_command(mealplan.mealplan)
+main.add_command(notify.notify)
+main.add_command(notify.inbox)
+main.add_command(notify.devices)
+main.add_command(relay.relay)

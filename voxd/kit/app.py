@@ -15,6 +15,7 @@ from aiohttp import web
 from voxd import __version__
 from voxd.catalog import CATALOG
 from voxd.kit.appkeys import CLIENT, DB, HOUSEHOLDS, HTTP, RESOLVER, SERVICE, SETTINGS, VALIDATOR
+from voxd.kit.auth import LocalSecrets
 from voxd.kit.auth_client import RemoteValidator
 from voxd.kit.context import (
     REQUEST_ID_HEADER,
@@ -32,7 +33,7 @@ from voxd.kit.log_client import installed_shipper
 from voxd.kit.openapi import openapi_document
 from voxd.kit.routes import QUIET, Call, Route, bind, json_response
 from voxd.kit.service_client import Resolver, ServiceClient, app_headers
-from voxd.kit.settings import CREDENTIAL_CACHE_TTL, Settings
+from voxd.kit.settings import CREDENTIAL_CACHE_TTL, RELAY_TOKEN, Settings
 from voxd.kit.settings_overrides import CREATE_TABLE as CREATE_OVERRIDES
 from voxd.kit.tls import client_session
 
@@ -188,6 +189,7 @@ def create_service_app(
         *routes,
     ]
     document = openapi_document(name, __version__, all_routes)
+    local = LocalSecrets(settings.admin_api_key, settings.value(RELAY_TOKEN))
     for route in all_routes:
-        app.router.add_route(route.method, route.path, bind(route, settings.admin_api_key, max_body))
+        app.router.add_route(route.method, route.path, bind(route, local, max_body))
     return app

@@ -4,6 +4,8 @@ A route declares which patterns it accepts; `authenticate` runs before the handl
 pattern the caller presented, and checks it: the admin key locally in constant time, node keys,
 app credentials and JWTs through a `CredentialValidator` (the auth service, over HTTP, cached).
 A route that takes app credentials also names the services it takes them from (its callers).
+The push relay's routes take one more pattern, the relay token (`RELAY`): a bearer secret compared
+locally, so a relay on a cloud host needs neither the config nor the auth service.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class Pattern(enum.Enum):
     USER = "user"  # Authorization: Bearer <jwt>, any valid user
     ADMIN_USER = "admin_user"  # Authorization: Bearer <jwt> of a user with the admin flag
     ADMIN = "admin"  # X-Admin-Key
+    RELAY = "relay"  # Authorization: Bearer <RELAY_TOKEN>, on the push relay's routes only
 
 
 PATTERN_HEADERS = {
@@ -39,7 +42,16 @@ PATTERN_HEADERS = {
     Pattern.USER: "Authorization: Bearer <token>",
     Pattern.ADMIN_USER: "Authorization: Bearer <token of an admin user>",
     Pattern.ADMIN: "X-Admin-Key",
+    Pattern.RELAY: "Authorization: Bearer <RELAY_TOKEN>",
 }
+
+
+@dataclass(frozen=True)
+class LocalSecrets:
+    """The secrets a route checks itself, in constant time, without asking the auth service."""
+
+    admin_key: str | None = None
+    relay_token: str | None = None
 
 
 @dataclass(frozen=True)
@@ -70,8 +82,9 @@ def constant_time_equal(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode(), b.encode())
 
 
-def presented_patterns(headers: Mapping[str, str]) -> list[Pattern]:
-    """The patterns a request carries credentials for, in a fixed order."""
+def presented_patterns(headers: Mapping[str, str], accepted: tuple[Pattern, ...] = ()) -> list[Pattern]:
+    """The patterns a request carries credentials for, in a fixed order. A bearer token is the relay
+    token on a route that takes it (such a route takes no user tokens), else a user's JWT."""
     found = []
     if ADMIN_KEY_HEADER in headers:
         found.append(Pattern.ADMIN)
@@ -80,7 +93,7 @@ def presented_patterns(headers: Mapping[str, str]) -> list[Pattern]:
     if NODE_KEY_HEADER in headers:
         found.append(Pattern.NODE)
     if "Authorization" in headers:
-        found.append(Pattern.USER)
+        found.append(Pattern.RELAY if Pattern.RELAY in accepted else Pattern.USER)
     return found
 
 
@@ -112,7 +125,7 @@ async def authenticate(
     request: web.Request,
     accepted: tuple[Pattern, ...],
     validator: CredentialValidator,
-    admin_key: str | None,
+    local: LocalSecrets,
     callers: tuple[str, ...] = (),
 ) -> Principal | None:
     """Check the caller against the route's accepted patterns (docs/architecture.md, Contracts: Auth).
@@ -122,14 +135,14 @@ async def authenticate(
     """
     if not accepted:
         return None
-    presented = presented_patterns(request.headers)
+    presented = presented_patterns(request.headers, accepted)
     if not presented:
         raise unauthorized(
             f"this endpoint needs credentials: {describe(accepted)}", "missing_credentials"
         )
     accepts_user = Pattern.USER in accepted or Pattern.ADMIN_USER in accepted
     usable = [p for p in presented if p in accepted or (p is Pattern.USER and accepts_user)]
-    principal = await check(request.headers, usable[0] if usable else presented[0], validator, admin_key)
+    principal = await check(request.headers, usable[0] if usable else presented[0], validator, local)
     if not usable:
         raise forbidden(
             f"this endpoint does not accept {describe([principal.pattern])}; "
@@ -151,14 +164,16 @@ async def check(
     headers: Mapping[str, str],
     pattern: Pattern,
     validator: CredentialValidator,
-    admin_key: str | None,
+    local: LocalSecrets,
 ) -> Principal:
     """The principal behind the presented credentials of one pattern, or 401."""
     if pattern is Pattern.ADMIN:
         presented = credential(headers, ADMIN_KEY_HEADER)
-        if not admin_key or not presented or not constant_time_equal(presented, admin_key):
+        if not local.admin_key or not presented or not constant_time_equal(presented, local.admin_key):
             raise unauthorized("the admin key is not valid", "invalid_admin_key")
         return Principal(Pattern.ADMIN, "admin", is_admin=True)
+    if pattern is Pattern.RELAY:
+        return await check_relay_token(headers, validator, local)
     if pattern is Pattern.APP:
         app_id, app_key = credential(headers, APP_ID_HEADER), credential(headers, APP_KEY_HEADER)
         principal = await validator.validate_app(app_id, app_key) if app_id and app_key else None
@@ -176,3 +191,15 @@ async def check(
     if principal is None:
         raise unauthorized("the access token is missing, malformed or expired", "invalid_token")
     return principal
+
+
+async def check_relay_token(headers: Mapping[str, str], validator: CredentialValidator,
+                            local: LocalSecrets) -> Principal:
+    """The relay token, or 401; a valid user's token in its place is the wrong pattern (403)."""
+    presented = bearer_token(headers)
+    if local.relay_token and presented and constant_time_equal(presented, local.relay_token):
+        return Principal(Pattern.RELAY, "relay")
+    if presented and await validator.validate_token(presented) is not None:
+        raise forbidden(f"this endpoint does not accept a user's token; it accepts {describe([Pattern.RELAY])}",
+                        "credentials_not_accepted")
+    raise unauthorized("the relay token is not valid", "invalid_relay_token")

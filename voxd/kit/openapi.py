@@ -17,6 +17,7 @@ SECURITY_SCHEMES = {
     "app_key": {"type": "apiKey", "in": "header", "name": "X-Service-App-Key"},
     "bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
     "admin": {"type": "apiKey", "in": "header", "name": "X-Admin-Key"},
+    "relay_token": {"type": "http", "scheme": "bearer", "description": "RELAY_TOKEN (voxd init writes it)"},
 }
 
 PATTERN_SECURITY = {
@@ -25,6 +26,7 @@ PATTERN_SECURITY = {
     Pattern.USER: {"bearer": []},
     Pattern.ADMIN_USER: {"bearer": ["admin"]},
     Pattern.ADMIN: {"admin": []},
+    Pattern.RELAY: {"relay_token": []},
 }
 
 ERROR_SCHEMA = {

@@ -20,7 +20,7 @@ from pydantic_core import to_jsonable_python
 from voxd.catalog import CATALOG
 from voxd.kit.adapters import adapter
 from voxd.kit.appkeys import VALIDATOR
-from voxd.kit.auth import Pattern, Principal, authenticate
+from voxd.kit.auth import LocalSecrets, Pattern, Principal, authenticate
 from voxd.kit.errors import ApiError, bad_request
 from voxd.kit.household_scope import require_named_household
 
@@ -77,6 +77,9 @@ class Route:
         if (Pattern.APP in self.auth) != bool(self.callers):
             raise ValueError(f"{self.method} {self.path}: callers= names the services whose app "
                              "credentials the route takes, and is given exactly when auth has Pattern.APP")
+        if Pattern.RELAY in self.auth and ({Pattern.USER, Pattern.ADMIN_USER} & set(self.auth)):
+            raise ValueError(f"{self.method} {self.path}: a bearer token is either the relay token or "
+                             "a user's, so a route takes Pattern.RELAY without the user patterns")
         unknown = set(self.callers) - set(CATALOG)
         if unknown:
             raise ValueError(f"{self.method} {self.path}: callers {sorted(unknown)} are not voxd services")
@@ -169,13 +172,13 @@ def parse_query(request: web.Request, route: Route) -> Any:
 
 
 def bind(
-    route: Route, admin_key: str | None, default_max_body: int
+    route: Route, local: LocalSecrets, default_max_body: int
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """The aiohttp handler for a route: credentials first, then the query and the household a
     service names, then the body, then the handler."""
     async def handler(request: web.Request) -> web.StreamResponse:
         request[QUIET] = route.quiet
-        principal = await authenticate(request, route.auth, request.app[VALIDATOR], admin_key, route.callers)
+        principal = await authenticate(request, route.auth, request.app[VALIDATOR], local, route.callers)
         limit = body_limit(route, request.content_type, default_max_body)
         if request.content_length is not None and request.content_length > limit:
             raise too_large(limit)

@@ -54,6 +54,12 @@ APP_KEY = Setting("APP_KEY_*", TEXT, None, "A service's app credential (voxd ini
                   "service).", secret=True)
 SEALING_KEY = Setting("SECRETS_ENCRYPTION_KEY", TEXT, None, "The key that seals command secrets at "
                       "rest: 32 random bytes, base64 (voxd init writes it).", secret=True)
+RELAY_TOKEN = Setting("RELAY_TOKEN", TEXT, None, "The bearer token the notifications service presents "
+                      "to the push relay, and the relay checks (voxd init writes it; a relay on another "
+                      "host is given the same value).", secret=True)
+VAPID_PUBLIC_KEY = Setting("VAPID_PUBLIC_KEY", TEXT, None, "The Web Push (VAPID) public key, URL-safe "
+                           "base64 of the uncompressed P-256 point: a browser's applicationServerKey when "
+                           "it subscribes (voxd init writes the pair; the push relay has the private key).")
 DATABASE_URL = Setting("DATABASE_URL", TEXT, None, "The database of the one service this process runs "
                        "(sqlite:///PATH).")
 SERVICE_DATABASE_URL = Setting("*_DATABASE_URL", TEXT, None, "One service's database (sqlite:///PATH).",
@@ -92,7 +98,8 @@ TORCH_THREADS = Setting("VOXD_TORCH_THREADS", WHOLE, 1, "Threads torch may use f
 
 SETTINGS = (
     HOME, PORT_OFFSET, BIND_HOST, ADVERTISE_HOST, TLS, TLS_NAMES, CONFIG_URL, CONFIG_URL_STYLE,
-    SERVICE_URL, ADMIN_API_KEY, APP_KEY, SEALING_KEY, DATABASE_URL, SERVICE_DATABASE_URL, LOG_LEVEL,
+    SERVICE_URL, ADMIN_API_KEY, APP_KEY, SEALING_KEY, RELAY_TOKEN, VAPID_PUBLIC_KEY, DATABASE_URL,
+    SERVICE_DATABASE_URL, LOG_LEVEL,
     LOG_SHIP_LEVEL, REGISTER_INTERVAL, DISCOVERY_TTL, CREDENTIAL_CACHE_TTL, HEADER_TIMEOUT,
     BODY_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, TIME_ZONE, MODELS_HUB_URL,
     TORCH_THREADS,

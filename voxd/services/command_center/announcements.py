@@ -105,7 +105,8 @@ async def announce(call: Call[AnnouncementRequest]) -> web.Response:
 ROUTES = [
     Route("GET", "/api/v0/broker", where_is_the_broker, (Pattern.NODE,), response=BrokerLocation,
           summary="where a node subscribes for announcements (log in with node_id and api_key)"),
-    Route("POST", "/api/v0/nodes/{node_id}/announce", announce, (Pattern.ADMIN, Pattern.ADMIN_USER),
-          body=AnnouncementRequest, response=AnnouncementSent, status=202,
+    # The notifications service says a send with "speak": true on each node of its household.
+    Route("POST", "/api/v0/nodes/{node_id}/announce", announce, (Pattern.ADMIN, Pattern.ADMIN_USER, Pattern.APP),
+          callers=("notifications",), body=AnnouncementRequest, response=AnnouncementSent, status=202,
           summary="make a node say something now, through the message broker"),
 ]

@@ -16,7 +16,8 @@ from yarl import URL
 
 from voxd import __version__
 from voxd.kit.errors import ApiError
-from voxd.services.extract.guard import AddressRefused, GuardedResolver, checked_url, url_not_allowed
+from voxd.kit.address_guard import AddressRefused, GuardedResolver
+from voxd.services.extract.guard import checked_url, url_not_allowed
 from voxd.services.extract.settings import FetchPolicy
 
 REDIRECTS = (301, 302, 303, 307, 308)

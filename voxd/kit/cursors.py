@@ -1,0 +1,27 @@
+"""Opaque cursors for lists paged by a row number (newest first): the cursor is the last row's
+number, so a page never repeats or skips a row while new ones are added."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from voxd.kit.errors import bad_request
+
+PREFIX = "p1:"
+
+
+def encode_position(seq: int) -> str:
+    return base64.urlsafe_b64encode(f"{PREFIX}{seq}".encode()).decode().rstrip("=")
+
+
+def decode_position(cursor: str) -> int:
+    """The row number a cursor continues after; 400 `invalid_cursor` for one this service did not give."""
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        if not text.startswith(PREFIX):
+            raise ValueError(text)
+        return int(text[len(PREFIX):])
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        raise bad_request("cursor is not one this service gave out; start again without it",
+                          "invalid_cursor") from None
