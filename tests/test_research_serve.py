@@ -52,7 +52,8 @@ def writer(request: dict) -> dict:
     """The model: a report on descaling kettles; an empty answer to anything else (then the report
     is the passages)."""
     system, question = request["messages"][0]["content"], request["messages"][-1]["content"]
-    return text(KETTLE_REPORT if system == INSTRUCTIONS and "descale a kettle" in question else "")
+    return text(KETTLE_REPORT if system == INSTRUCTIONS and question.startswith("Question: the best way to descale")
+                else "")
 
 
 @pytest.fixture(scope="module")
@@ -120,9 +121,9 @@ def test_a_known_speakers_research_lands_in_their_inbox_with_numbered_sources(da
     assert item["body"] == (f"{KETTLE_REPORT}\n\nSources:\n[1] How to descale a kettle - {site.url}/descale\n"
                             f"[2] Limescale explained - {site.url}/limescale")
     [asked] = [request for request in model.requests if request["messages"][0]["content"] == INSTRUCTIONS]
-    material = asked["messages"][-1]["content"]  # the passages on the topic, not the shop's blurb
-    assert f"[1] How to descale a kettle ({site.url}/descale)" in material and KETTLE[1] in material
-    assert KETTLE[0] not in material
+    material = asked["messages"][-1]["content"]  # the passages on the topic, best first; not the newsletter
+    assert f"[1] How to descale a kettle ({site.url}/descale)" in material
+    assert material.index(KETTLE[1]) < material.index(KETTLE[0]) and KETTLE[3] not in material
     assert [source["number"] for source in item["data"]["sources"]] == [1, 2]
     assert "the best way to descale a kettle" in site.queries and {"/descale", "/limescale"} <= set(site.fetched)
     sends = daemon.url("notifications") + "/api/v0/notifications"
