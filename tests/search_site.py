@@ -34,8 +34,8 @@ class SearchHandler(QuietHandler):
         if query.get("format") != ["json"]:
             self.reply(403, b"<h1>format not allowed</h1>", "text/html")
             return
-        results = [{"url": site.url + path, "title": title, "content": snippet, "engine": "fake"}
-                   for path, title, snippet in site.results]
+        results = [{"url": path if path.startswith("http") else site.url + path, "title": title,
+                    "content": snippet, "engine": "fake"} for path, title, snippet in site.results]
         try:
             self.reply(200, json.dumps({"query": query["q"][0], "results": results}).encode(), "application/json")
         except (BrokenPipeError, ConnectionResetError):  # the asker went away while it was held
@@ -47,7 +47,7 @@ class SearchSite(LoopbackServer):
         super().__init__(SearchHandler)
         self.server.site = self  # type: ignore[attr-defined]
         self.pages: dict[str, str] = {}
-        self.results: list[tuple[str, str, str]] = []  # (path, title, snippet), in the order answered
+        self.results: list[tuple[str, str, str]] = []  # (path or URL, title, snippet), in the order answered
         self.queries: list[str] = []
         self.fetched: list[str] = []
         self.failing = 0

@@ -127,6 +127,8 @@ class Services:
             raise UpstreamError(service, None, None, f"the {service} service is not reachable")
         if path == "/extract":
             url = kwargs["json"]["url"]
+            if url.startswith("http://192.168."):  # the extraction service's guard
+                raise UpstreamError(service, 400, "url_not_allowed", "the URL's host is a private address")
             if url not in self.pages:
                 raise UpstreamError(service, 502, "fetch_failed", "the page answered 404")
             return {"url": url, "final_url": url, "status": 200, "content_type": "text/html",
@@ -147,11 +149,11 @@ def site():
 
 
 def desk_for(site: SearchSite, store: FakeStore, services: Services, http: aiohttp.ClientSession,
-             search_url: str | None = "") -> ResearchDesk:
+             search_url: str | None = "", pages: int = 3) -> ResearchDesk:
     async def no_model(material: str, instructions: str) -> str | None:
         return None
 
-    settings = ResearchSettings(site.url if search_url == "" else search_url, 3)
+    settings = ResearchSettings(site.url if search_url == "" else search_url, pages)
     return ResearchDesk(settings, Shelf(store), lambda household: DocumentStorage(store, household, SCOPE),
                         services, http, no_model)
 
@@ -176,6 +178,7 @@ def kettle_site(site: SearchSite) -> tuple[str, str]:
     first = site.page("/descale", "How to descale a kettle", KETTLE, "Vinegar or citric acid.")
     second = site.page("/limescale", "Limescale", LIMESCALE, "Hard water.")
     site.results.append(("/missing", "A dead link", "Lemon juice works too."))
+    site.results.append(("http://192.168.1.1/admin", "The router's page", "Admin login."))
     return first, second
 
 
@@ -186,7 +189,7 @@ def test_a_job_is_searched_read_reported_and_delivered_once(site):
 
     async def scenario() -> None:
         async with aiohttp.ClientSession() as http:
-            desk = desk_for(site, store, services, http)
+            desk = desk_for(site, store, services, http, pages=4)
             await asked(store, "descale a kettle")
             await run_until_done(desk)
             await run_until_done(desk)  # nothing is left to do twice
@@ -197,7 +200,10 @@ def test_a_job_is_searched_read_reported_and_delivered_once(site):
     assert item["user_id"] == KIM.user_id and item["category"] == "deep_research"
     assert "[1] How to descale a kettle" in item["body"] and first in item["body"]
     assert "[3] A dead link" in item["body"] and "Lemon juice works too." in item["body"]
-    assert [source["url"] for source in item["data"]["sources"]] == [first, second, site.url + "/missing"]
+    # A result inside the home network is refused by the extraction service: only its snippet is kept.
+    assert "[4] The router's page\nhttp://192.168.1.1/admin\n- Admin login." in item["body"]
+    assert [source["url"] for source in item["data"]["sources"]] == [first, second, site.url + "/missing",
+                                                                     "http://192.168.1.1/admin"]
     [push] = services.sent
     assert push["target"] == {"user_id": KIM.user_id} and push["inbox"] is False
     assert push["category"] == "deep_research" and push["data"]["inbox_item_id"] == "item-1"
