@@ -18,7 +18,7 @@ from pipeline_fakes import FakeSpeech, FakeStore, make_pipeline
 from search_site import SearchSite
 from voxd.commands.api import Change, CommandRequest, RouteContext, Speaker, T
 from voxd.commands.builtin.research import DeepResearch, NO_SEARCH, UNDELIVERABLE, UNKNOWN_ASKER
-from voxd.commands.research.desk import GIVE_UP_AFTER, ResearchDesk, ResearchSettings
+from voxd.commands.research.desk import GIVE_UP_AFTER, SEARCH_ATTEMPTS, ResearchDesk, ResearchSettings
 from voxd.commands.research.jobs import SCOPE, STORAGE_KEY, Job, add_job
 from voxd.commands.research.passages import best_passages, shortened, words
 from voxd.commands.research.report import nothing_found, write_report
@@ -335,3 +335,23 @@ def test_a_long_topic_is_cut_to_fit_a_title(site):
     [job] = stored_jobs(store)
     assert len(job["topic"]) <= 150 and job["topic"].startswith("the history of heat pumps the history")
     assert not job["topic"].endswith(" ")
+
+
+def test_a_search_instance_that_is_away_is_asked_again_and_at_last_reported(site):
+    store = FakeStore()
+    services = Services({})
+
+    async def scenario() -> None:
+        async with aiohttp.ClientSession() as http:
+            desk = desk_for(site, store, services, http, search_url="http://127.0.0.1:9")  # nothing listens
+            await asked(store, "heat pumps")
+            await run_until_done(desk)
+            [job] = stored_jobs(store)
+            assert job["failures"] == 1 and job["report"] is None and services.inbox == []
+            await store.update_document(HOUSEHOLD, SCOPE, STORAGE_KEY, lambda jobs: (
+                [{**jobs[0], "failures": SEARCH_ATTEMPTS - 1}], None))
+            await run_until_done(desk_for(site, store, services, http, search_url="http://127.0.0.1:9"))
+
+    asyncio.run(scenario())
+    [item] = services.inbox
+    assert item["body"] == "I couldn't research heat pumps: the search service did not give any results."

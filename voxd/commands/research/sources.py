@@ -66,8 +66,8 @@ async def search(http: aiohttp.ClientSession, base_url: str, topic: str) -> list
                 raise SearchFailed(f"the search instance answered {answer.status}{hint}", transient)
             found = json.loads(body)
     except (aiohttp.ClientError, asyncio.TimeoutError) as error:
-        raise SearchFailed(f"the search instance at {shown_url(base_url)} is not reachable: "
-                           f"{type(error).__name__}", True) from None
+        # Not its address: VOXD_SEARCH_URL may hold a user name and password (secrets never reach a log).
+        raise SearchFailed(f"the search instance is not reachable: {type(error).__name__}", True) from None
     except ValueError:
         found = None
     if not isinstance(found, dict) or not isinstance(found.get("results"), list):
