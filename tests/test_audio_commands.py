@@ -12,21 +12,12 @@ import httpx
 import pytest
 
 from conftest import Daemon, free_port_offset
+from speech_stand_in import silence_wav
 from spoken import espeak, piper
 from test_commands import node_headers, register_node, say
 from voxd.catalog import CATALOG
 
 COMMAND = "/api/v0/command"
-
-
-def silence_wav(seconds: float = 0.5, rate: int = 16000) -> bytes:
-    buffer = io.BytesIO()
-    with wave.open(buffer, "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(rate)
-        out.writeframes(b"\0\0" * int(seconds * rate))
-    return buffer.getvalue()
 
 
 def test_audio_without_speech_services_is_a_clear_503_and_text_still_works(make_daemon):

@@ -125,6 +125,14 @@ SAID: dict[str, tuple[str, ...]] = {
         "you can forget that I have a cat now",
         "please forget what I told you about my job",
     ),
+    "deep_research": (
+        "research the best way to descale a kettle",
+        "could you do some research on heat pumps",
+        "can you find out about solar panels for me",
+        "search the web for dog friendly beaches in cornwall",
+        "I'd like you to look into air fryers",
+        "give me a short report on home batteries please",
+    ),
     "find_recipe": (
         "do we have a recipe for lasagne",
         "is there a recipe with chickpeas",

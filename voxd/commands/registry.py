@@ -23,6 +23,7 @@ BUILT_IN_MODULES = (
     "weather",
     "questions",
     "memories",
+    "research",
 )
 
 

@@ -6,6 +6,7 @@ Pipeline's (pipeline.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import logging
 from dataclasses import dataclass
@@ -16,7 +17,10 @@ import aiohttp
 from aiohttp import web
 from pydantic import StringConstraints
 
+from voxd.commands.builtin.research import DeepResearch
 from voxd.commands.overview import CommandSummary, overview
+from voxd.commands.research.desk import ResearchDesk, ResearchSettings
+from voxd.commands.research.jobs import SCOPE as RESEARCH_SCOPE
 from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
 from voxd.commands.registry import load_commands
 from voxd.kit.appkeys import CLIENT, HTTP, SETTINGS
@@ -28,6 +32,7 @@ from voxd.kit.household_scope import HouseholdQuery, acting_household
 from voxd.kit import torch_threads
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
+from voxd.kit.tasks import stop_tasks
 from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.households import HouseholdZones
 from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable, NoModel
@@ -35,10 +40,10 @@ from voxd.services.command_center.no_model import help_reply
 from voxd.services.command_center.pipeline import PIPELINE, Pipeline
 from voxd.services.command_center.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
 from voxd.services.command_center.settings import (
-    REPLY_BUDGET, SEMANTIC, SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_THRESHOLD,
-    SPEECH_BIAS,
+    REPLY_BUDGET, RESEARCH_PAGES, SEARCH_URL, SEMANTIC, SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN,
+    SEMANTIC_THRESHOLD, SPEECH_BIAS,
 )
-from voxd.services.command_center.store import CC_STORE
+from voxd.services.command_center.store import CC_STORE, DocumentStorage
 from voxd.services.command_center.turn import RoutedBy, Turn
 from voxd.services.command_center.vocabulary import Vocabulary
 from voxd.services.llm.settings import TIMEOUT as LLM_TIMEOUT  # the model call is given the proxy's own limit
@@ -176,8 +181,23 @@ async def pipeline_context(app: web.Application):
                            lambda: pipeline.load_semantic(lambda: semantic_router(commands, app[SETTINGS])))
     else:
         log.info("semantic stage off (VOXD_SEMANTIC=false)")
+    researching = asyncio.create_task(research_desk(app, commands, model).run(), name="research desk")
     yield
+    await stop_tasks(researching)
     await app[ENGINES].stop()
+
+
+def research_desk(app: web.Application, commands: list, model: LanguageModel) -> ResearchDesk:
+    """The desk that carries out deep research jobs in the background (voxd/commands/research/),
+    given to the deep_research command so it can tell whether research is set up and wake it."""
+    settings, store = app[SETTINGS], app[CC_STORE]
+    desk = ResearchDesk(ResearchSettings(settings.value(SEARCH_URL), settings.value(RESEARCH_PAGES)), store,
+                        lambda household_id: DocumentStorage(store, household_id, RESEARCH_SCOPE), app[CLIENT],
+                        app[HTTP], lambda material, instructions: model.ask(material, instructions))
+    for command in commands:
+        if isinstance(command, DeepResearch):
+            command.desk = desk
+    return desk
 
 
 def semantic_router(commands: list, settings: Settings):

@@ -11,6 +11,7 @@ from voxd.kit.service_client import ServiceClient
 from voxd.wire.openai_chat import ANSWERED_COMPLETION, AnsweredMessage, ChatRequest, Message, Tool
 
 MODEL_TIMEOUT = aiohttp.ClientTimeout(total=60)
+SPOKEN_ANSWER = "Answer in one or two short spoken sentences."
 
 
 class ModelUnavailable(Exception):
@@ -44,13 +45,11 @@ class LanguageModel:
         except ValidationError:
             raise ModelUnavailable("the language-model proxy answered without a message") from None
 
-    async def ask(self, question: str) -> str | None:
-        """For commands: a free-form answer, or None when no model is there."""
+    async def ask(self, question: str, instructions: str = SPOKEN_ANSWER) -> str | None:
+        """For commands: a free-form answer (a short spoken one unless `instructions` say otherwise,
+        as for a deep research report), or None when no model is there."""
         try:
-            message = await self.chat([
-                Message("system", "Answer in one or two short spoken sentences."),
-                Message("user", question),
-            ])
+            message = await self.chat([Message("system", instructions), Message("user", question)])
         except ModelUnavailable:
             return None
         content = (message.content or "").strip()

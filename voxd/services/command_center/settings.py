@@ -30,5 +30,11 @@ SEMANTIC_BROAD_THRESHOLD = Setting("VOXD_SEMANTIC_BROAD_THRESHOLD", NUMBER, 0.1,
                                    "subject, which it declines when they need live or personal information).",
                                    minimum=-1, maximum=1)
 
+# Deep research (docs/commands.md, Deep research): the search queries leave the house to this instance.
+SEARCH_URL = Setting("VOXD_SEARCH_URL", URL, None, "The SearXNG instance deep research searches through "
+                     "(its JSON API, GET /search?format=json, must be enabled); unset: deep research is off.")
+RESEARCH_PAGES = Setting("VOXD_RESEARCH_PAGES", WHOLE, 4, "How many of the top search results deep research "
+                         "reads, through the web extraction service.", minimum=1, maximum=10)
+
 SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, SPEECH_BIAS, REPLY_BUDGET, SEMANTIC,
-            SEMANTIC_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_BROAD_THRESHOLD)
+            SEMANTIC_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_BROAD_THRESHOLD, SEARCH_URL, RESEARCH_PAGES)

@@ -1,6 +1,8 @@
 """Web extraction service (7709): POST /extract fetches one page from the web, every redirect hop
 checked against the SSRF guards (guard.py) and the limits (settings.py), and answers its HTML or its
-main text. The recipes service imports pages through it; nothing else in voxd fetches the web."""
+main text. The recipes service imports pages through it and the command center's deep research reads
+pages through it; nothing else in voxd fetches the web (a configured SearXNG instance is asked
+directly, docs/commands.md)."""
 
 from __future__ import annotations
 
@@ -55,7 +57,7 @@ async def extract(call: Call[ExtractRequest]) -> web.Response:
 
 
 ROUTES = [
-    Route("POST", "/extract", extract, (Pattern.APP,), callers=("recipes",), body=ExtractRequest,
+    Route("POST", "/extract", extract, (Pattern.APP,), callers=("recipes", "command-center"), body=ExtractRequest,
           response=ExtractedPage, max_body=16 * 1024,
           summary="fetch a web page (SSRF-guarded, every redirect checked) and answer its HTML or main text"),
 ]
