@@ -220,3 +220,15 @@ def test_a_schema_org_recipe_without_steps_takes_them_from_the_markup_and_keeps_
 def test_a_page_without_a_recipe_in_its_markup_gives_none_or_an_incomplete_one(page):
     found = read_page(page, "http://example.test/none")
     assert found is None or found.missing
+
+
+def json_ld_page(body: str = "", **recipe: object) -> str:
+    data = json.dumps({"@context": "https://schema.org", "@type": "Recipe", "name": "Tomato tart", **recipe})
+    return card(body, f'<script type="application/ld+json">{data}</script>')
+
+
+def test_a_schema_org_line_holding_several_lines_is_split_at_its_line_breaks():
+    page = json_ld_page(recipeIngredient=["1 sheet puff pastry\n4 tomatoes", "Salt and pepper"],
+                        recipeInstructions=["Bake for 25 minutes."])
+    recipe = read_page(page, "http://example.test/tart").recipe
+    assert [line.text for line in recipe.ingredients] == ["1 sheet puff pastry", "4 tomatoes", "Salt and pepper"]

@@ -9,6 +9,7 @@ the lines under it; a line holding several ingredients is split where each amoun
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from voxd.services.recipes.importers.page_text import repaired, repaired_lines
 from voxd.services.recipes.ingredients import read_amount
@@ -74,6 +75,22 @@ def split_items(line: str, alone: bool) -> list[str]:
         return [line]
     ends = starts[1:] + [len(line)]
     return [piece for piece in (line[start:end].strip(" ,;•·|*") for start, end in zip(starts, ends)) if piece]
+
+
+def with_line_breaks(lines: list[str], schema: Any) -> list[str]:
+    """The scraper's lines, split again where the page's schema.org line holds several on lines of
+    their own ("1 tbsp oregano\nSalt and pepper"): recipe-scrapers joins those into one line. Only
+    when each of the scraper's lines is the page's line as written, so a site scraper's are kept."""
+    from recipe_scrapers._utils import normalize_string  # loaded with recipe-scrapers (schema_org.py)
+
+    written = schema.get("recipeIngredient") if isinstance(schema, dict) else None
+    written = [written] if isinstance(written, str) else written
+    if not isinstance(written, list) or not all(isinstance(line, str) for line in written):
+        return lines
+    written = [line for line in written if normalize_string(line)]
+    if [normalize_string(line) for line in written] != lines or not any("\n" in line for line in written):
+        return lines
+    return [part for line in written for part in map(normalize_string, re.split(r"[\r\n]+", line)) if part]
 
 
 def ingredient_lines(raw: list[str], groups: dict[str, str] | None = None) -> list[Ingredient]:

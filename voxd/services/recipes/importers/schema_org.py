@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
-from voxd.services.recipes.importers.ingredient_lines import ingredient_lines
+from voxd.services.recipes.importers.ingredient_lines import ingredient_lines, with_line_breaks
 from voxd.services.recipes.importers.markup import Combined, parsed
 from voxd.services.recipes.importers.method import method, section_names
 from voxd.services.recipes.importers.page_text import repaired, title_of
@@ -159,8 +159,9 @@ def scraper_recipe(scraper: Any, url: str) -> tuple[RecipeInput, tuple[str, ...]
         return None
     groups = {line: group.purpose for group in scraped(scraper.ingredient_groups) or []
               if group.purpose for line in group.ingredients}
-    ingredients = ingredient_lines(scraped(scraper.ingredients) or [], groups)[:MAX_INGREDIENTS]
     schema = getattr(getattr(scraper, "schema", None), "data", None)
+    lines = with_line_breaks(scraped(scraper.ingredients) or [], schema)
+    ingredients = ingredient_lines(lines, groups)[:MAX_INGREDIENTS]
     steps, sections = method(scraped(scraper.instructions_list) or [], section_names(schema))
     steps = [step[:MAX_TEXT] for step in steps][:MAX_STEPS]
     fields = {
