@@ -174,6 +174,18 @@ PLUGIN_CARD = card("""
           "<h2>Zubereitung</h2><p>Alles zu einem Teig verrühren.</p><p>In der Pfanne backen.</p><h2>Kommentare</h2>"
           "<p>Lecker!</p>", '<meta property="og:title" content="Pfannkuchen">'),
      "Pfannkuchen", ["250 g Mehl", "3 Eier"], ["Alles zu einem Teig verrühren.", "In der Pfanne backen."]),
+    # An amount beside its line's paragraph is part of the line; blocks of one line each are one list.
+    (card('<h1>Pancakes</h1><div class="recipe-ingredients">'
+          '<div class="ingredients__item"><span class="qty">250 g</span><p>flour</p></div>'
+          '<div class="ingredients__item"><span class="qty">3</span><p>eggs</p></div>'
+          '<div class="ingredients__item"><p>Salt</p></div></div>'
+          '<h2>Method</h2><p>Whisk everything together.</p><p>Fry in butter.</p>'),
+     "Pancakes", ["250 g flour", "3 eggs", "Salt"], ["Whisk everything together.", "Fry in butter."]),
+    (card('<h1>Omelette</h1><ul>' + "".join(
+        f'<li class="item-label"><div class="ingredient-block"><div>{amount}</div><div><p>{name}</p></div></div></li>'
+        for amount, name in (("2", "eggs"), ("1 tbsp", "butter"), ("½ tsp", "salt")))
+          + '</ul><h2>Method</h2><p>Beat the eggs.</p><p>Cook in the butter.</p>'),
+     "Omelette", ["2 eggs", "1 tbsp butter", "½ tsp salt"], ["Beat the eggs.", "Cook in the butter."]),
 ])
 def test_a_recipe_is_read_from_its_markup_when_the_page_has_no_schema_org_recipe(page, title, ingredients, steps):
     """recipe-scrapers reads the microdata itself; the rest only the markup reader does."""
@@ -228,7 +240,8 @@ def json_ld_page(body: str = "", **recipe: object) -> str:
 
 
 def test_a_schema_org_line_holding_several_lines_is_split_at_its_line_breaks():
-    page = json_ld_page(recipeIngredient=["1 sheet puff pastry\n4 tomatoes", "Salt and pepper"],
+    page = json_ld_page(recipeIngredient=["1 sheet puff pastry\n4 tomatoes", "Salt and pepper", "2 \r\nbay leaves"],
                         recipeInstructions=["Bake for 25 minutes."])
     recipe = read_page(page, "http://example.test/tart").recipe
-    assert [line.text for line in recipe.ingredients] == ["1 sheet puff pastry", "4 tomatoes", "Salt and pepper"]
+    assert [line.text for line in recipe.ingredients] == ["1 sheet puff pastry", "4 tomatoes", "Salt and pepper",
+                                                          "2 bay leaves"]

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from voxd.services.recipes.importers.page_text import repaired, repaired_lines
-from voxd.services.recipes.ingredients import read_amount
+from voxd.services.recipes.ingredients import read_amount, read_ingredient
 from voxd.services.recipes.model import Ingredient
 
 # Words that open a group heading: "For the dressing", "Für den Teig", "Voor de saus", "Pour la pâte".
@@ -80,7 +80,8 @@ def split_items(line: str, alone: bool) -> list[str]:
 def with_line_breaks(lines: list[str], schema: Any) -> list[str]:
     """The scraper's lines, split again where the page's schema.org line holds several on lines of
     their own ("1 tbsp oregano\nSalt and pepper"): recipe-scrapers joins those into one line. Only
-    when each of the scraper's lines is the page's line as written, so a site scraper's are kept."""
+    when each of the scraper's lines is the page's line as written, so a site scraper's are kept,
+    and only where each piece names something ("2\nbay leaves" is one line broken after its amount)."""
     from recipe_scrapers._utils import normalize_string  # loaded with recipe-scrapers (schema_org.py)
 
     written = schema.get("recipeIngredient") if isinstance(schema, dict) else None
@@ -88,9 +89,14 @@ def with_line_breaks(lines: list[str], schema: Any) -> list[str]:
     if not isinstance(written, list) or not all(isinstance(line, str) for line in written):
         return lines
     written = [line for line in written if normalize_string(line)]
-    if [normalize_string(line) for line in written] != lines or not any("\n" in line for line in written):
+    if [normalize_string(line) for line in written] != lines:
         return lines
-    return [part for line in written for part in map(normalize_string, re.split(r"[\r\n]+", line)) if part]
+    split = []
+    for line in written:
+        pieces = [piece for piece in map(normalize_string, re.split(r"[\r\n]+", line)) if piece]
+        named = all(read_ingredient(piece).name for piece in pieces)
+        split.extend(pieces if named else [normalize_string(line)])
+    return split
 
 
 def ingredient_lines(raw: list[str], groups: dict[str, str] | None = None) -> list[Ingredient]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 from lxml import etree, html as lxml_html
@@ -46,6 +47,10 @@ MAX_SCANNED = 5000  # elements read after a heading for its lines
 PARTS = re.compile(f"{INGREDIENT_HEADING.pattern}|{STEP_HEADING.pattern}|notes?|tips?|nutrition", re.IGNORECASE)
 SKIPPED = ("script", "style", "noscript", "template", "svg", "iframe")
 MAX_LINES = 500
+MAX_DEPTH = 200  # ancestors of a block searched for its recipe card
+MAX_CLIMB = 3  # levels above a paragraph searched for the item that holds its amount
+MAX_AMOUNT = 20  # characters of an amount beside a line ("1 ½ cups")
+AMOUNT_TEXT = re.compile(r"[\d½⅓⅔¼¾⅛⅜⅝⅞]")
 MAX_TEXT = 20_000
 BREAK = "\u2028"  # put after each <br> at parsing, so that a block's lines can be told apart
 DURATION = re.compile(r"P(?:(\d+)D)?T?(?:(\d+)H)?(?:(\d+)M)?", re.IGNORECASE)
@@ -97,10 +102,38 @@ def lines_in(element: Any) -> list[str]:
         found = [node for node in element.iter(tag) if not NOT_A_LINE.search(node.get("class") or "")]
         holders = holding(found, tag)
         innermost = [node for node in found if node not in holders]
-        lines = [text for node in innermost for text in ([text_of(node)] if tag == "li" else broken_lines(node))]
+        if tag != "li":
+            innermost = with_amounts(innermost, element)
+        lines = [text for node in innermost for text in ([text_of(node)] if tag == "li" or node.tag != tag
+                                                         else broken_lines(node))]
         if lines:
             return lines
     return broken_lines(element)
+
+
+def with_amounts(nodes: list[Any], block: Any) -> list[Any]:
+    """Each paragraph with the item around it when that item holds no other line and only an amount
+    besides (`<div><span>3</span><p>eggs</p></div>`): the amount is part of the line."""
+    shared: dict[Any, int] = {}
+    for node in nodes:
+        for up in islice(node.iterancestors(), MAX_CLIMB):
+            shared[up] = shared.get(up, 0) + 1
+            if up is block:
+                break
+    whole = []
+    for node in nodes:
+        line, words = node, text_of(node)
+        for up in islice(node.iterancestors(), MAX_CLIMB):
+            if shared.get(up, 0) != 1:
+                break
+            besides = text_of(up).replace(words, "", 1).strip()
+            if len(besides) > MAX_AMOUNT or besides and not AMOUNT_TEXT.search(besides):
+                break
+            line = up
+            if up is block:
+                break
+        whole.append(line)
+    return whole
 
 
 def holding(nodes: list[Any], tag: str) -> set[Any]:
@@ -183,17 +216,23 @@ def under_heading(nodes: list[Any], named: re.Pattern[str]) -> list[str]:
 
 def first_card(blocks: list[Any]) -> list[Any]:
     """The blocks of the page's first recipe: a page that repeats its card (a print copy, a second
-    recipe) would otherwise give every line twice."""
+    recipe) would otherwise give every line twice. Blocks that are each one line are the lines of
+    one list: the card is then what holds the first block's list."""
     blocks = blocks[:MAX_LINES]
     if not blocks:
         return []
     around = [set(block.iterancestors()) for block in blocks[1:]]
     card = blocks[0]
-    for ancestor in blocks[0].iterancestors():
+    ancestors = list(islice(blocks[0].iterancestors(), MAX_DEPTH))
+    if all(len(lines_in(block)) == 1 for block in blocks):
+        start = next((index for index, up in enumerate(ancestors) if any(up in ups for ups in around)), 0)
+        card, ancestors = (ancestors[start], ancestors[start + 1:]) if ancestors else (card, ancestors)
+    for ancestor in ancestors:
         if all(ancestor in ups for ups in around):
             break
         card = ancestor
-    return [block for block, ups in zip(blocks, [set(), *around]) if block is card or card in ups] or blocks[:1]
+    mine = set(blocks[0].iterancestors())
+    return [block for block, ups in zip(blocks, [mine, *around]) if block is card or card in ups] or blocks[:1]
 
 
 class MarkupScraper:
