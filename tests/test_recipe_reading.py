@@ -9,8 +9,8 @@ import json
 import pytest
 
 from voxd.services.recipes.importers.ingredient_lines import ingredient_lines
-from voxd.services.recipes.importers.markup import duration_minutes
 from voxd.services.recipes.importers.method import method
+from voxd.services.recipes.importers.page_labels import duration_minutes
 from voxd.services.recipes.importers.page_text import repaired, title_of
 from voxd.services.recipes.importers.schema_org import read_page
 from voxd.services.recipes.ingredients import ingredient, read_ingredient

@@ -24,6 +24,8 @@ from typing import Any
 
 from lxml import etree, html as lxml_html
 
+from voxd.services.recipes.importers.page_labels import duration_minutes, labelled_values
+
 INGREDIENT_PROPS = ("recipeingredient", "ingredients", "ingredient")
 STEP_PROPS = ("recipeinstructions",)
 INGREDIENT_CLASS = re.compile(r"ingredient|zutat", re.IGNORECASE)
@@ -53,23 +55,6 @@ MAX_AMOUNT = 20  # characters of an amount beside a line ("1 ½ cups")
 AMOUNT_TEXT = re.compile(r"[\d½⅓⅔¼¾⅛⅜⅝⅞]")
 MAX_TEXT = 20_000
 BREAK = "\u2028"  # put after each <br> at parsing, so that a block's lines can be told apart
-DURATION = re.compile(r"P(?:(\d+)D)?T?(?:(\d+)H)?(?:(\d+)M)?", re.IGNORECASE)
-SPOKEN = re.compile(r"(\d+)\s*(d|days?|h|hrs?|hours?|std|stunden?|uur|heures?|horas?|timmar|timer|óra|saat|"
-                    r"m|mins?|minutes?|minuten?|minutos?|minuti|minutter|perc|dakika|λεπτά)\b", re.IGNORECASE)
-# "Prep Time", "Serves": a label in the page's text, its value in the same text or the next one.
-LABELS = {
-    "prep": r"prep(?:aration)?(?: time)?|zubereitungszeit|vorbereitung(?:szeit)?|voorbereiding(?:stijd)?|"
-            r"temps de préparation|tiempo de preparación|tempo de preparo|förberedelse",
-    "cook": r"cook(?:ing)?(?: time)?|bake(?: time)?|baking time|backzeit|kochzeit|garzeit|bereidingstijd|kooktijd|"
-            r"temps de cuisson|cuisson|tiempo de cocción|tempo de cozedura|tempo de cozimento",
-    "total": r"total(?: time)?|ready in|gesamtzeit|totale tijd|temps total|tiempo total|tempo total|total tid",
-    "servings": r"servings?|serves|yield|yields|makes|portions?|portionen|personen|personnes|porciones|porções|"
-                r"porzioni|porcje|adag|μερίδες|pers\.?",
-}
-SERVINGS_AFTER = re.compile(r"^(\d{1,4})\s*(?:servings?|portions?|people|persons?|personen|porties|portionen|"
-                            r"personnes|porciones|porções|porzioni|porcje|adag|μερίδες)\b", re.IGNORECASE)
-LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})\s*:?\s*)" for name, words in LABELS.items()), re.IGNORECASE)
-MAX_VALUE = 40
 
 
 def text_of(element: Any) -> str:
@@ -327,71 +312,9 @@ class MarkupScraper:
         return duration_minutes(self.class_text(rf"{word}[-_]?time"))
 
 
-def duration_minutes(text: str | None) -> int | None:
-    """Minutes of an ISO 8601 duration ("PT1H20M"), of words ("1 hour 20 mins", "1 h 05") or of a
-    bare number (a label's value: minutes); None if none of those."""
-    text = (text or "").strip()
-    iso = DURATION.fullmatch(text)
-    if iso and any(iso.groups()):
-        days, hours, mins = (int(part or 0) for part in iso.groups())
-        return days * 1440 + hours * 60 + mins
-    if re.fullmatch(r"\d{1,4}", text):
-        return int(text)
-    total = 0
-    for amount, unit in SPOKEN.findall(text):
-        unit = unit.lower()
-        total += int(amount) * (1440 if unit in ("d", "day", "days") else 60 if unit[0] in "hsuót" else 1)
-    after_hours = re.search(r"\d\s*h\s*(\d{1,2})\b(?!\s*[a-z])", text, re.IGNORECASE)
-    return total + int(after_hours.group(1)) if after_hours and total else total or None
-
-
-def labelled_values(root: Any) -> dict[str, str]:
-    """The first value the page's text gives each label ("Prep Time: 15 mins", or "Serves" then "4"
-    in the next piece of text), read in one pass over its text."""
-    found: dict[str, str] = {}
-    pieces = [piece for piece in (" ".join(text.split()) for text in root.itertext()) if piece]
-    for index, piece in enumerate(pieces):
-        label = LABEL_TEXT.match(piece) if len(piece) <= MAX_VALUE + 30 else None
-        before = SERVINGS_AFTER.match(piece)
-        if before and "servings" not in found:
-            found["servings"] = before.group(1)
-        if label is None or label.lastgroup in found:
-            continue
-        value = piece[label.end():] or next((text for text in pieces[index + 1:index + 3] if text.strip(" :")), "")
-        if re.search(r"\d", value) and len(value) <= MAX_VALUE:
-            found[label.lastgroup] = value
-    return found
-
-
-class Combined:
-    """The schema.org scraper's fields, and the markup's where the schema.org data has none."""
-
-    def __init__(self, base: Any | None, markup: MarkupScraper) -> None:
-        self.base, self.markup = base, markup
-        self.schema = getattr(base, "schema", None)
-
-    def __getattr__(self, name: str) -> Callable[[], Any]:
-        def read() -> Any:
-            from voxd.services.recipes.importers.schema_org import scraped
-
-            first = scraped(getattr(self.base, name)) if self.base is not None and hasattr(self.base, name) else None
-            own = getattr(self.markup, name, None)
-            return first if first or own is None else scraped(own)
-        return read
-
-    def ingredient_groups(self) -> list[Any]:
-        """The schema.org groups only with the schema.org lines they belong to."""
-        from voxd.services.recipes.importers.schema_org import scraped
-
-        if self.base is None or not scraped(self.base.ingredients):
-            return []
-        return scraped(self.base.ingredient_groups) or []
-
-
 def parsed(page: str) -> MarkupScraper | None:
     """The page parsed for its markup; None when lxml cannot read it at all."""
     try:
         return MarkupScraper(page)
     except (etree.ParserError, ValueError):
         return None
-

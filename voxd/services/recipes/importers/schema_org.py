@@ -17,20 +17,20 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from voxd.services.recipes.importers.ingredient_lines import ingredient_lines, with_line_breaks
-from voxd.services.recipes.importers.markup import Combined, parsed
+from voxd.services.recipes.importers.markup import parsed
 from voxd.services.recipes.importers.method import method, section_names
 from voxd.services.recipes.importers.page_text import repaired, title_of
+from voxd.services.recipes.importers.readings import Combined, scraped
 from voxd.services.recipes.model import MAX_INGREDIENTS, MAX_STEPS, MAX_TAGS, MAX_TEXT, RecipeInput
 from voxd.services.recipes.validation import draft_input
 
 log = logging.getLogger("voxd.recipes")
 
-T = TypeVar("T")
 MAX_TAGS_FROM_PAGE = 10
 CANONICAL_TAGS = re.compile(r"<link\b[^>]*\brel\s*=\s*[\"']?canonical\b[^>]*>|<meta\b[^>]*\bproperty\s*=\s*[\"']?og:url\b[^>]*>",
                             re.IGNORECASE)
@@ -44,16 +44,6 @@ class PageRecipe:
     recipes_on_page: int  # the first one is taken (docs/recipes.md, Import from a web page)
     missing: tuple[str, ...] = ()  # "ingredients", "steps": what the page's recipe lacks
     read_by: str = "schema.org"  # the scraper that read it, for the log
-
-
-def scraped(read: Callable[[], T]) -> T | None:
-    """One field of the scraper, or None: a site-specific scraper raises whatever its HTML makes it
-    raise (its own exceptions, AttributeError, TypeError...) for a field the page does not have."""
-    try:
-        value = read()
-    except Exception:  # noqa: BLE001 - see the docstring: a missing field, never our error
-        return None
-    return value or None
 
 
 def count_recipes(html: str) -> int:
