@@ -186,6 +186,25 @@ PLUGIN_CARD = card("""
         for amount, name in (("2", "eggs"), ("1 tbsp", "butter"), ("½ tsp", "salt")))
           + '</ul><h2>Method</h2><p>Beat the eggs.</p><p>Cook in the butter.</p>'),
      "Omelette", ["2 eggs", "1 tbsp butter", "½ tsp salt"], ["Beat the eggs.", "Cook in the butter."]),
+    # Headings as pages write them: a sign before, a mark after, a curly quote, "How to make <dish>".
+    (card("<h1>Brisket chili</h1><h2>🛒 What You’ll Need</h2><ul><li>2 lbs beef brisket</li><li>1 onion, diced</li>"
+          "</ul><h2>How to Make Brisket Chili</h2><h3>Step 1: Brown</h3><p>Brown the beef.</p>"
+          "<p>Simmer for 8 hours.</p><h2>Comments</h2><p>Yum</p>"),
+     "Brisket chili", ["2 lbs beef brisket", "1 onion, diced"], ["Brown the beef.", "Simmer for 8 hours."]),
+    # A bold heading with its text in its own paragraph; a list after it is not its lines.
+    (card("<h1>Pannenkoeken</h1><p>Benodigdheden:</p><ul><li>2 eieren</li><li>250 ml melk</li></ul>"
+          "<p><strong>Bereidingswijze:<br></strong>Klop de eieren met de melk.<br>Bak de pannenkoeken.</p>"
+          "<ul><li>Ontbijt</li></ul>"),
+     "Pannenkoeken", ["2 eieren", "250 ml melk"], ["Klop de eieren met de melk.", "Bak de pannenkoeken."]),
+    # A lower heading of several lines is lines; a units switch is no list of lines.
+    (card("<h1>Butter chicken</h1><h3>Ingredients*</h3><ul class='tabs'><li>US</li><li>METRIC</li></ul>"
+          "<h5>• 2 tablespoons olive oil<br>• 50g butter<br>• 1.6kg chicken thighs</h5>"
+          "<h3>Method</h3><p>Brown the chicken.</p><p>Simmer in the sauce.</p>"),
+     "Butter chicken", ["2 tablespoons olive oil", "50g butter", "1.6kg chicken thighs"],
+     ["Brown the chicken.", "Simmer in the sauce."]),
+    (card("<h1>鸡蛋糕</h1><p>分量：30 个</p><p>材料：</p><ul><li>4 个 蛋</li><li>125 克 细砂糖</li></ul><p>做法：</p>"
+          "<p>把烤炉预热至200°C。</p><p>把蛋和糖打发。</p>"),
+     "鸡蛋糕", ["4 个 蛋", "125 克 细砂糖"], ["把烤炉预热至200°C。", "把蛋和糖打发。"]),
 ])
 def test_a_recipe_is_read_from_its_markup_when_the_page_has_no_schema_org_recipe(page, title, ingredients, steps):
     """recipe-scrapers reads the microdata itself; the rest only the markup reader does."""
@@ -194,6 +213,13 @@ def test_a_recipe_is_read_from_its_markup_when_the_page_has_no_schema_org_recipe
     assert found.recipe.title == title
     assert [line.text for line in found.recipe.ingredients] == ingredients
     assert found.recipe.steps == steps
+
+
+@pytest.mark.parametrize(("text", "servings"), [("分量：30 个", 30), ("4 porce", 4)])
+def test_servings_in_more_languages(text, servings):
+    page = card(f"<h1>Dish</h1><p>{text}</p><h2>Ingredients</h2><ul><li>2 eggs</li><li>1 tsp salt</li></ul>"
+                "<h2>Method</h2><p>Beat the eggs.</p><p>Season.</p>")
+    assert read_page(page, "http://example.test/dish").recipe.servings == servings
 
 
 def test_servings_and_times_are_read_from_their_labels_and_the_group_heading_is_not_a_line():

@@ -38,13 +38,17 @@ LINE_TAGS = ("li", "p", "tr")
 INGREDIENT_HEADING = re.compile(
     r"(?:ingredients?|ingredient list|what you(?:'ll| will)? need|you(?:'ll| will) need|zutaten|ingrediënten|"
     r"ingredienten|ingrédients|ingredientes|ingredienti|ingredienser|ainekset|składniki|hozzávalók|malzemeler|"
-    r"υλικά|suroviny|ingrediencie)", re.IGNORECASE)
+    r"υλικά|suroviny|ingrediencie|benodigdheden|材料|食材|用料)", re.IGNORECASE)
 STEP_HEADING = re.compile(
-    r"(?:instructions?|directions?|method|preparation|steps|how to make(?: it)?|zubereitung|bereiding(?:swijze)?|"
+    r"(?:instructions?|directions?|method|preparation|steps|procedure|how to make(?: [^.!?]{1,60})?|zubereitung|"
+    r"bereiding(?:swijze)?|"
     r"werkwijze|préparation|étapes|preparación|elaboración|modo de prepar[oa]|preparo|procedimento|preparazione|"
     r"tillagning|gör så här|fremgangsmåde|fremgangsmåte|instruktioner|valmistus|(?:sposób )?przygotowani[ae]|"
-    r"elkészítés|hazırlanışı|yapılışı|εκτέλεση|οδηγίες|postup)", re.IGNORECASE)
+    r"elkészítés|hazırlanışı|yapılışı|εκτέλεση|οδηγίες|postup|做法|作法|步骤|作り方)", re.IGNORECASE)
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+HEADING_MARKS = re.compile(r"^[\W\d_]+|[\W_]+$")  # "🛒 ", "1. " before a heading's name; ":", "*" after it
+MAX_HEADING = 80
+MIN_LINES = 3  # lines a heading holds (with <br>s) for them to be lines and not the heading of a group
 MAX_SCANNED = 5000  # elements read after a heading for its lines
 PARTS = re.compile(f"{INGREDIENT_HEADING.pattern}|{STEP_HEADING.pattern}|notes?|tips?|nutrition", re.IGNORECASE)
 SKIPPED = ("script", "style", "noscript", "template", "svg", "iframe")
@@ -166,11 +170,12 @@ def plausible(lines: list[str]) -> bool:
 
 
 def is_heading(node: Any, named: re.Pattern[str]) -> bool:
-    """A heading (or a bold line) that is only the name of a part: "Ingredients", "Method:"."""
+    """A heading (or a bold line) that is only the name of a part: "Ingredients", "Method:", also
+    with a sign or a number before it or a mark after it ("🛒 What You’ll Need", "Zutaten*")."""
     if node.tag not in (*HEADING_TAGS, "strong", "b", "p", "dt"):
         return False
-    text = text_of(node).strip(" :.")
-    return len(text) <= 40 and named.fullmatch(text) is not None
+    text = HEADING_MARKS.sub("", text_of(node)[:MAX_HEADING].replace("’", "'"))
+    return len(text) <= MAX_HEADING and named.fullmatch(text) is not None
 
 
 def level(node: Any) -> int:
@@ -179,24 +184,36 @@ def level(node: Any) -> int:
 
 def under_heading(nodes: list[Any], named: re.Pattern[str]) -> list[str]:
     """The lines under the page's first heading named `named`: the items of the lists after it, else
-    its paragraphs, up to the next heading as high as it (a lower one names a group: left out)."""
+    (a units switch "US | Metric" is no list of lines) its paragraphs, up to the next heading as high
+    as it (a lower one names a group: left out)."""
     start = next((index for index, node in enumerate(nodes) if is_heading(node, named)), None)
     if start is None:
         return []
     top = level(nodes[start])
     items: list[str] = []
-    paragraphs: list[str] = []
+    paragraphs = text_after(nodes[start])
+    inline = bool(paragraphs)  # the heading's own paragraph holds the text: paragraphs, not lists, follow
     inside = set(nodes[start].iter())
     for node in nodes[start + 1:start + 1 + MAX_SCANNED]:
         if node in inside:
             continue
         if node.tag in HEADING_TAGS and level(node) <= top or (top == 7 and is_heading(node, PARTS)):
             break
-        if node.tag == "li" and next(node.iterdescendants("li"), None) is None:
+        if node.tag == "li" and not inline and next(node.iterdescendants("li"), None) is None:
             items.append(text_of(node))
-        elif node.tag == "p" and not items:
-            paragraphs.extend(broken_lines(node))
-    return [line for line in (items or paragraphs) if line][:MAX_LINES]
+        elif node.tag == "p" or node.tag in HEADING_TAGS and len(broken_lines(node)) >= MIN_LINES:
+            paragraphs.extend(broken_lines(node))  # a lower heading of several lines is lines, not a group name
+    return [line for line in (items if plausible(items) else paragraphs) if line][:MAX_LINES]
+
+
+def text_after(heading: Any) -> list[str]:
+    """The text after a bold heading in its own paragraph ("<p><b>Method:</b> Mix the flour…</p>")."""
+    holder = heading.getparent()
+    if heading.tag not in ("strong", "b") or holder is None or holder.tag != "p":
+        return []
+    lines = broken_lines(holder)
+    name = " ".join("".join(heading.itertext()).split())
+    return [line for line in ([lines[0].replace(name, "", 1).strip()] if lines else []) + lines[1:] if line]
 
 
 def first_card(blocks: list[Any]) -> list[Any]:

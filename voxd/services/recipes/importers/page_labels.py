@@ -19,10 +19,10 @@ LABELS = {
             r"temps de cuisson|cuisson|tiempo de cocción|tempo de cozedura|tempo de cozimento",
     "total": r"total(?: time)?|ready in|gesamtzeit|totale tijd|temps total|tiempo total|tempo total|total tid",
     "servings": r"servings?|serves|yield|yields|makes|portions?|portionen|personen|personnes|porciones|porções|"
-                r"porzioni|porcje|adag|μερίδες|pers\.?",
+                r"porzioni|porcje|porce|adag|μερίδες|pers\.?|分量|份量",
 }
 SERVINGS_AFTER = re.compile(r"^(\d{1,4})\s*(?:servings?|portions?|people|persons?|personen|porties|portionen|"
-                            r"personnes|porciones|porções|porzioni|porcje|adag|μερίδες)\b", re.IGNORECASE)
+                            r"personnes|porciones|porções|porzioni|porcje|porce|porcí|adag|μερίδες)\b", re.IGNORECASE)
 LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})\s*:?\s*)" for name, words in LABELS.items()), re.IGNORECASE)
 MAX_VALUE = 40
 
