@@ -271,3 +271,21 @@ def test_a_schema_org_line_holding_several_lines_is_split_at_its_line_breaks():
     recipe = read_page(page, "http://example.test/tart").recipe
     assert [line.text for line in recipe.ingredients] == ["1 sheet puff pastry", "4 tomatoes", "Salt and pepper",
                                                           "2 bay leaves"]
+
+
+def test_a_nonsense_total_time_is_the_preparation_and_cooking_times_added():
+    page = json_ld_page(recipeIngredient=["4 tomatoes"], recipeInstructions=["Bake."], prepTime="PT40M",
+                        cookTime="PT20M", totalTime="PT-476070H19M32S")
+    assert read_page(page, "http://example.test/tart").recipe.total_time_minutes == 60
+
+
+@pytest.mark.parametrize(("facts", "servings", "total"), [
+    ('<p><em>Serves 2 | Total time: 15 minutes | Gluten free</em></p>', 2, 15),
+    ('<ul><li><span class="icon icon-serves"></span><span> 4 </span></li></ul>', 4, None),
+    ('<div class="meta"><div class="meta-item tijd">25 min</div><div class="archive-time">90 min</div></div>', None, 25),
+])
+def test_servings_and_times_labelled_in_one_text_by_an_icon_or_by_a_class_word(facts, servings, total):
+    page = card(f"<h1>Dish</h1>{facts}<h2>Ingredients</h2><ul><li>2 eggs</li><li>1 tsp salt</li></ul>"
+                "<h2>Method</h2><p>Beat the eggs.</p><p>Season.</p>")
+    recipe = read_page(page, "http://example.test/dish").recipe
+    assert (recipe.servings, recipe.total_time_minutes) == (servings, total)

@@ -24,7 +24,7 @@ from typing import Any
 
 from lxml import etree, html as lxml_html
 
-from voxd.services.recipes.importers.page_labels import duration_minutes, labelled_values
+from voxd.services.recipes.importers.page_labels import SPOKEN, duration_minutes, labelled_values
 
 INGREDIENT_PROPS = ("recipeingredient", "ingredients", "ingredient")
 STEP_PROPS = ("recipeinstructions",)
@@ -48,6 +48,7 @@ STEP_HEADING = re.compile(
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 HEADING_MARKS = re.compile(r"^[\W\d_]+|[\W_]+$")  # "🛒 ", "1. " before a heading's name; ":", "*" after it
 MAX_HEADING = 80
+ONLY_TIME = r"(?:^|\s)(?:time|tijd|zeit|tiempo|temps|tempo|tid|czas)(?:$|\s)"  # a class word of its own
 MIN_LINES = 3  # lines a heading holds (with <br>s) for them to be lines and not the heading of a group
 MAX_SCANNED = 5000  # elements read after a heading for its lines
 PARTS = re.compile(f"{INGREDIENT_HEADING.pattern}|{STEP_HEADING.pattern}|notes?|tips?|nutrition", re.IGNORECASE)
@@ -265,7 +266,7 @@ class MarkupScraper:
 
     def yields(self) -> str | None:
         return (self.by_prop("recipeyield") or self.by_class("p-yield") or self.labelled.get("servings")
-                or self.class_text(r"servings|yield|portion"))
+                or self.class_text(r"servings|serves|yield|portion"))
 
     def prep_time(self) -> int | None:
         return self.time("preptime", "prep")
@@ -277,6 +278,9 @@ class MarkupScraper:
         """The page's total time, else its preparation and cooking times added, as recipe-scrapers does."""
         total = self.time("totaltime", "total")
         prep, cook = self.prep_time(), self.cook_time()
+        if total is None and prep is None and cook is None:  # one time, named only "time": the whole of it
+            found = self.class_text(ONLY_TIME)
+            return duration_minutes(found) if found and SPOKEN.search(found) else None
         return total if total is not None or prep is None or cook is None else prep + cook
 
     def lines(self, props: tuple[str, ...], microformat: str, named: re.Pattern[str],
@@ -310,10 +314,12 @@ class MarkupScraper:
                      for text in [text_of(node)] if text), None)
 
     def class_text(self, pattern: str) -> str | None:
-        """The text of the first element whose class names `pattern` and holds a number."""
+        """The text of the first element whose class names `pattern` and holds a number; an empty one
+        (an icon: `<span class="icon-serves"></span> 4`) labels the text after it."""
         wanted = re.compile(pattern, re.IGNORECASE)
         return next((text for node in self.nodes if wanted.search(node.get("class") or "")
-                     for text in [text_of(node)] if re.search(r"\d", text) and len(text) <= 80), None)
+                     for text in [text_of(node) or text_beside(node)] if re.search(r"\d", text) and len(text) <= 80),
+                    None)
 
     def first_text(self, tag: str) -> str | None:
         return next((text for node in self.nodes if node.tag == tag for text in [text_of(node)] if text), None)
@@ -327,6 +333,13 @@ class MarkupScraper:
             if duration_minutes(found) is not None:
                 return duration_minutes(found)
         return duration_minutes(self.class_text(rf"{word}[-_]?time"))
+
+
+def text_beside(node: Any) -> str:
+    """The text right after an element: its tail, else the next element's."""
+    tail = " ".join((node.tail or "").split())
+    following = node.getnext()
+    return tail or (text_of(following) if following is not None else "")
 
 
 def parsed(page: str) -> MarkupScraper | None:

@@ -25,6 +25,7 @@ SERVINGS_AFTER = re.compile(r"^(\d{1,4})\s*(?:servings?|portions?|people|persons
                             r"personnes|porciones|porções|porzioni|porcje|porce|porcí|adag|μερίδες)\b", re.IGNORECASE)
 LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})\s*:?\s*)" for name, words in LABELS.items()), re.IGNORECASE)
 MAX_VALUE = 40
+SEPARATED = re.compile(r"\s+[|•·]\s+")  # "Serves 2 | Total time: 15 minutes": labels in one text
 
 
 def duration_minutes(text: str | None) -> int | None:
@@ -49,7 +50,7 @@ def labelled_values(root: Any) -> dict[str, str]:
     """The first value the page's text gives each label ("Prep Time: 15 mins", or "Serves" then "4"
     in the next piece of text), read in one pass over its text."""
     found: dict[str, str] = {}
-    pieces = [piece for piece in (" ".join(text.split()) for text in root.itertext()) if piece]
+    pieces = [part for text in root.itertext() for part in SEPARATED.split(" ".join(text.split())) if part]
     for index, piece in enumerate(pieces):
         label = LABEL_TEXT.match(piece) if len(piece) <= MAX_VALUE + 30 else None
         before = SERVINGS_AFTER.match(piece)

@@ -169,6 +169,8 @@ def scraper_recipe(scraper: Any, url: str) -> tuple[RecipeInput, tuple[str, ...]
     }
     if fields["servings"] is not None and not 1 <= fields["servings"] <= 1000:
         fields["servings"] = None
+    if fields["total_time_minutes"] is None and None not in (fields["prep_time_minutes"], fields["cook_time_minutes"]):
+        fields["total_time_minutes"] = fields["prep_time_minutes"] + fields["cook_time_minutes"]  # none, or nonsense
     recipe = draft_input(fields)
     if recipe is None:
         log.info("the schema.org recipe on %s does not validate as a recipe", url)
