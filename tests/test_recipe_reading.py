@@ -215,7 +215,7 @@ def test_a_recipe_is_read_from_its_markup_when_the_page_has_no_schema_org_recipe
     assert found.recipe.steps == steps
 
 
-@pytest.mark.parametrize(("text", "servings"), [("分量：30 个", 30), ("4 porce", 4)])
+@pytest.mark.parametrize(("text", "servings"), [("分量：30 个", 30), ("4 porce", 4), ("2 - 4 porcje", 2)])
 def test_servings_in_more_languages(text, servings):
     page = card(f"<h1>Dish</h1><p>{text}</p><h2>Ingredients</h2><ul><li>2 eggs</li><li>1 tsp salt</li></ul>"
                 "<h2>Method</h2><p>Beat the eggs.</p><p>Season.</p>")
@@ -247,6 +247,13 @@ def test_a_schema_org_recipe_without_steps_takes_them_from_the_markup_and_keeps_
     assert (found.recipe.title, found.recipe.servings) == ("Tomato tart", 6)
     assert [line.text for line in found.recipe.ingredients] == ["1 sheet puff pastry", "4 tomatoes"]
     assert found.recipe.steps == ["Lay the tomatoes on the pastry.", "Bake for 25 minutes."]
+
+
+def test_a_class_names_the_method_by_a_word_of_its_own():
+    page = card('<h1>Cauliflower</h1><h3>Ingredients</h3><ul><li>1 cauliflower</li><li>2 tbsp oil</li></ul>'
+                '<div class="group-udostepnij"><p>Did you like this recipe? Share it with 3 friends!</p></div>'
+                '<h3>Method</h3><p>Roast the cauliflower.</p><p>Serve hot.</p>')
+    assert read_page(page, "http://example.test/dish").recipe.steps == ["Roast the cauliflower.", "Serve hot."]
 
 
 @pytest.mark.parametrize("page", [
@@ -283,6 +290,9 @@ def test_a_nonsense_total_time_is_the_preparation_and_cooking_times_added():
     ('<p><em>Serves 2 | Total time: 15 minutes | Gluten free</em></p>', 2, 15),
     ('<ul><li><span class="icon icon-serves"></span><span> 4 </span></li></ul>', 4, None),
     ('<div class="meta"><div class="meta-item tijd">25 min</div><div class="archive-time">90 min</div></div>', None, 25),
+    ('<div class="preparation_time">5 λεπτά</div><div class="cooking_time">15 λεπτά</div>', None, 20),
+    ('<div><span>Préparation</span><span>20 min</span></div><div><span>Cuisson</span><span>45 min</span></div>',
+     None, 65),
 ])
 def test_servings_and_times_labelled_in_one_text_by_an_icon_or_by_a_class_word(facts, servings, total):
     page = card(f"<h1>Dish</h1>{facts}<h2>Ingredients</h2><ul><li>2 eggs</li><li>1 tsp salt</li></ul>"

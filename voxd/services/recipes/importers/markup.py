@@ -29,7 +29,9 @@ from voxd.services.recipes.importers.page_labels import SPOKEN, duration_minutes
 INGREDIENT_PROPS = ("recipeingredient", "ingredients", "ingredient")
 STEP_PROPS = ("recipeinstructions",)
 INGREDIENT_CLASS = re.compile(r"ingredient|zutat", re.IGNORECASE)
-STEP_CLASS = re.compile(r"instruction|direction|method|preparation|step|zubereitung", re.IGNORECASE)
+# A word of a class name, not a piece of one: "recipe-steps", "RecipeInstructions", not "udostepnij".
+STEP_CLASS = re.compile(r"(?:^|[\s_-])(?i:instruction|direction|method|preparation|step|zubereitung)|"
+                        r"(?<=[a-z])(?:Instruction|Direction|Method|Preparation|Step|Zubereitung)")
 # Parts of a recipe card that are not lines: headings, notes, buttons, images, counters.
 NOT_A_LINE = re.compile(r"group-name|heading|header|title|notes?\b|note-|button|image|photo|count|nutrition|"
                         r"print|rating|video|checkbox|label|tip|jump|link", re.IGNORECASE)
@@ -332,7 +334,7 @@ class MarkupScraper:
         for found in (self.by_prop(name), self.labelled.get(word)):
             if duration_minutes(found) is not None:
                 return duration_minutes(found)
-        return duration_minutes(self.class_text(rf"{word}[-_]?time"))
+        return duration_minutes(self.class_text(rf"{word}\w*[-_]?time"))  # prep-time, preparation_time
 
 
 def text_beside(node: Any) -> str:

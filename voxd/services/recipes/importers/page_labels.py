@@ -13,7 +13,7 @@ SPOKEN = re.compile(r"(\d+)\s*(d|days?|h|hrs?|hours?|std|stunden?|uur|heures?|ho
                     r"m|mins?|minutes?|minuten?|minutos?|minuti|minutter|perc|dakika|λεπτά)\b", re.IGNORECASE)
 # "Prep Time", "Serves": a label in the page's text, its value in the same text or the next one.
 LABELS = {
-    "prep": r"prep(?:aration)?(?: time)?|zubereitungszeit|vorbereitung(?:szeit)?|voorbereiding(?:stijd)?|"
+    "prep": r"prep(?:aration)?(?: time)?|préparation|zubereitungszeit|vorbereitung(?:szeit)?|voorbereiding(?:stijd)?|"
             r"temps de préparation|tiempo de preparación|tempo de preparo|förberedelse",
     "cook": r"cook(?:ing)?(?: time)?|bake(?: time)?|baking time|backzeit|kochzeit|garzeit|bereidingstijd|kooktijd|"
             r"temps de cuisson|cuisson|tiempo de cocción|tempo de cozedura|tempo de cozimento",
@@ -21,7 +21,7 @@ LABELS = {
     "servings": r"servings?|serves|yield|yields|makes|portions?|portionen|personen|personnes|porciones|porções|"
                 r"porzioni|porcje|porce|adag|μερίδες|pers\.?|分量|份量",
 }
-SERVINGS_AFTER = re.compile(r"^(\d{1,4})\s*(?:servings?|portions?|people|persons?|personen|porties|portionen|"
+SERVINGS_AFTER = re.compile(r"^(\d{1,4})(?:\s*[-–]\s*\d{1,4})?\s*(?:servings?|portions?|people|persons?|personen|porties|portionen|"
                             r"personnes|porciones|porções|porzioni|porcje|porce|porcí|adag|μερίδες)\b", re.IGNORECASE)
 LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})\s*:?\s*)" for name, words in LABELS.items()), re.IGNORECASE)
 MAX_VALUE = 40
