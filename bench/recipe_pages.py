@@ -22,7 +22,8 @@ What counts as right, field by field (on imported pages; a page not imported is 
 - steps: the method's words (steps joined, with section names where they stand) at least 90 %
   alike to the expected steps joined, and no step left that is only a label ("Step 2");
 - servings: the first whole number of the expected yields, when it has one;
-- prep, cook and total time: equal minutes, when the expected page gives them.
+- prep, cook and total time: equal minutes, when the expected page gives them (a few site scrapers
+  give the time as text, "10 minutes": its number of minutes).
 Right on every field is all of those. An "empty recipe stored" is a 2xx answer with no ingredient or
 no step. Ingredient reading is scored on the stored lines: the reference amount is the first number
 of the line read by this bench's own reader (mixed numbers, "1-1/2", fraction slash, Unicode
@@ -165,8 +166,14 @@ def judged(recipe: dict[str, Any], expected: dict[str, Any]) -> dict[str, bool]:
         "servings": whole_number(expected.get("yields")) in (None, recipe.get("servings")),
     }
     for name in ("prep_time", "cook_time", "total_time"):
-        right[name] = not expected.get(name) or expected[name] == recipe.get(f"{name}_minutes")
+        right[name] = not expected.get(name) or expected_minutes(expected[name]) == recipe.get(f"{name}_minutes")
     return right
+
+
+def expected_minutes(value: Any) -> Any:
+    """The site scraper's time in minutes: a number, or for a few sites its text "10 minutes"."""
+    written = re.fullmatch(r"\s*(\d+)\s*(?:minutes?|mins?)\s*", value) if isinstance(value, str) else None
+    return int(written.group(1)) if written else value
 
 
 def reference_amount(text: str) -> tuple[float | None, str | None]:
