@@ -18,7 +18,9 @@ What counts as right, field by field (on imported pages; a page not imported is 
 - title: equal after case folding and whitespace;
 - ingredients: as many lines, each equal after normalising (NFKC, case, whitespace, spaces before
   punctuation) or at least 90 % alike (difflib) - the site scraper's lines, headings left out,
-  against ours; a heading stored as a line or a list in one line is wrong;
+  against ours; a heading stored as a line or a list in one line is wrong (a heading the site
+  scraper keeps among its lines, "Topping", that voxd stores as the group of the lines under it is
+  a heading, not a missed line);
 - steps: the method's words (steps joined, with section names where they stand) at least 90 %
   alike to the expected steps joined, and no step left that is only a label ("Step 2");
 - servings: the first whole number of the expected yields, when it has one;
@@ -156,7 +158,9 @@ def heading(line: str, expected: dict[str, Any]) -> bool:
 
 def judged(recipe: dict[str, Any], expected: dict[str, Any]) -> dict[str, bool]:
     lines = [line["text"] for line in recipe.get("ingredients") or []]
-    wanted = [line for line in as_list(expected.get("ingredients")) if str(line).strip() and not heading(line, expected)]
+    groups = {normal(line.get("group")) for line in recipe.get("ingredients") or [] if line.get("group")}
+    wanted = [line for line in as_list(expected.get("ingredients"))
+              if str(line).strip() and not heading(line, expected) and normal(line) not in groups]
     steps = recipe.get("steps") or []
     right = {
         "title": normal(recipe.get("title")) == normal(expected.get("title")),
