@@ -102,6 +102,10 @@ def test_bracketed_amounts_are_scaled_with_the_line(line, doubled):
                                                                    "Salt and pepper"], [None] * 3),
     (["Sauce", "2 tbsp soy sauce", "Fish sauce", "1 tsp sugar", "Mixed salad leaves"],
      ["2 tbsp soy sauce", "Fish sauce", "1 tsp sugar", "Mixed salad leaves"], ["Sauce"] * 4),
+    (["1 kg squid", "Yoghurt and Ouzo Dressing", "1 tbsp ouzo"], ["1 kg squid", "1 tbsp ouzo"],
+     [None, "Yoghurt and Ouzo Dressing"]),
+    (["500.0 g Kichererbsen", "2.0 Ei", "0.5 Bund Petersilie", "2 - eggs", "1.05 kg flour"],
+     ["500 g Kichererbsen", "2 Ei", "0.5 Bund Petersilie", "2 eggs", "1.05 kg flour"], [None] * 5),
 ])
 def test_ingredient_lists_are_split_grouped_and_repaired(lines, texts, groups):
     found = ingredient_lines(lines)

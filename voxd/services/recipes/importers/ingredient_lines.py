@@ -29,6 +29,8 @@ JOINING = re.compile(r"(?:\b(?:plus|or|and|to|into|about|of|by|x|with|each|than|
                      re.IGNORECASE)
 BULLETS = re.compile(r"^[\s•·*▢☐□◦‣-]+")
 MAX_HEADING_WORDS = 6
+WHOLE_AS_DECIMAL = re.compile(r"(?<![\d.,])(\d+)\.0+(?![\d.,])")  # "500.0 g"
+DASHED_AMOUNT = re.compile(r"^([\d½⅓⅔¼¾⅛⅜⅝⅞/.,]+)\s+[-–]\s+(?=[^\W\d_])")  # "2 - eggs"
 # What a heading without a colon names: a part of the dish ("Sauce", "Remaining Ingredients").
 PART_WORDS = re.compile(r"\b(?:ingredients?|sauce|dressing|topping|filling|garnish|marinade|crust|dough|glaze|"
                         r"frosting|icing|batter|seasoning|assembly|to serve|zutaten|teig|soße|"
@@ -36,22 +38,34 @@ PART_WORDS = re.compile(r"\b(?:ingredients?|sauce|dressing|topping|filling|garni
                         r"saus|deeg|ingredienser|deg|malzemeler|sos)\b", re.IGNORECASE)
 
 
+def as_written(line: str) -> str:
+    """A line as a cook writes it: "2" for a whole number a site's system wrote "2.0", "3 slices"
+    for "3 - slices"."""
+    line = WHOLE_AS_DECIMAL.sub(r"\1", line.strip())
+    return DASHED_AMOUNT.sub(r"\1 ", line)
+
+
 def is_heading(line: str, all_lines: list[str], next_line: str | None) -> bool:
     """A group heading: no amount, short, and either ending in a colon, opening with "For ...",
-    written in capitals among lines that are not, or naming a part of the dish ("Sauce") in Title
-    Case right above a line with an amount."""
+    written in capitals among lines that are not, or naming a part of the dish ("Sauce", "Yoghurt
+    and Ouzo Dressing") in Title Case right above a line with an amount."""
     if read_amount(line) is not None or len(line.split()) > MAX_HEADING_WORDS or len(line) < 2:
         return False
     if line.endswith(":"):
         return True
     if HEADING_WORDS.match(line) and not re.search(r"[,.;:]", line):
         return True
-    if (len(line.split()) <= 3 and PART_WORDS.search(line) and line.istitle() and not re.search(r"[\d,.;]", line)
+    if (len(line.split()) <= 4 and PART_WORDS.search(line) and title_case(line) and not re.search(r"[\d,.;]", line)
             and next_line is not None and read_amount(next_line) is not None):
         return True
     letters = re.sub(r"[^\w]", "", line)
     shouting = [other for other in all_lines if other.isupper()]
     return letters.isalpha() and line.isupper() and len(shouting) < len(all_lines) / 2
+
+
+def title_case(line: str) -> bool:
+    """Every word but the short ones capitalised: "Yoghurt and Ouzo Dressing"."""
+    return all(word[0].isupper() for word in line.split() if len(word) > 3) and line[0].isupper()
 
 
 def item_starts(line: str) -> list[int]:
@@ -102,7 +116,7 @@ def with_line_breaks(lines: list[str], schema: Any) -> list[str]:
 def ingredient_lines(raw: list[str], groups: dict[str, str] | None = None) -> list[Ingredient]:
     """The page's lines, repaired and split, headings made the `group` of the lines below them.
     `groups` maps a line to the group the page itself gave it (recipe-scrapers' ingredient groups)."""
-    lines = [BULLETS.sub("", line).strip() for text in raw for line in repaired_lines(str(text))]
+    lines = [as_written(BULLETS.sub("", line)) for text in raw for line in repaired_lines(str(text))]
     lines = [line for line in lines if line]
     named = {BULLETS.sub("", repaired(str(line))).strip(): name for line, name in (groups or {}).items()}
     alone = len(lines) == 1
