@@ -20,7 +20,8 @@ What counts as right, field by field (on imported pages; a page not imported is 
   punctuation) or at least 90 % alike (difflib) - the site scraper's lines, headings left out,
   against ours; a heading stored as a line or a list in one line is wrong (a heading the site
   scraper keeps among its lines, "Topping", that voxd stores as the group of the lines under it is
-  a heading, not a missed line);
+  a heading, not a missed line; a site scraper's line holding several on lines of their own is
+  those lines);
 - steps: the method's words (steps joined, with section names where they stand) at least 90 %
   alike to the expected steps joined, and no step left that is only a label ("Step 2");
 - servings: the first whole number of the expected yields, when it has one;
@@ -159,8 +160,8 @@ def heading(line: str, expected: dict[str, Any]) -> bool:
 def judged(recipe: dict[str, Any], expected: dict[str, Any]) -> dict[str, bool]:
     lines = [line["text"] for line in recipe.get("ingredients") or []]
     groups = {normal(line.get("group")) for line in recipe.get("ingredients") or [] if line.get("group")}
-    wanted = [line for line in as_list(expected.get("ingredients"))
-              if str(line).strip() and not heading(line, expected) and normal(line) not in groups]
+    wanted = [line for text in as_list(expected.get("ingredients")) for line in str(text).split("\n")
+              if line.strip() and not heading(line, expected) and normal(line) not in groups]
     steps = recipe.get("steps") or []
     right = {
         "title": normal(recipe.get("title")) == normal(expected.get("title")),
