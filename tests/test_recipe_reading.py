@@ -303,3 +303,23 @@ def test_servings_and_times_labelled_in_one_text_by_an_icon_or_by_a_class_word(f
                 "<h2>Method</h2><p>Beat the eggs.</p><p>Season.</p>")
     recipe = read_page(page, "http://example.test/dish").recipe
     assert (recipe.servings, recipe.total_time_minutes) == (servings, total)
+
+
+def test_the_pages_own_line_breaks_are_kept_where_its_schema_org_data_ran_the_lines_together():
+    page = json_ld_page('<ul class="ingredients"><li>2 eggs</li><li>1 onion</li><li>salt and pepper</li></ul>',
+                        recipeIngredient=["2 eggs 1 onion salt and pepper"], recipeInstructions=["Fry."])
+    recipe = read_page(page, "http://example.test/eggs").recipe
+    assert [line.text for line in recipe.ingredients] == ["2 eggs", "1 onion", "salt and pepper"]
+
+
+def test_a_time_in_seconds_that_is_no_whole_number_of_minutes_is_minutes():
+    page = json_ld_page(recipeIngredient=["4 tomatoes"], recipeInstructions=["Bake."], prepTime="PT45S",
+                        cookTime="PT900S")
+    recipe = read_page(page, "http://example.test/tart").recipe
+    assert (recipe.prep_time_minutes, recipe.cook_time_minutes, recipe.total_time_minutes) == (45, 15, 60)
+
+
+def test_a_time_labelled_only_time_is_the_total_time():
+    page = card("<h1>Tacos</h1><div><span>Time</span><span>30 minutes</span></div><h2>Ingredients</h2>"
+                "<ul><li>8 tortillas</li><li>1 lb beef</li></ul><h2>Method</h2><p>Brown the beef.</p><p>Fill.</p>")
+    assert read_page(page, "http://example.test/tacos").recipe.total_time_minutes == 30

@@ -17,7 +17,7 @@ LABELS = {
             r"temps de préparation|tiempo de preparación|tempo de preparo|förberedelse",
     "cook": r"cook(?:ing)?(?: time)?|bake(?: time)?|baking time|backzeit|kochzeit|garzeit|bereidingstijd|kooktijd|"
             r"temps de cuisson|cuisson|tiempo de cocción|tempo de cozedura|tempo de cozimento",
-    "total": r"total(?: time)?|ready in|gesamtzeit|totale tijd|temps total|tiempo total|tempo total|total tid",
+    "total": r"total(?: time)?|time|ready in|gesamtzeit|totale tijd|temps total|tiempo total|tempo total|total tid",
     "servings": r"servings?|serves|yield|yields|makes|portions?|portionen|personen|personnes|porciones|porções|"
                 r"porzioni|porcje|porce|adag|μερίδες|pers\.?|分量|份量",
 }

@@ -6,6 +6,8 @@ and is preferred where it is plainly the page's own reading of the same thing (s
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -25,12 +27,32 @@ def scraped(read: Callable[[], T]) -> T | None:
     return value or None
 
 
+def rebroken(schema_lines: list[str], markup_lines: list[str]) -> bool:
+    """The markup's lines are the schema.org lines' words, broken into more lines: the page shows its
+    list line by line where its schema.org data ran lines together ("1 ui olijfolie peper en zout")."""
+    return len(markup_lines) > len(schema_lines) and words(" ".join(schema_lines)) == words(" ".join(markup_lines))
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold())
+
+
 class Combined:
-    """The schema.org scraper's fields, and the markup's where the schema.org data has none."""
+    """The schema.org scraper's fields, and the markup's where the schema.org data has none or where
+    the markup's is plainly the page's own reading of the same thing (`preferred` names those)."""
 
     def __init__(self, base: Any | None, markup: MarkupScraper) -> None:
         self.base, self.markup = base, markup
         self.schema = getattr(base, "schema", None)
+        self.preferred: list[str] = []
+
+    def ingredients(self) -> list[str] | None:
+        first = scraped(self.base.ingredients) if self.base is not None else None
+        own = scraped(self.markup.ingredients)
+        if first and own and rebroken(first, own):
+            self.preferred.append("ingredients")
+            return own
+        return first or own
 
     def __getattr__(self, name: str) -> Callable[[], Any]:
         def read() -> Any:
