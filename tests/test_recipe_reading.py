@@ -297,6 +297,7 @@ def test_a_nonsense_total_time_is_the_preparation_and_cooking_times_added():
     ('<div class="preparation_time">5 λεπτά</div><div class="cooking_time">15 λεπτά</div>', None, 20),
     ('<div><span>Préparation</span><span>20 min</span></div><div><span>Cuisson</span><span>45 min</span></div>',
      None, 65),
+    ('<p>Preparación</p><p>10 m</p><p>Cocinado</p><p>30 m</p>', None, 40),
 ])
 def test_servings_and_times_labelled_in_one_text_by_an_icon_or_by_a_class_word(facts, servings, total):
     page = card(f"<h1>Dish</h1>{facts}<h2>Ingredients</h2><ul><li>2 eggs</li><li>1 tsp salt</li></ul>"

@@ -13,17 +13,20 @@ SPOKEN = re.compile(r"(\d+)\s*(d|days?|h|hrs?|hours?|std|stunden?|uur|heures?|ho
                     r"m|mins?|minutes?|minuten?|minutos?|minuti|minutter|perc|dakika|λεπτά)\b", re.IGNORECASE)
 # "Prep Time", "Serves": a label in the page's text, its value in the same text or the next one.
 LABELS = {
-    "prep": r"prep(?:aration)?(?: time)?|préparation|zubereitungszeit|vorbereitung(?:szeit)?|voorbereiding(?:stijd)?|"
-            r"temps de préparation|tiempo de preparación|tempo de preparo|förberedelse",
-    "cook": r"cook(?:ing)?(?: time)?|bake(?: time)?|baking time|backzeit|kochzeit|garzeit|bereidingstijd|kooktijd|"
-            r"temps de cuisson|cuisson|tiempo de cocción|tempo de cozedura|tempo de cozimento",
+    "prep": r"prep(?:aration)?(?: time)?|préparation|preparación|preparação|preparazione|zubereitungszeit|"
+            r"vorbereitung(?:szeit)?|voorbereiding(?:stijd)?|temps de préparation|tiempo de preparación|"
+            r"tempo de preparo|förberedelse",
+    "cook": r"cook(?:ing)?(?: time)?|cocinado|cocción|cottura|bake(?: time)?|baking time|backzeit|kochzeit|garzeit|"
+            r"bereidingstijd|kooktijd|temps de cuisson|cuisson|tiempo de cocción|tempo de cozedura|tempo de cozimento",
     "total": r"total(?: time)?|time|ready in|gesamtzeit|totale tijd|temps total|tiempo total|tempo total|total tid",
     "servings": r"servings?|serves|yield|yields|makes|portions?|portionen|personen|personnes|porciones|porções|"
                 r"porzioni|porcje|porce|adag|μερίδες|pers\.?|分量|份量",
 }
-SERVINGS_AFTER = re.compile(r"^(\d{1,4})(?:\s*[-–]\s*\d{1,4})?\s*(?:servings?|portions?|people|persons?|personen|porties|portionen|"
-                            r"personnes|porciones|porções|porzioni|porcje|porce|porcí|adag|μερίδες)\b", re.IGNORECASE)
-LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})\s*:?\s*)" for name, words in LABELS.items()), re.IGNORECASE)
+SERVINGS_AFTER = re.compile(r"^(\d{1,4})(?:\s*[-–]\s*\d{1,4})?\s*(?:servings?|portions?|people|persons?|personen|"
+                            r"porties|portionen|personnes|porciones|porções|porzioni|porcje|porce|porcí|adag|"
+                            r"μερίδες)\b", re.IGNORECASE)
+LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})(?![^\W\d_])\s*:?\s*)" for name, words in LABELS.items()),
+                        re.IGNORECASE)  # a whole word: "Preparación" is not "Prep" then "aración"
 MAX_VALUE = 40
 SEPARATED = re.compile(r"\s+[|•·]\s+")  # "Serves 2 | Total time: 15 minutes": labels in one text
 
