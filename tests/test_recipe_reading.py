@@ -293,7 +293,8 @@ def test_a_nonsense_total_time_is_the_preparation_and_cooking_times_added():
 @pytest.mark.parametrize(("facts", "servings", "total"), [
     ('<p><em>Serves 2 | Total time: 15 minutes | Gluten free</em></p>', 2, 15),
     ('<ul><li><span class="icon icon-serves"></span><span> 4 </span></li></ul>', 4, None),
-    ('<div class="meta"><div class="meta-item tijd">25 min</div><div class="archive-time">90 min</div></div>', None, 25),
+    ('<div class="meta"><div class="meta-item tijd">25 min</div><div class="archive-time">90 min</div></div>',
+     None, 25),
     ('<div class="preparation_time">5 λεπτά</div><div class="cooking_time">15 λεπτά</div>', None, 20),
     ('<div><span>Préparation</span><span>20 min</span></div><div><span>Cuisson</span><span>45 min</span></div>',
      None, 65),
