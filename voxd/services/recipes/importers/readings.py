@@ -45,11 +45,14 @@ class Combined:
         self.base, self.markup = base, markup
         self.schema = getattr(base, "schema", None)
         self.preferred: list[str] = []
+        # A site's own scraper reads the page's HTML itself: only the generic schema.org reading gives
+        # way to the markup's.
+        self.generic = base is None or type(base).__name__ == "SchemaScraper"
 
     def ingredients(self) -> list[str] | None:
         first = scraped(self.base.ingredients) if self.base is not None else None
         own = scraped(self.markup.ingredients)
-        if first and own and rebroken(first, own):
+        if first and own and self.generic and rebroken(first, own):
             self.preferred.append("ingredients")
             return own
         return first or own

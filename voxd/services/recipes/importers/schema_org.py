@@ -87,7 +87,8 @@ def minutes(value: Any) -> int | None:
 def times_of(scraper: Any, schema: Any) -> dict[str, int | None]:
     """The recipe's times in minutes. A missing or nonsense total is the preparation and cooking
     times added, as is one recipe-scrapers added from times it read in seconds."""
-    fixed = {key: seconds_as_minutes(schema, key) for key in ("prepTime", "cookTime", "totalTime")}
+    generic = type(scraper).__name__ in ("SchemaScraper", "Combined")  # a site's scraper reads its times itself
+    fixed = {key: seconds_as_minutes(schema, key) if generic else None for key in ("prepTime", "cookTime", "totalTime")}
     prep = minutes(fixed["prepTime"] or scraped(scraper.prep_time))
     cook = minutes(fixed["cookTime"] or scraped(scraper.cook_time))
     total = minutes(fixed["totalTime"] or scraped(scraper.total_time))
