@@ -9,8 +9,8 @@ import json
 import pytest
 
 from voxd.services.recipes.importers.ingredient_lines import ingredient_lines
-from voxd.services.recipes.importers.markup import duration_minutes
 from voxd.services.recipes.importers.method import method
+from voxd.services.recipes.importers.page_labels import duration_minutes
 from voxd.services.recipes.importers.page_text import repaired, title_of
 from voxd.services.recipes.importers.schema_org import read_page
 from voxd.services.recipes.ingredients import ingredient, read_ingredient
@@ -102,6 +102,10 @@ def test_bracketed_amounts_are_scaled_with_the_line(line, doubled):
                                                                    "Salt and pepper"], [None] * 3),
     (["Sauce", "2 tbsp soy sauce", "Fish sauce", "1 tsp sugar", "Mixed salad leaves"],
      ["2 tbsp soy sauce", "Fish sauce", "1 tsp sugar", "Mixed salad leaves"], ["Sauce"] * 4),
+    (["1 kg squid", "Yoghurt and Ouzo Dressing", "1 tbsp ouzo"], ["1 kg squid", "1 tbsp ouzo"],
+     [None, "Yoghurt and Ouzo Dressing"]),
+    (["500.0 g Kichererbsen", "2.0 Ei", "0.5 Bund Petersilie", "2 - eggs", "1.05 kg flour"],
+     ["500 g Kichererbsen", "2 Ei", "0.5 Bund Petersilie", "2 eggs", "1.05 kg flour"], [None] * 5),
 ])
 def test_ingredient_lists_are_split_grouped_and_repaired(lines, texts, groups):
     found = ingredient_lines(lines)
@@ -174,6 +178,37 @@ PLUGIN_CARD = card("""
           "<h2>Zubereitung</h2><p>Alles zu einem Teig verrühren.</p><p>In der Pfanne backen.</p><h2>Kommentare</h2>"
           "<p>Lecker!</p>", '<meta property="og:title" content="Pfannkuchen">'),
      "Pfannkuchen", ["250 g Mehl", "3 Eier"], ["Alles zu einem Teig verrühren.", "In der Pfanne backen."]),
+    # An amount beside its line's paragraph is part of the line; blocks of one line each are one list.
+    (card('<h1>Pancakes</h1><div class="recipe-ingredients">'
+          '<div class="ingredients__item"><span class="qty">250 g</span><p>flour</p></div>'
+          '<div class="ingredients__item"><span class="qty">3</span><p>eggs</p></div>'
+          '<div class="ingredients__item"><p>Salt</p></div></div>'
+          '<h2>Method</h2><p>Whisk everything together.</p><p>Fry in butter.</p>'),
+     "Pancakes", ["250 g flour", "3 eggs", "Salt"], ["Whisk everything together.", "Fry in butter."]),
+    (card('<h1>Omelette</h1><ul>' + "".join(
+        f'<li class="item-label"><div class="ingredient-block"><div>{amount}</div><div><p>{name}</p></div></div></li>'
+        for amount, name in (("2", "eggs"), ("1 tbsp", "butter"), ("½ tsp", "salt")))
+          + '</ul><h2>Method</h2><p>Beat the eggs.</p><p>Cook in the butter.</p>'),
+     "Omelette", ["2 eggs", "1 tbsp butter", "½ tsp salt"], ["Beat the eggs.", "Cook in the butter."]),
+    # Headings as pages write them: a sign before, a mark after, a curly quote, "How to make <dish>".
+    (card("<h1>Brisket chili</h1><h2>🛒 What You’ll Need</h2><ul><li>2 lbs beef brisket</li><li>1 onion, diced</li>"
+          "</ul><h2>How to Make Brisket Chili</h2><h3>Step 1: Brown</h3><p>Brown the beef.</p>"
+          "<p>Simmer for 8 hours.</p><h2>Comments</h2><p>Yum</p>"),
+     "Brisket chili", ["2 lbs beef brisket", "1 onion, diced"], ["Brown the beef.", "Simmer for 8 hours."]),
+    # A bold heading with its text in its own paragraph; a list after it is not its lines.
+    (card("<h1>Pannenkoeken</h1><p>Benodigdheden:</p><ul><li>2 eieren</li><li>250 ml melk</li></ul>"
+          "<p><strong>Bereidingswijze:<br></strong>Klop de eieren met de melk.<br>Bak de pannenkoeken.</p>"
+          "<ul><li>Ontbijt</li></ul>"),
+     "Pannenkoeken", ["2 eieren", "250 ml melk"], ["Klop de eieren met de melk.", "Bak de pannenkoeken."]),
+    # A lower heading of several lines is lines; a units switch is no list of lines.
+    (card("<h1>Butter chicken</h1><h3>Ingredients*</h3><ul class='tabs'><li>US</li><li>METRIC</li></ul>"
+          "<h5>• 2 tablespoons olive oil<br>• 50g butter<br>• 1.6kg chicken thighs</h5>"
+          "<h3>Method</h3><p>Brown the chicken.</p><p>Simmer in the sauce.</p>"),
+     "Butter chicken", ["2 tablespoons olive oil", "50g butter", "1.6kg chicken thighs"],
+     ["Brown the chicken.", "Simmer in the sauce."]),
+    (card("<h1>鸡蛋糕</h1><p>分量：30 个</p><p>材料：</p><ul><li>4 个 蛋</li><li>125 克 细砂糖</li></ul><p>做法：</p>"
+          "<p>把烤炉预热至200°C。</p><p>把蛋和糖打发。</p>"),
+     "鸡蛋糕", ["4 个 蛋", "125 克 细砂糖"], ["把烤炉预热至200°C。", "把蛋和糖打发。"]),
 ])
 def test_a_recipe_is_read_from_its_markup_when_the_page_has_no_schema_org_recipe(page, title, ingredients, steps):
     """recipe-scrapers reads the microdata itself; the rest only the markup reader does."""
@@ -182,6 +217,13 @@ def test_a_recipe_is_read_from_its_markup_when_the_page_has_no_schema_org_recipe
     assert found.recipe.title == title
     assert [line.text for line in found.recipe.ingredients] == ingredients
     assert found.recipe.steps == steps
+
+
+@pytest.mark.parametrize(("text", "servings"), [("分量：30 个", 30), ("4 porce", 4), ("2 - 4 porcje", 2)])
+def test_servings_in_more_languages(text, servings):
+    page = card(f"<h1>Dish</h1><p>{text}</p><h2>Ingredients</h2><ul><li>2 eggs</li><li>1 tsp salt</li></ul>"
+                "<h2>Method</h2><p>Beat the eggs.</p><p>Season.</p>")
+    assert read_page(page, "http://example.test/dish").recipe.servings == servings
 
 
 def test_servings_and_times_are_read_from_their_labels_and_the_group_heading_is_not_a_line():
@@ -211,6 +253,13 @@ def test_a_schema_org_recipe_without_steps_takes_them_from_the_markup_and_keeps_
     assert found.recipe.steps == ["Lay the tomatoes on the pastry.", "Bake for 25 minutes."]
 
 
+def test_a_class_names_the_method_by_a_word_of_its_own():
+    page = card('<h1>Cauliflower</h1><h3>Ingredients</h3><ul><li>1 cauliflower</li><li>2 tbsp oil</li></ul>'
+                '<div class="group-udostepnij"><p>Did you like this recipe? Share it with 3 friends!</p></div>'
+                '<h3>Method</h3><p>Roast the cauliflower.</p><p>Serve hot.</p>')
+    assert read_page(page, "http://example.test/dish").recipe.steps == ["Roast the cauliflower.", "Serve hot."]
+
+
 @pytest.mark.parametrize("page", [
     card("<h1>About us</h1><p>We love food.</p>"),
     card('<h1>Shop</h1><ul class="ingredients-switch"><li>US</li><li>Metric</li></ul>'
@@ -220,3 +269,59 @@ def test_a_schema_org_recipe_without_steps_takes_them_from_the_markup_and_keeps_
 def test_a_page_without_a_recipe_in_its_markup_gives_none_or_an_incomplete_one(page):
     found = read_page(page, "http://example.test/none")
     assert found is None or found.missing
+
+
+def json_ld_page(body: str = "", **recipe: object) -> str:
+    data = json.dumps({"@context": "https://schema.org", "@type": "Recipe", "name": "Tomato tart", **recipe})
+    return card(body, f'<script type="application/ld+json">{data}</script>')
+
+
+def test_a_schema_org_line_holding_several_lines_is_split_at_its_line_breaks():
+    page = json_ld_page(recipeIngredient=["1 sheet puff pastry\n4 tomatoes", "Salt and pepper", "2 \r\nbay leaves"],
+                        recipeInstructions=["Bake for 25 minutes."])
+    recipe = read_page(page, "http://example.test/tart").recipe
+    assert [line.text for line in recipe.ingredients] == ["1 sheet puff pastry", "4 tomatoes", "Salt and pepper",
+                                                          "2 bay leaves"]
+
+
+def test_a_nonsense_total_time_is_the_preparation_and_cooking_times_added():
+    page = json_ld_page(recipeIngredient=["4 tomatoes"], recipeInstructions=["Bake."], prepTime="PT40M",
+                        cookTime="PT20M", totalTime="PT-476070H19M32S")
+    assert read_page(page, "http://example.test/tart").recipe.total_time_minutes == 60
+
+
+@pytest.mark.parametrize(("facts", "servings", "total"), [
+    ('<p><em>Serves 2 | Total time: 15 minutes | Gluten free</em></p>', 2, 15),
+    ('<ul><li><span class="icon icon-serves"></span><span> 4 </span></li></ul>', 4, None),
+    ('<div class="meta"><div class="meta-item tijd">25 min</div><div class="archive-time">90 min</div></div>',
+     None, 25),
+    ('<div class="preparation_time">5 λεπτά</div><div class="cooking_time">15 λεπτά</div>', None, 20),
+    ('<div><span>Préparation</span><span>20 min</span></div><div><span>Cuisson</span><span>45 min</span></div>',
+     None, 65),
+    ('<p>Preparación</p><p>10 m</p><p>Cocinado</p><p>30 m</p>', None, 40),
+])
+def test_servings_and_times_labelled_in_one_text_by_an_icon_or_by_a_class_word(facts, servings, total):
+    page = card(f"<h1>Dish</h1>{facts}<h2>Ingredients</h2><ul><li>2 eggs</li><li>1 tsp salt</li></ul>"
+                "<h2>Method</h2><p>Beat the eggs.</p><p>Season.</p>")
+    recipe = read_page(page, "http://example.test/dish").recipe
+    assert (recipe.servings, recipe.total_time_minutes) == (servings, total)
+
+
+def test_the_pages_own_line_breaks_are_kept_where_its_schema_org_data_ran_the_lines_together():
+    page = json_ld_page('<ul class="ingredients"><li>2 eggs</li><li>1 onion</li><li>salt and pepper</li></ul>',
+                        recipeIngredient=["2 eggs 1 onion salt and pepper"], recipeInstructions=["Fry."])
+    recipe = read_page(page, "http://example.test/eggs").recipe
+    assert [line.text for line in recipe.ingredients] == ["2 eggs", "1 onion", "salt and pepper"]
+
+
+def test_a_time_in_seconds_that_is_no_whole_number_of_minutes_is_minutes():
+    page = json_ld_page(recipeIngredient=["4 tomatoes"], recipeInstructions=["Bake."], prepTime="PT45S",
+                        cookTime="PT900S")
+    recipe = read_page(page, "http://example.test/tart").recipe
+    assert (recipe.prep_time_minutes, recipe.cook_time_minutes, recipe.total_time_minutes) == (45, 15, 60)
+
+
+def test_a_time_labelled_only_time_is_the_total_time():
+    page = card("<h1>Tacos</h1><div><span>Time</span><span>30 minutes</span></div><h2>Ingredients</h2>"
+                "<ul><li>8 tortillas</li><li>1 lb beef</li></ul><h2>Method</h2><p>Brown the beef.</p><p>Fill.</p>")
+    assert read_page(page, "http://example.test/tacos").recipe.total_time_minutes == 30

@@ -9,9 +9,10 @@ the lines under it; a line holding several ingredients is split where each amoun
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from voxd.services.recipes.importers.page_text import repaired, repaired_lines
-from voxd.services.recipes.ingredients import read_amount
+from voxd.services.recipes.ingredients import read_amount, read_ingredient
 from voxd.services.recipes.model import Ingredient
 
 # Words that open a group heading: "For the dressing", "Für den Teig", "Voor de saus", "Pour la pâte".
@@ -28,6 +29,8 @@ JOINING = re.compile(r"(?:\b(?:plus|or|and|to|into|about|of|by|x|with|each|than|
                      re.IGNORECASE)
 BULLETS = re.compile(r"^[\s•·*▢☐□◦‣-]+")
 MAX_HEADING_WORDS = 6
+WHOLE_AS_DECIMAL = re.compile(r"(?<![\d.,])(\d+)\.0+(?![\d.,])")  # "500.0 g"
+DASHED_AMOUNT = re.compile(r"^([\d½⅓⅔¼¾⅛⅜⅝⅞/.,]+)\s+[-–]\s+(?=[^\W\d_])")  # "2 - eggs"
 # What a heading without a colon names: a part of the dish ("Sauce", "Remaining Ingredients").
 PART_WORDS = re.compile(r"\b(?:ingredients?|sauce|dressing|topping|filling|garnish|marinade|crust|dough|glaze|"
                         r"frosting|icing|batter|seasoning|assembly|to serve|zutaten|teig|soße|"
@@ -35,22 +38,34 @@ PART_WORDS = re.compile(r"\b(?:ingredients?|sauce|dressing|topping|filling|garni
                         r"saus|deeg|ingredienser|deg|malzemeler|sos)\b", re.IGNORECASE)
 
 
+def as_written(line: str) -> str:
+    """A line as a cook writes it: "2" for a whole number a site's system wrote "2.0", "3 slices"
+    for "3 - slices"."""
+    line = WHOLE_AS_DECIMAL.sub(r"\1", line.strip())
+    return DASHED_AMOUNT.sub(r"\1 ", line)
+
+
 def is_heading(line: str, all_lines: list[str], next_line: str | None) -> bool:
     """A group heading: no amount, short, and either ending in a colon, opening with "For ...",
-    written in capitals among lines that are not, or naming a part of the dish ("Sauce") in Title
-    Case right above a line with an amount."""
+    written in capitals among lines that are not, or naming a part of the dish ("Sauce", "Yoghurt
+    and Ouzo Dressing") in Title Case right above a line with an amount."""
     if read_amount(line) is not None or len(line.split()) > MAX_HEADING_WORDS or len(line) < 2:
         return False
     if line.endswith(":"):
         return True
     if HEADING_WORDS.match(line) and not re.search(r"[,.;:]", line):
         return True
-    if (len(line.split()) <= 3 and PART_WORDS.search(line) and line.istitle() and not re.search(r"[\d,.;]", line)
+    if (len(line.split()) <= 4 and PART_WORDS.search(line) and title_case(line) and not re.search(r"[\d,.;]", line)
             and next_line is not None and read_amount(next_line) is not None):
         return True
     letters = re.sub(r"[^\w]", "", line)
     shouting = [other for other in all_lines if other.isupper()]
     return letters.isalpha() and line.isupper() and len(shouting) < len(all_lines) / 2
+
+
+def title_case(line: str) -> bool:
+    """Every word but the short ones capitalised: "Yoghurt and Ouzo Dressing"."""
+    return all(word[0].isupper() for word in line.split() if len(word) > 3) and line[0].isupper()
 
 
 def item_starts(line: str) -> list[int]:
@@ -76,10 +91,32 @@ def split_items(line: str, alone: bool) -> list[str]:
     return [piece for piece in (line[start:end].strip(" ,;•·|*") for start, end in zip(starts, ends)) if piece]
 
 
+def with_line_breaks(lines: list[str], schema: Any) -> list[str]:
+    """The scraper's lines, split again where the page's schema.org line holds several on lines of
+    their own ("1 tbsp oregano\nSalt and pepper"): recipe-scrapers joins those into one line. Only
+    when each of the scraper's lines is the page's line as written, so a site scraper's are kept,
+    and only where each piece names something ("2\nbay leaves" is one line broken after its amount)."""
+    from recipe_scrapers._utils import normalize_string  # loaded with recipe-scrapers (schema_org.py)
+
+    written = schema.get("recipeIngredient") if isinstance(schema, dict) else None
+    written = [written] if isinstance(written, str) else written
+    if not isinstance(written, list) or not all(isinstance(line, str) for line in written):
+        return lines
+    written = [line for line in written if normalize_string(line)]
+    if [normalize_string(line) for line in written] != lines:
+        return lines
+    split = []
+    for line in written:
+        pieces = [piece for piece in map(normalize_string, re.split(r"[\r\n]+", line)) if piece]
+        named = all(read_ingredient(piece).name for piece in pieces)
+        split.extend(pieces if named else [normalize_string(line)])
+    return split
+
+
 def ingredient_lines(raw: list[str], groups: dict[str, str] | None = None) -> list[Ingredient]:
     """The page's lines, repaired and split, headings made the `group` of the lines below them.
     `groups` maps a line to the group the page itself gave it (recipe-scrapers' ingredient groups)."""
-    lines = [BULLETS.sub("", line).strip() for text in raw for line in repaired_lines(str(text))]
+    lines = [as_written(BULLETS.sub("", line)) for text in raw for line in repaired_lines(str(text))]
     lines = [line for line in lines if line]
     named = {BULLETS.sub("", repaired(str(line))).strip(): name for line, name in (groups or {}).items()}
     alone = len(lines) == 1

@@ -19,14 +19,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 from lxml import etree, html as lxml_html
 
+from voxd.services.recipes.importers.page_labels import SPOKEN, duration_minutes, labelled_values
+
 INGREDIENT_PROPS = ("recipeingredient", "ingredients", "ingredient")
 STEP_PROPS = ("recipeinstructions",)
 INGREDIENT_CLASS = re.compile(r"ingredient|zutat", re.IGNORECASE)
-STEP_CLASS = re.compile(r"instruction|direction|method|preparation|step|zubereitung", re.IGNORECASE)
+# A word of a class name, not a piece of one: "recipe-steps", "RecipeInstructions", not "udostepnij".
+STEP_CLASS = re.compile(r"(?:^|[\s_-])(?i:instruction|direction|method|preparation|step|zubereitung)|"
+                        r"(?<=[a-z])(?:Instruction|Direction|Method|Preparation|Step|Zubereitung)")
 # Parts of a recipe card that are not lines: headings, notes, buttons, images, counters.
 NOT_A_LINE = re.compile(r"group-name|heading|header|title|notes?\b|note-|button|image|photo|count|nutrition|"
                         r"print|rating|video|checkbox|label|tip|jump|link", re.IGNORECASE)
@@ -35,36 +40,28 @@ LINE_TAGS = ("li", "p", "tr")
 INGREDIENT_HEADING = re.compile(
     r"(?:ingredients?|ingredient list|what you(?:'ll| will)? need|you(?:'ll| will) need|zutaten|ingrediënten|"
     r"ingredienten|ingrédients|ingredientes|ingredienti|ingredienser|ainekset|składniki|hozzávalók|malzemeler|"
-    r"υλικά|suroviny|ingrediencie)", re.IGNORECASE)
+    r"υλικά|suroviny|ingrediencie|benodigdheden|材料|食材|用料)", re.IGNORECASE)
 STEP_HEADING = re.compile(
-    r"(?:instructions?|directions?|method|preparation|steps|how to make(?: it)?|zubereitung|bereiding(?:swijze)?|"
+    r"(?:instructions?|directions?|method|preparation|steps|procedure|how to make(?: [^.!?]{1,60})?|zubereitung|"
+    r"bereiding(?:swijze)?|"
     r"werkwijze|préparation|étapes|preparación|elaboración|modo de prepar[oa]|preparo|procedimento|preparazione|"
     r"tillagning|gör så här|fremgangsmåde|fremgangsmåte|instruktioner|valmistus|(?:sposób )?przygotowani[ae]|"
-    r"elkészítés|hazırlanışı|yapılışı|εκτέλεση|οδηγίες|postup)", re.IGNORECASE)
+    r"elkészítés|hazırlanışı|yapılışı|εκτέλεση|οδηγίες|postup|做法|作法|步骤|作り方)", re.IGNORECASE)
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+HEADING_MARKS = re.compile(r"^[\W\d_]+|[\W_]+$")  # "🛒 ", "1. " before a heading's name; ":", "*" after it
+MAX_HEADING = 80
+ONLY_TIME = r"(?:^|\s)(?:time|tijd|zeit|tiempo|temps|tempo|tid|czas)(?:$|\s)"  # a class word of its own
+MIN_LINES = 3  # lines a heading holds (with <br>s) for them to be lines and not the heading of a group
 MAX_SCANNED = 5000  # elements read after a heading for its lines
 PARTS = re.compile(f"{INGREDIENT_HEADING.pattern}|{STEP_HEADING.pattern}|notes?|tips?|nutrition", re.IGNORECASE)
 SKIPPED = ("script", "style", "noscript", "template", "svg", "iframe")
 MAX_LINES = 500
+MAX_DEPTH = 200  # ancestors of a block searched for its recipe card
+MAX_CLIMB = 3  # levels above a paragraph searched for the item that holds its amount
+MAX_AMOUNT = 20  # characters of an amount beside a line ("1 ½ cups")
+AMOUNT_TEXT = re.compile(r"[\d½⅓⅔¼¾⅛⅜⅝⅞]")
 MAX_TEXT = 20_000
 BREAK = "\u2028"  # put after each <br> at parsing, so that a block's lines can be told apart
-DURATION = re.compile(r"P(?:(\d+)D)?T?(?:(\d+)H)?(?:(\d+)M)?", re.IGNORECASE)
-SPOKEN = re.compile(r"(\d+)\s*(d|days?|h|hrs?|hours?|std|stunden?|uur|heures?|horas?|timmar|timer|óra|saat|"
-                    r"m|mins?|minutes?|minuten?|minutos?|minuti|minutter|perc|dakika|λεπτά)\b", re.IGNORECASE)
-# "Prep Time", "Serves": a label in the page's text, its value in the same text or the next one.
-LABELS = {
-    "prep": r"prep(?:aration)?(?: time)?|zubereitungszeit|vorbereitung(?:szeit)?|voorbereiding(?:stijd)?|"
-            r"temps de préparation|tiempo de preparación|tempo de preparo|förberedelse",
-    "cook": r"cook(?:ing)?(?: time)?|bake(?: time)?|baking time|backzeit|kochzeit|garzeit|bereidingstijd|kooktijd|"
-            r"temps de cuisson|cuisson|tiempo de cocción|tempo de cozedura|tempo de cozimento",
-    "total": r"total(?: time)?|ready in|gesamtzeit|totale tijd|temps total|tiempo total|tempo total|total tid",
-    "servings": r"servings?|serves|yield|yields|makes|portions?|portionen|personen|personnes|porciones|porções|"
-                r"porzioni|porcje|adag|μερίδες|pers\.?",
-}
-SERVINGS_AFTER = re.compile(r"^(\d{1,4})\s*(?:servings?|portions?|people|persons?|personen|porties|portionen|"
-                            r"personnes|porciones|porções|porzioni|porcje|adag|μερίδες)\b", re.IGNORECASE)
-LABEL_TEXT = re.compile("|".join(rf"(?P<{name}>^(?:{words})\s*:?\s*)" for name, words in LABELS.items()), re.IGNORECASE)
-MAX_VALUE = 40
 
 
 def text_of(element: Any) -> str:
@@ -97,10 +94,38 @@ def lines_in(element: Any) -> list[str]:
         found = [node for node in element.iter(tag) if not NOT_A_LINE.search(node.get("class") or "")]
         holders = holding(found, tag)
         innermost = [node for node in found if node not in holders]
-        lines = [text for node in innermost for text in ([text_of(node)] if tag == "li" else broken_lines(node))]
+        if tag != "li":
+            innermost = with_amounts(innermost, element)
+        lines = [text for node in innermost for text in ([text_of(node)] if tag == "li" or node.tag != tag
+                                                         else broken_lines(node))]
         if lines:
             return lines
     return broken_lines(element)
+
+
+def with_amounts(nodes: list[Any], block: Any) -> list[Any]:
+    """Each paragraph with the item around it when that item holds no other line and only an amount
+    besides (`<div><span>3</span><p>eggs</p></div>`): the amount is part of the line."""
+    shared: dict[Any, int] = {}
+    for node in nodes:
+        for up in islice(node.iterancestors(), MAX_CLIMB):
+            shared[up] = shared.get(up, 0) + 1
+            if up is block:
+                break
+    whole = []
+    for node in nodes:
+        line, words = node, text_of(node)
+        for up in islice(node.iterancestors(), MAX_CLIMB):
+            if shared.get(up, 0) != 1:
+                break
+            besides = text_of(up).replace(words, "", 1).strip()
+            if len(besides) > MAX_AMOUNT or besides and not AMOUNT_TEXT.search(besides):
+                break
+            line = up
+            if up is block:
+                break
+        whole.append(line)
+    return whole
 
 
 def holding(nodes: list[Any], tag: str) -> set[Any]:
@@ -148,11 +173,12 @@ def plausible(lines: list[str]) -> bool:
 
 
 def is_heading(node: Any, named: re.Pattern[str]) -> bool:
-    """A heading (or a bold line) that is only the name of a part: "Ingredients", "Method:"."""
+    """A heading (or a bold line) that is only the name of a part: "Ingredients", "Method:", also
+    with a sign or a number before it or a mark after it ("🛒 What You’ll Need", "Zutaten*")."""
     if node.tag not in (*HEADING_TAGS, "strong", "b", "p", "dt"):
         return False
-    text = text_of(node).strip(" :.")
-    return len(text) <= 40 and named.fullmatch(text) is not None
+    text = HEADING_MARKS.sub("", text_of(node)[:MAX_HEADING].replace("’", "'"))
+    return len(text) <= MAX_HEADING and named.fullmatch(text) is not None
 
 
 def level(node: Any) -> int:
@@ -161,39 +187,57 @@ def level(node: Any) -> int:
 
 def under_heading(nodes: list[Any], named: re.Pattern[str]) -> list[str]:
     """The lines under the page's first heading named `named`: the items of the lists after it, else
-    its paragraphs, up to the next heading as high as it (a lower one names a group: left out)."""
+    (a units switch "US | Metric" is no list of lines) its paragraphs, up to the next heading as high
+    as it (a lower one names a group: left out)."""
     start = next((index for index, node in enumerate(nodes) if is_heading(node, named)), None)
     if start is None:
         return []
     top = level(nodes[start])
     items: list[str] = []
-    paragraphs: list[str] = []
+    paragraphs = text_after(nodes[start])
+    inline = bool(paragraphs)  # the heading's own paragraph holds the text: paragraphs, not lists, follow
     inside = set(nodes[start].iter())
     for node in nodes[start + 1:start + 1 + MAX_SCANNED]:
         if node in inside:
             continue
         if node.tag in HEADING_TAGS and level(node) <= top or (top == 7 and is_heading(node, PARTS)):
             break
-        if node.tag == "li" and next(node.iterdescendants("li"), None) is None:
+        if node.tag == "li" and not inline and next(node.iterdescendants("li"), None) is None:
             items.append(text_of(node))
-        elif node.tag == "p" and not items:
-            paragraphs.extend(broken_lines(node))
-    return [line for line in (items or paragraphs) if line][:MAX_LINES]
+        elif node.tag == "p" or node.tag in HEADING_TAGS and len(broken_lines(node)) >= MIN_LINES:
+            paragraphs.extend(broken_lines(node))  # a lower heading of several lines is lines, not a group name
+    return [line for line in (items if plausible(items) else paragraphs) if line][:MAX_LINES]
+
+
+def text_after(heading: Any) -> list[str]:
+    """The text after a bold heading in its own paragraph ("<p><b>Method:</b> Mix the flour…</p>")."""
+    holder = heading.getparent()
+    if heading.tag not in ("strong", "b") or holder is None or holder.tag != "p":
+        return []
+    lines = broken_lines(holder)
+    name = " ".join("".join(heading.itertext()).split())
+    return [line for line in ([lines[0].replace(name, "", 1).strip()] if lines else []) + lines[1:] if line]
 
 
 def first_card(blocks: list[Any]) -> list[Any]:
     """The blocks of the page's first recipe: a page that repeats its card (a print copy, a second
-    recipe) would otherwise give every line twice."""
+    recipe) would otherwise give every line twice. Blocks that are each one line are the lines of
+    one list: the card is then what holds the first block's list."""
     blocks = blocks[:MAX_LINES]
     if not blocks:
         return []
     around = [set(block.iterancestors()) for block in blocks[1:]]
     card = blocks[0]
-    for ancestor in blocks[0].iterancestors():
+    ancestors = list(islice(blocks[0].iterancestors(), MAX_DEPTH))
+    if all(len(lines_in(block)) == 1 for block in blocks):
+        start = next((index for index, up in enumerate(ancestors) if any(up in ups for ups in around)), 0)
+        card, ancestors = (ancestors[start], ancestors[start + 1:]) if ancestors else (card, ancestors)
+    for ancestor in ancestors:
         if all(ancestor in ups for ups in around):
             break
         card = ancestor
-    return [block for block, ups in zip(blocks, [set(), *around]) if block is card or card in ups] or blocks[:1]
+    mine = set(blocks[0].iterancestors())
+    return [block for block, ups in zip(blocks, [mine, *around]) if block is card or card in ups] or blocks[:1]
 
 
 class MarkupScraper:
@@ -224,7 +268,7 @@ class MarkupScraper:
 
     def yields(self) -> str | None:
         return (self.by_prop("recipeyield") or self.by_class("p-yield") or self.labelled.get("servings")
-                or self.class_text(r"servings|yield|portion"))
+                or self.class_text(r"servings|serves|yield|portion"))
 
     def prep_time(self) -> int | None:
         return self.time("preptime", "prep")
@@ -236,6 +280,9 @@ class MarkupScraper:
         """The page's total time, else its preparation and cooking times added, as recipe-scrapers does."""
         total = self.time("totaltime", "total")
         prep, cook = self.prep_time(), self.cook_time()
+        if total is None and prep is None and cook is None:  # one time, named only "time": the whole of it
+            found = self.class_text(ONLY_TIME)
+            return duration_minutes(found) if found and SPOKEN.search(found) else None
         return total if total is not None or prep is None or cook is None else prep + cook
 
     def lines(self, props: tuple[str, ...], microformat: str, named: re.Pattern[str],
@@ -269,10 +316,12 @@ class MarkupScraper:
                      for text in [text_of(node)] if text), None)
 
     def class_text(self, pattern: str) -> str | None:
-        """The text of the first element whose class names `pattern` and holds a number."""
+        """The text of the first element whose class names `pattern` and holds a number; an empty one
+        (an icon: `<span class="icon-serves"></span> 4`) labels the text after it."""
         wanted = re.compile(pattern, re.IGNORECASE)
         return next((text for node in self.nodes if wanted.search(node.get("class") or "")
-                     for text in [text_of(node)] if re.search(r"\d", text) and len(text) <= 80), None)
+                     for text in [text_of(node) or text_beside(node)] if re.search(r"\d", text) and len(text) <= 80),
+                    None)
 
     def first_text(self, tag: str) -> str | None:
         return next((text for node in self.nodes if node.tag == tag for text in [text_of(node)] if text), None)
@@ -285,68 +334,14 @@ class MarkupScraper:
         for found in (self.by_prop(name), self.labelled.get(word)):
             if duration_minutes(found) is not None:
                 return duration_minutes(found)
-        return duration_minutes(self.class_text(rf"{word}[-_]?time"))
+        return duration_minutes(self.class_text(rf"{word}\w*[-_]?time"))  # prep-time, preparation_time
 
 
-def duration_minutes(text: str | None) -> int | None:
-    """Minutes of an ISO 8601 duration ("PT1H20M"), of words ("1 hour 20 mins", "1 h 05") or of a
-    bare number (a label's value: minutes); None if none of those."""
-    text = (text or "").strip()
-    iso = DURATION.fullmatch(text)
-    if iso and any(iso.groups()):
-        days, hours, mins = (int(part or 0) for part in iso.groups())
-        return days * 1440 + hours * 60 + mins
-    if re.fullmatch(r"\d{1,4}", text):
-        return int(text)
-    total = 0
-    for amount, unit in SPOKEN.findall(text):
-        unit = unit.lower()
-        total += int(amount) * (1440 if unit in ("d", "day", "days") else 60 if unit[0] in "hsuót" else 1)
-    after_hours = re.search(r"\d\s*h\s*(\d{1,2})\b(?!\s*[a-z])", text, re.IGNORECASE)
-    return total + int(after_hours.group(1)) if after_hours and total else total or None
-
-
-def labelled_values(root: Any) -> dict[str, str]:
-    """The first value the page's text gives each label ("Prep Time: 15 mins", or "Serves" then "4"
-    in the next piece of text), read in one pass over its text."""
-    found: dict[str, str] = {}
-    pieces = [piece for piece in (" ".join(text.split()) for text in root.itertext()) if piece]
-    for index, piece in enumerate(pieces):
-        label = LABEL_TEXT.match(piece) if len(piece) <= MAX_VALUE + 30 else None
-        before = SERVINGS_AFTER.match(piece)
-        if before and "servings" not in found:
-            found["servings"] = before.group(1)
-        if label is None or label.lastgroup in found:
-            continue
-        value = piece[label.end():] or next((text for text in pieces[index + 1:index + 3] if text.strip(" :")), "")
-        if re.search(r"\d", value) and len(value) <= MAX_VALUE:
-            found[label.lastgroup] = value
-    return found
-
-
-class Combined:
-    """The schema.org scraper's fields, and the markup's where the schema.org data has none."""
-
-    def __init__(self, base: Any | None, markup: MarkupScraper) -> None:
-        self.base, self.markup = base, markup
-        self.schema = getattr(base, "schema", None)
-
-    def __getattr__(self, name: str) -> Callable[[], Any]:
-        def read() -> Any:
-            from voxd.services.recipes.importers.schema_org import scraped
-
-            first = scraped(getattr(self.base, name)) if self.base is not None and hasattr(self.base, name) else None
-            own = getattr(self.markup, name, None)
-            return first if first or own is None else scraped(own)
-        return read
-
-    def ingredient_groups(self) -> list[Any]:
-        """The schema.org groups only with the schema.org lines they belong to."""
-        from voxd.services.recipes.importers.schema_org import scraped
-
-        if self.base is None or not scraped(self.base.ingredients):
-            return []
-        return scraped(self.base.ingredient_groups) or []
+def text_beside(node: Any) -> str:
+    """The text right after an element: its tail, else the next element's."""
+    tail = " ".join((node.tail or "").split())
+    following = node.getnext()
+    return tail or (text_of(following) if following is not None else "")
 
 
 def parsed(page: str) -> MarkupScraper | None:
@@ -355,4 +350,3 @@ def parsed(page: str) -> MarkupScraper | None:
         return MarkupScraper(page)
     except (etree.ParserError, ValueError):
         return None
-

@@ -17,20 +17,20 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-from voxd.services.recipes.importers.ingredient_lines import ingredient_lines
-from voxd.services.recipes.importers.markup import Combined, parsed
+from voxd.services.recipes.importers.ingredient_lines import ingredient_lines, with_line_breaks
+from voxd.services.recipes.importers.markup import parsed
 from voxd.services.recipes.importers.method import method, section_names
 from voxd.services.recipes.importers.page_text import repaired, title_of
+from voxd.services.recipes.importers.readings import Combined, scraped
 from voxd.services.recipes.model import MAX_INGREDIENTS, MAX_STEPS, MAX_TAGS, MAX_TEXT, RecipeInput
 from voxd.services.recipes.validation import draft_input
 
 log = logging.getLogger("voxd.recipes")
 
-T = TypeVar("T")
 MAX_TAGS_FROM_PAGE = 10
 CANONICAL_TAGS = re.compile(r"<link\b[^>]*\brel\s*=\s*[\"']?canonical\b[^>]*>|<meta\b[^>]*\bproperty\s*=\s*[\"']?og:url\b[^>]*>",
                             re.IGNORECASE)
@@ -44,16 +44,6 @@ class PageRecipe:
     recipes_on_page: int  # the first one is taken (docs/recipes.md, Import from a web page)
     missing: tuple[str, ...] = ()  # "ingredients", "steps": what the page's recipe lacks
     read_by: str = "schema.org"  # the scraper that read it, for the log
-
-
-def scraped(read: Callable[[], T]) -> T | None:
-    """One field of the scraper, or None: a site-specific scraper raises whatever its HTML makes it
-    raise (its own exceptions, AttributeError, TypeError...) for a field the page does not have."""
-    try:
-        value = read()
-    except Exception:  # noqa: BLE001 - see the docstring: a missing field, never our error
-        return None
-    return value or None
 
 
 def count_recipes(html: str) -> int:
@@ -94,6 +84,27 @@ def minutes(value: Any) -> int | None:
     return value if isinstance(value, int) and 0 <= value <= 60 * 24 * 14 else None
 
 
+def times_of(scraper: Any, schema: Any) -> dict[str, int | None]:
+    """The recipe's times in minutes. A missing or nonsense total is the preparation and cooking
+    times added, as is one recipe-scrapers added from times it read in seconds."""
+    generic = type(scraper).__name__ in ("SchemaScraper", "Combined")  # a site's scraper reads its times itself
+    fixed = {key: seconds_as_minutes(schema, key) if generic else None for key in ("prepTime", "cookTime", "totalTime")}
+    prep = minutes(fixed["prepTime"] or scraped(scraper.prep_time))
+    cook = minutes(fixed["cookTime"] or scraped(scraper.cook_time))
+    total = minutes(fixed["totalTime"] or scraped(scraper.total_time))
+    added = (fixed["prepTime"] or fixed["cookTime"]) and not schema.get("totalTime")
+    if prep is not None and cook is not None and (total is None or added):
+        total = prep + cook
+    return {"prep_time_minutes": prep, "cook_time_minutes": cook, "total_time_minutes": total}
+
+
+def seconds_as_minutes(schema: Any, key: str) -> int | None:
+    """A schema.org time in seconds only that is no whole number of minutes ("PT45S", "PT75S") is
+    minutes written with the wrong letter; "PT900S" is 15 minutes, read as such by recipe-scrapers."""
+    found = re.fullmatch(r"PT(\d{1,4})S", str(schema.get(key) or "")) if isinstance(schema, dict) else None
+    return int(found.group(1)) if found and int(found.group(1)) % 60 else None
+
+
 def canonical_url(html: str) -> str | None:
     """The address the page names as its own (`<link rel="canonical">`, else `og:url`), if any."""
     for tag in CANONICAL_TAGS.finditer(html[:MAX_HEAD]):
@@ -129,8 +140,7 @@ def read_page(html: str, url: str) -> PageRecipe | None:
             best, base = (found[0], found[1], type(scraper).__name__), scraper
         if best is not None and not best[1]:
             break
-    if best is None or gaps(best[0], best[1]):
-        best = from_markup(html, url, base, best)
+    best = from_markup(html, url, base, best)
     if best is None:
         return None
     return PageRecipe(best[0], count_recipes(html), best[1], best[2])
@@ -144,10 +154,15 @@ def gaps(recipe: RecipeInput, missing: tuple[str, ...]) -> tuple[int, int]:
 def from_markup(html: str, url: str, base: Any, best: tuple[RecipeInput, tuple[str, ...], str] | None
                 ) -> tuple[RecipeInput, tuple[str, ...], str] | None:
     """The page's HTML markup read for what its schema.org recipe lacks (importers/markup.py), when
-    that gives a fuller recipe than the schema.org reading alone."""
+    that gives a fuller recipe than the schema.org reading alone, or a better reading of one of its
+    fields (readings.py)."""
     markup = parsed(html)
-    found = scraper_recipe(Combined(base, markup), url) if markup is not None else None
-    if found is None or (best is not None and gaps(*found[:2]) >= gaps(*best[:2])):
+    combined = Combined(base, markup) if markup is not None else None
+    found = scraper_recipe(combined, url) if combined is not None else None
+    if found is None or combined is None:
+        return best
+    if best is not None and not (gaps(*found[:2]) < gaps(*best[:2])
+                                 or combined.preferred and gaps(*found[:2]) == gaps(*best[:2])):
         return best
     return found[0], found[1], "markup" if base is None else f"{type(base).__name__} and markup"
 
@@ -159,17 +174,16 @@ def scraper_recipe(scraper: Any, url: str) -> tuple[RecipeInput, tuple[str, ...]
         return None
     groups = {line: group.purpose for group in scraped(scraper.ingredient_groups) or []
               if group.purpose for line in group.ingredients}
-    ingredients = ingredient_lines(scraped(scraper.ingredients) or [], groups)[:MAX_INGREDIENTS]
     schema = getattr(getattr(scraper, "schema", None), "data", None)
+    lines = with_line_breaks(scraped(scraper.ingredients) or [], schema)
+    ingredients = ingredient_lines(lines, groups)[:MAX_INGREDIENTS]
     steps, sections = method(scraped(scraper.instructions_list) or [], section_names(schema))
     steps = [step[:MAX_TEXT] for step in steps][:MAX_STEPS]
     fields = {
         "title": title_of(title, scraped(scraper.site_name))[:200],
         "description": repaired(str(scraped(scraper.description) or ""))[:MAX_TEXT] or None,
         "servings": whole_number(scraped(scraper.yields)),
-        "prep_time_minutes": minutes(scraped(scraper.prep_time)),
-        "cook_time_minutes": minutes(scraped(scraper.cook_time)),
-        "total_time_minutes": minutes(scraped(scraper.total_time)),
+        **times_of(scraper, schema),
         "ingredients": [asdict(line) for line in ingredients],
         "steps": steps,
         "sections": [asdict(section) for section in sections if section.start < len(steps)],
