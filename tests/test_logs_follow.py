@@ -7,13 +7,19 @@ import subprocess
 import sys
 import time
 import uuid
+from datetime import datetime, timedelta, timezone
 
 import httpx
+
+from conftest import app_headers
+from test_logs import iso, post_batch
 
 SHOWN_WITHIN = 60.0  # seconds: generous, for a loaded machine (an entry is shipped within a second or two)
 
 
-def test_follow_prints_each_new_entry_once_and_not_its_own_requests(make_daemon, tmp_path):
+def test_follow_prints_each_new_entry_once_late_ones_too_and_not_its_own_requests(make_daemon, tmp_path):
+    """Each service ships its entries a second or so after writing them, so they reach the logs
+    service out of time order: one older than what the follower has shown must still be shown."""
     daemon = make_daemon(["config", "auth", "logs"])
     printed = tmp_path / "follow.out"
     with printed.open("w") as out:
@@ -31,10 +37,15 @@ def test_follow_prints_each_new_entry_once_and_not_its_own_requests(make_daemon,
     try:
         names = [f"follow-{uuid.uuid4().hex[:8]}" for _ in range(3)]
         for name in names:
+            before = datetime.now(timezone.utc)
             created = httpx.post(daemon.url("auth") + "/households", json={"name": name},
                                  headers={"X-Admin-Key": daemon.admin_key})
             assert created.status_code == 201
             shown(name)
+        late = f"late-{uuid.uuid4().hex[:8]}"  # written before the last household, arriving after it
+        entry = {"service": "auth", "level": "info", "message": late, "timestamp": iso(before - timedelta(seconds=1))}
+        assert post_batch(daemon, [entry], app_headers(daemon, "auth")).status_code == 201
+        shown(late)
         time.sleep(3)  # polls that would repeat an entry (a wait before a check that nothing more came)
     finally:
         follow.send_signal(signal.SIGINT)
