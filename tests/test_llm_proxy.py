@@ -16,6 +16,7 @@ import pytest
 
 from loopback import LoopbackServer
 from conftest import Daemon, app_headers
+from daemons import serving
 
 SERVICES = ["config", "auth", "llm"]
 TOOLS = [{"type": "function", "function": {
@@ -224,8 +225,15 @@ def test_backend_down_slow_or_talking_garbage_is_503(make_daemon, upstream):
     assert "scripted 400" in error["message"]
 
 
-def test_no_backend_is_503(make_daemon):
-    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="none")
+@pytest.fixture(scope="module")
+def no_backend(tmp_path_factory) -> Iterator[Daemon]:
+    """The proxy with no model behind it; the tests only send it requests."""
+    with serving(tmp_path_factory, SERVICES, VOXD_LLM_BACKEND="none") as daemon:
+        yield daemon
+
+
+def test_no_backend_is_503(no_backend):
+    daemon = no_backend
     error = assert_error(chat(daemon, {"messages": MESSAGES}), 503, "llm_unavailable")
     assert "VOXD_LLM_BACKEND" in error["message"]
     assert_error(chat(daemon, {"messages": MESSAGES, "stream": True}), 503, "llm_unavailable")
@@ -233,8 +241,8 @@ def test_no_backend_is_503(make_daemon):
     assert models.status_code == 200 and models.json() == {"object": "list", "data": []}
 
 
-def test_bad_bodies_and_credentials(make_daemon):
-    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="none")
+def test_bad_bodies_and_credentials(no_backend):
+    daemon = no_backend
     for body, field in (
         ({}, "messages"),
         ({"messages": []}, "messages"),
