@@ -60,6 +60,9 @@ class Daemon:
     log_path: Path | None = None
     descriptor_limit: tuple[int, int] | None = None  # the open-file limit (soft, hard) it starts with
     startup_timeout: float = STARTUP_TIMEOUT  # more for a daemon that unpacks and loads models
+    # Ready only once no engine is still loading in the background (the semantic stage, preloaded
+    # models): a test that is not about warming up then does not race it with a short read time-out.
+    warm: bool = False
 
     @property
     def env(self) -> dict[str, str]:
@@ -130,7 +133,10 @@ class Daemon:
         try:
             verify = self.verify
             for name in self.services:
-                httpx.get(self.url(name) + CATALOG[name].health_path, timeout=1, verify=verify).raise_for_status()
+                health = httpx.get(self.url(name) + CATALOG[name].health_path, timeout=1, verify=verify)
+                health.raise_for_status()
+                if self.warm and "loading" in (health.json().get("engines") or {}).values():
+                    return False
             config_url = self.extra_env.get("SERVICE_CONFIG_URL", self.url("config"))
             answer = httpx.get(config_url + "/services", headers={"X-Admin-Key": self.admin_key}, verify=verify)
             registered = {entry["name"]: entry["url"] for entry in answer.json().get("services", [])}
