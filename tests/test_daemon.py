@@ -9,16 +9,26 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from conftest import login, ports_free, unique_email
+from conftest import Daemon, login, ports_free, unique_email
+from daemons import serving
 from voxd.catalog import CATALOG, EMBEDDED_BROKER_PORT, default_ports
 
 
-def test_first_start_initializes_home_and_restart_keeps_everything(make_daemon):
-    daemon = make_daemon()
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory) -> Iterator[Daemon]:
+    """Every service in a new home: the first test restarts it, the next stops it with SIGINT
+    (one start of every service fewer than a daemon each; each test also works alone)."""
+    with serving(tmp_path_factory, list(CATALOG)) as daemon:
+        yield daemon
+
+
+def test_first_start_initializes_home_and_restart_keeps_everything(whole):
+    daemon = whole
     env_file = daemon.home / "voxd.env"
     assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
     secrets = daemon.secrets
@@ -40,8 +50,8 @@ def test_first_start_initializes_home_and_restart_keeps_everything(make_daemon):
     assert daemon.output().count("First start") == 1
 
 
-def test_each_service_logs_its_url_and_stops_cleanly_on_sigint(make_daemon):
-    daemon = make_daemon()
+def test_each_service_logs_its_url_and_stops_cleanly_on_sigint(whole):
+    daemon = whole
     for name in CATALOG:
         assert f"http://127.0.0.1:{CATALOG[name].port + daemon.offset}" in daemon.output()
     daemon.process.send_signal(signal.SIGINT)
