@@ -111,7 +111,13 @@ class Daemon:
         command = [sys.executable, "-m", "voxd", "serve", *selection]
         self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                                         preexec_fn=self.limit_descriptors if self.descriptor_limit else None)
-        self.wait_ready()
+        try:
+            self.wait_ready()
+        except BaseException:  # a test's bug or Ctrl+C while waiting: no daemon is left running
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+            raise
         return self
 
     def limit_descriptors(self) -> None:
