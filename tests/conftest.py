@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,12 +38,17 @@ def ports_free(ports: list[int]) -> bool:
     return True
 
 
+_RECENT_OFFSETS: deque[int] = deque(maxlen=16)  # handed out lately: daemons launched side by side
+
+
 def free_port_offset() -> int:
-    """An offset at which every service's port is free (a random start avoids parallel runs)."""
+    """An offset at which every service's port is free (a random start avoids parallel runs), and
+    none of the last few handed out: those daemons may not have bound their ports yet."""
     start = 20000 + (os.getpid() * 97) % 20000
     for offset in range(start, start + 40000, 137):
         offset = 20000 + offset % 30000
-        if ports_free([port + offset for port in default_ports()]):
+        if offset not in _RECENT_OFFSETS and ports_free([port + offset for port in default_ports()]):
+            _RECENT_OFFSETS.append(offset)
             return offset
     raise RuntimeError("no free block of ports")
 
@@ -105,12 +111,7 @@ class Daemon:
         return self.secrets["ADMIN_API_KEY"]
 
     def start(self) -> Daemon:
-        self.log_path = self.home.parent / f"{self.home.name}-serve.log"
-        log = open(self.log_path, "ab")
-        selection = [] if self.serve_all else ["--services", ",".join(self.services)]
-        command = [sys.executable, "-m", "voxd", "serve", *selection]
-        self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                        preexec_fn=self.limit_descriptors if self.descriptor_limit else None)
+        self.launch()
         try:
             self.wait_ready()
         except BaseException:  # a test's bug or Ctrl+C while waiting: no daemon is left running
@@ -118,6 +119,17 @@ class Daemon:
                 self.process.kill()
                 self.process.wait()
             raise
+        return self
+
+    def launch(self) -> Daemon:
+        """Start `voxd serve` without waiting for it (`wait_ready` waits): daemons a test expects
+        to refuse their settings start side by side."""
+        self.log_path = self.home.parent / f"{self.home.name}-serve.log"
+        log = open(self.log_path, "ab")
+        selection = [] if self.serve_all else ["--services", ",".join(self.services)]
+        command = [sys.executable, "-m", "voxd", "serve", *selection]
+        self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                        preexec_fn=self.limit_descriptors if self.descriptor_limit else None)
         return self
 
     def limit_descriptors(self) -> None:

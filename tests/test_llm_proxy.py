@@ -276,17 +276,17 @@ def test_bad_bodies_and_credentials(no_backend):
 
 
 def test_bad_settings_stop_the_daemon_with_the_reason(make_daemon):
-    for env, words in (
+    refused = [(make_daemon(SERVICES, start=False, **env).launch(), words) for env, words in (
         ({"VOXD_LLM_BACKEND": "gpt"}, "VOXD_LLM_BACKEND must be one of"),
         ({"VOXD_LLM_BACKEND": "openai", "VOXD_LLM_MODEL": "m"}, "VOXD_LLM_URL must be an http(s) URL"),
         ({"VOXD_LLM_BACKEND": "none", "VOXD_LLM_TIMEOUT": "soon"}, "VOXD_LLM_TIMEOUT must be a number"),
         ({"VOXD_LLM_BACKEND": "ollama"}, "VOXD_LLM_MODEL must name the model"),
         ({"VOXD_LLM_BACKEND": "llamacpp", "VOXD_LLM_MODEL": "/nowhere/model.gguf"}, "must be the path of a .gguf"),
         ({"VOXD_LLM_BACKEND": "", "VOXD_LLM_MODEL": "llama3.2"}, "VOXD_LLM_MODEL is set but VOXD_LLM_BACKEND is not"),
-    ):
-        daemon = make_daemon(SERVICES, start=False, **env)
+    )]  # all started at once: each costs a start-up of its own
+    for daemon, words in refused:
         with pytest.raises(RuntimeError, match="exited early"):
-            daemon.start()
+            daemon.wait_ready()
         assert words in daemon.output(), daemon.output()
 
 
