@@ -17,6 +17,12 @@ from test_logs import iso, post_batch
 SHOWN_WITHIN = 60.0  # seconds: generous, for a loaded machine (an entry is shipped within a second or two)
 
 
+def ctrl_c_heard() -> None:
+    """In the follower, before it starts: SIGINT is Ctrl+C even when the suite was started in the
+    background, whose children inherit it ignored (so the follower would never stop)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_follow_prints_each_new_entry_once_late_ones_too_and_not_its_own_requests(make_daemon, tmp_path):
     """Each service ships its entries a second or so after writing them, so they reach the logs
     service out of time order: one older than what the follower has shown must still be shown."""
@@ -25,7 +31,7 @@ def test_follow_prints_each_new_entry_once_late_ones_too_and_not_its_own_request
     with printed.open("w") as out:
         follow = subprocess.Popen([sys.executable, "-m", "voxd", "logs", "query", "-f", "--limit", "5"],
                                   env={**daemon.env, "COLUMNS": "200"}, stdout=out, stderr=subprocess.STDOUT,
-                                  text=True)
+                                  text=True, preexec_fn=ctrl_c_heard)
 
     def shown(name: str) -> None:
         """Wait until the follower has printed `name`: each entry then comes in a poll of its own."""
