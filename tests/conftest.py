@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,12 +38,17 @@ def ports_free(ports: list[int]) -> bool:
     return True
 
 
+_RECENT_OFFSETS: deque[int] = deque(maxlen=16)  # handed out lately: daemons launched side by side
+
+
 def free_port_offset() -> int:
-    """An offset at which every service's port is free (a random start avoids parallel runs)."""
+    """An offset at which every service's port is free (a random start avoids parallel runs), and
+    none of the last few handed out: those daemons may not have bound their ports yet."""
     start = 20000 + (os.getpid() * 97) % 20000
     for offset in range(start, start + 40000, 137):
         offset = 20000 + offset % 30000
-        if ports_free([port + offset for port in default_ports()]):
+        if offset not in _RECENT_OFFSETS and ports_free([port + offset for port in default_ports()]):
+            _RECENT_OFFSETS.append(offset)
             return offset
     raise RuntimeError("no free block of ports")
 
@@ -60,6 +66,9 @@ class Daemon:
     log_path: Path | None = None
     descriptor_limit: tuple[int, int] | None = None  # the open-file limit (soft, hard) it starts with
     startup_timeout: float = STARTUP_TIMEOUT  # more for a daemon that unpacks and loads models
+    # Ready only once no engine is still loading in the background (the semantic stage, preloaded
+    # models): a test that is not about warming up then does not race it with a short read time-out.
+    warm: bool = False
 
     @property
     def env(self) -> dict[str, str]:
@@ -102,13 +111,25 @@ class Daemon:
         return self.secrets["ADMIN_API_KEY"]
 
     def start(self) -> Daemon:
+        self.launch()
+        try:
+            self.wait_ready()
+        except BaseException:  # a test's bug or Ctrl+C while waiting: no daemon is left running
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+            raise
+        return self
+
+    def launch(self) -> Daemon:
+        """Start `voxd serve` without waiting for it (`wait_ready` waits): daemons a test expects
+        to refuse their settings start side by side."""
         self.log_path = self.home.parent / f"{self.home.name}-serve.log"
         log = open(self.log_path, "ab")
         selection = [] if self.serve_all else ["--services", ",".join(self.services)]
         command = [sys.executable, "-m", "voxd", "serve", *selection]
         self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                                         preexec_fn=self.limit_descriptors if self.descriptor_limit else None)
-        self.wait_ready()
         return self
 
     def limit_descriptors(self) -> None:
@@ -130,7 +151,10 @@ class Daemon:
         try:
             verify = self.verify
             for name in self.services:
-                httpx.get(self.url(name) + CATALOG[name].health_path, timeout=1, verify=verify).raise_for_status()
+                health = httpx.get(self.url(name) + CATALOG[name].health_path, timeout=1, verify=verify)
+                health.raise_for_status()
+                if self.warm and "loading" in (health.json().get("engines") or {}).values():
+                    return False
             config_url = self.extra_env.get("SERVICE_CONFIG_URL", self.url("config"))
             answer = httpx.get(config_url + "/services", headers={"X-Admin-Key": self.admin_key}, verify=verify)
             registered = {entry["name"]: entry["url"] for entry in answer.json().get("services", [])}

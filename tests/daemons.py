@@ -11,11 +11,12 @@ from scripted_llm import ScriptedModel
 
 
 @contextmanager
-def serving(tmp_path_factory, services: list[str], startup_timeout: float = STARTUP_TIMEOUT,
+def serving(tmp_path_factory, services: list[str], startup_timeout: float = STARTUP_TIMEOUT, warm: bool = False,
             **env: str) -> Iterator[Daemon]:
-    """A daemon of `services` for the block; it must stop cleanly afterwards."""
+    """A daemon of `services` for the block (`warm`: once its engines have loaded); it must stop
+    cleanly afterwards."""
     daemon = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), services, extra_env=env,
-                    startup_timeout=startup_timeout).start()
+                    startup_timeout=startup_timeout, warm=warm).start()
     yield daemon
     assert daemon.stop() == 0, daemon.output()
 

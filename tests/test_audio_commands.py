@@ -6,12 +6,14 @@ from __future__ import annotations
 import base64
 import io
 import wave
+from collections.abc import Iterator
 from urllib.parse import unquote
 
 import httpx
 import pytest
 
 from conftest import Daemon, free_port_offset
+from daemons import serving
 from speech_stand_in import silence_wav
 from spoken import espeak, piper
 from test_commands import node_headers, register_node, say
@@ -20,8 +22,15 @@ from voxd.catalog import CATALOG
 COMMAND = "/api/v0/command"
 
 
-def test_audio_without_speech_services_is_a_clear_503_and_text_still_works(make_daemon):
-    daemon = make_daemon(["config", "auth", "command-center"])
+@pytest.fixture(scope="module")
+def speechless(tmp_path_factory) -> Iterator[Daemon]:
+    """The command center without the speech services; each test registers a node of its own."""
+    with serving(tmp_path_factory, ["config", "auth", "command-center"]) as daemon:
+        yield daemon
+
+
+def test_audio_without_speech_services_is_a_clear_503_and_text_still_works(speechless):
+    daemon = speechless
     node = register_node(daemon)
     url = daemon.url("command-center") + COMMAND
     answer = httpx.post(url, content=silence_wav(), headers={**node_headers(node), "Content-Type": "audio/wav"})
@@ -36,8 +45,8 @@ def test_audio_without_speech_services_is_a_clear_503_and_text_still_works(make_
     assert say(daemon, node, "stop").json()["command"] == "stop"
 
 
-def test_audio_requests_are_checked(make_daemon):
-    daemon = make_daemon(["config", "auth", "command-center"])
+def test_audio_requests_are_checked(speechless):
+    daemon = speechless
     node = register_node(daemon)
     url = daemon.url("command-center") + COMMAND
     wrong_type = httpx.post(url, content=b"RIFF....", headers={**node_headers(node), "Content-Type": "audio/mpeg"})
@@ -52,10 +61,10 @@ def test_audio_requests_are_checked(make_daemon):
     assert anonymous.status_code == 401
 
 
-def test_every_wav_type_the_speech_service_takes_is_taken(make_daemon):
+def test_every_wav_type_the_speech_service_takes_is_taken(speechless):
     """Issue 12: the command center answered 415 to audio/vnd.wave, which the speech-to-text service
     accepts; both now share one list of audio types (here no stt runs, so a taken body is a 503)."""
-    daemon = make_daemon(["config", "auth", "command-center"])
+    daemon = speechless
     node = register_node(daemon)
     url = daemon.url("command-center") + COMMAND
     for wav_type in ("audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"):

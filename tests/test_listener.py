@@ -82,7 +82,9 @@ def ensure_descriptors(needed: int) -> None:
 def test_a_flood_of_half_sent_requests_leaves_every_service_answering(make_daemon):
     """1,100 idle half-sent requests from a few hosts, on a host that allows 1024 open files."""
     ensure_descriptors(1400)
-    daemon = make_daemon(start=False)
+    # the flood is never timed out while the test runs, so a service that ran out of descriptors
+    # would not get them back in time to answer its health check (30 s): no timing on a busy machine
+    daemon = make_daemon(start=False, VOXD_HEADER_TIMEOUT="300")
     daemon.descriptor_limit = (1024, 1024)
     daemon.start()
     services = list(CATALOG)
@@ -93,10 +95,8 @@ def test_a_flood_of_half_sent_requests_leaves_every_service_answering(make_daemo
             service = services[number % len(services)]
             opened.append(slow_connection(port_of(daemon, service), sources[number % len(sources)]))
         for service in services:
-            started = time.monotonic()
-            answer = httpx.get(daemon.url(service) + CATALOG[service].health_path, timeout=1)
+            answer = httpx.get(daemon.url(service) + CATALOG[service].health_path, timeout=30)
             assert answer.status_code == 200, (service, answer.text)
-            assert time.monotonic() - started < 1.0
         assert sum(not closed(sock, 0.01) for sock in opened) <= 4 * 64  # the rest were closed at once
     output = daemon.output()[before:]
     assert len(output) < 100_000, output[-2000:]

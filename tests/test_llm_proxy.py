@@ -16,6 +16,7 @@ import pytest
 
 from loopback import LoopbackServer
 from conftest import Daemon, app_headers
+from daemons import serving
 
 SERVICES = ["config", "auth", "llm"]
 TOOLS = [{"type": "function", "function": {
@@ -224,8 +225,15 @@ def test_backend_down_slow_or_talking_garbage_is_503(make_daemon, upstream):
     assert "scripted 400" in error["message"]
 
 
-def test_no_backend_is_503(make_daemon):
-    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="none")
+@pytest.fixture(scope="module")
+def no_backend(tmp_path_factory) -> Iterator[Daemon]:
+    """The proxy with no model behind it; the tests only send it requests."""
+    with serving(tmp_path_factory, SERVICES, VOXD_LLM_BACKEND="none") as daemon:
+        yield daemon
+
+
+def test_no_backend_is_503(no_backend):
+    daemon = no_backend
     error = assert_error(chat(daemon, {"messages": MESSAGES}), 503, "llm_unavailable")
     assert "VOXD_LLM_BACKEND" in error["message"]
     assert_error(chat(daemon, {"messages": MESSAGES, "stream": True}), 503, "llm_unavailable")
@@ -233,8 +241,8 @@ def test_no_backend_is_503(make_daemon):
     assert models.status_code == 200 and models.json() == {"object": "list", "data": []}
 
 
-def test_bad_bodies_and_credentials(make_daemon):
-    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="none")
+def test_bad_bodies_and_credentials(no_backend):
+    daemon = no_backend
     for body, field in (
         ({}, "messages"),
         ({"messages": []}, "messages"),
@@ -268,17 +276,17 @@ def test_bad_bodies_and_credentials(make_daemon):
 
 
 def test_bad_settings_stop_the_daemon_with_the_reason(make_daemon):
-    for env, words in (
+    refused = [(make_daemon(SERVICES, start=False, **env).launch(), words) for env, words in (
         ({"VOXD_LLM_BACKEND": "gpt"}, "VOXD_LLM_BACKEND must be one of"),
         ({"VOXD_LLM_BACKEND": "openai", "VOXD_LLM_MODEL": "m"}, "VOXD_LLM_URL must be an http(s) URL"),
         ({"VOXD_LLM_BACKEND": "none", "VOXD_LLM_TIMEOUT": "soon"}, "VOXD_LLM_TIMEOUT must be a number"),
         ({"VOXD_LLM_BACKEND": "ollama"}, "VOXD_LLM_MODEL must name the model"),
         ({"VOXD_LLM_BACKEND": "llamacpp", "VOXD_LLM_MODEL": "/nowhere/model.gguf"}, "must be the path of a .gguf"),
         ({"VOXD_LLM_BACKEND": "", "VOXD_LLM_MODEL": "llama3.2"}, "VOXD_LLM_MODEL is set but VOXD_LLM_BACKEND is not"),
-    ):
-        daemon = make_daemon(SERVICES, start=False, **env)
+    )]  # all started at once: each costs a start-up of its own
+    for daemon, words in refused:
         with pytest.raises(RuntimeError, match="exited early"):
-            daemon.start()
+            daemon.wait_ready()
         assert words in daemon.output(), daemon.output()
 
 
@@ -290,9 +298,11 @@ LLAMA_READY = importlib.util.find_spec("llama_cpp") and importlib.util.find_spec
                                             "(pip install 'voxd[llm]', see docs/llm.md)")
 def test_embedded_llamacpp_on_the_packaged_gemma(make_daemon):
     # a base model (no chat template): served only when asked for, with a chat format named
-    # long answers allowed and repeats not stopped, so a caller can still hang up mid-generation below
-    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_THREADS="2",
-                         VOXD_LLM_MAX_TOKENS="4000", VOXD_LLM_STOP_REPEATS="false")
+    # long answers allowed and repeats not stopped, so a caller can still hang up mid-generation below.
+    # One thread: two on a loaded 2-core machine wait on each other at every token (24 tokens took 49 s
+    # under load, past the default 60 s time-out with the load); this test is not about the time-out.
+    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_THREADS="1",
+                         VOXD_LLM_MAX_TOKENS="4000", VOXD_LLM_STOP_REPEATS="false", VOXD_LLM_TIMEOUT="600")
     started = time.perf_counter()
     answer = chat(daemon, {"messages": [{"role": "system", "content": "You are a helpful assistant."},
                                         {"role": "user", "content": "What is the capital of France?"}],
@@ -337,9 +347,9 @@ def test_embedded_llamacpp_on_the_packaged_gemma(make_daemon):
         chat(daemon, {"messages": [{"role": "system", "content": "You are a helpful assistant."},
                                    {"role": "user", "content": "What is the capital of France?"}],
                       "max_tokens": 4000}, timeout=0.5)
-    started = time.perf_counter()
-    assert chat(daemon, {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 4}).status_code == 200
-    assert time.perf_counter() - started < 10
+    # A generation left running would hold the model for its 4000 tokens (over two minutes at ~30 a
+    # second): this four-token answer (a second, some more on a loaded machine) would not come in 60 s.
+    assert chat(daemon, {"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 4}, timeout=60).status_code == 200
     assert "abandoned" in daemon.output()
 
 
@@ -347,14 +357,16 @@ def test_embedded_llamacpp_on_the_packaged_gemma(make_daemon):
 @pytest.mark.skipif(not LLAMA_READY, reason="llama-cpp-python or the gemma GGUF package is not installed "
                                             "(pip install 'voxd[llm]', see docs/llm.md)")
 def test_embedded_llamacpp_stops_at_the_timeout_and_frees_the_model(make_daemon):
-    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_TIMEOUT="2",
-                         VOXD_LLM_THREADS="2", VOXD_LLM_MAX_TOKENS="4000", VOXD_LLM_STOP_REPEATS="false")
+    # 5 s: far less than the long answer needs, and room for the one-token answer (which must also
+    # fit in it) on a loaded machine; one thread, as above
+    daemon = make_daemon(SERVICES, VOXD_LLM_BACKEND="llamacpp", VOXD_LLM_CHAT_FORMAT="gemma", VOXD_LLM_TIMEOUT="5",
+                         VOXD_LLM_THREADS="1", VOXD_LLM_MAX_TOKENS="4000", VOXD_LLM_STOP_REPEATS="false")
     long = {"messages": [{"role": "system", "content": "You are a helpful assistant."},
                          {"role": "user", "content": "What is the capital of France?"}],
-            "max_tokens": 4000, "temperature": 0}  # ~30 tokens/s: far more than 2 s
+            "max_tokens": 4000, "temperature": 0}  # ~30 tokens/s: far more than 5 s
     for _ in range(2):  # the first one also loads the model (which stays loaded)
         error = assert_error(chat(daemon, long), 503, "llm_unavailable")
-        assert "did not finish within 2 s" in error["message"]
+        assert "did not finish within 5 s" in error["message"]
     short = chat(daemon, {**long, "max_tokens": 1})
     assert short.status_code == 200, short.text  # the halted generations gave the model back
     assert short.json()["usage"]["completion_tokens"] <= 1

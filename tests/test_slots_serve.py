@@ -33,7 +33,7 @@ def test_template_arguments_through_serve(daemon):
 def semantic_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     """The stage on, at tests/test_semantic_serve.py's threshold, so these paraphrases stay routed
     as the examples change."""
-    with serving(tmp_path_factory, ["config", "auth", "command-center"], startup_timeout=180.0,
+    with serving(tmp_path_factory, ["config", "auth", "command-center"], startup_timeout=300.0, warm=True,
                  VOXD_SEMANTIC="true", VOXD_SEMANTIC_THRESHOLD="0.5") as daemon:
         yield daemon
 

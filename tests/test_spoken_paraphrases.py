@@ -25,7 +25,7 @@ PARAPHRASES = [  # what is said, the command, the arguments
 @pytest.fixture(scope="module")
 def listening_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     """Every service, the semantic stage on at its default threshold, no language model."""
-    with serving(tmp_path_factory, list(CATALOG), startup_timeout=180.0, VOXD_SEMANTIC="true") as daemon:
+    with serving(tmp_path_factory, list(CATALOG), startup_timeout=300.0, warm=True, VOXD_SEMANTIC="true") as daemon:
         yield daemon  # loading three models
 
 

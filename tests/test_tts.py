@@ -288,17 +288,17 @@ def test_voices_come_from_the_folder_and_the_setting(make_daemon, tmp_path: Path
 
 
 def test_bad_settings_stop_the_daemon(make_daemon, tmp_path: Path) -> None:
-    for env, words in [
+    refused = [(make_daemon(SERVICES, start=False, **env).launch(), words) for env, words in [
         ({"VOXD_TTS_VOICE": "en_GB-nobody-low"}, ["VOXD_TTS_VOICE", "voxd models pull"]),
         ({"VOXD_TTS_VOICE": str(tmp_path / "missing.onnx")}, ["VOXD_TTS_VOICE", "missing.onnx"]),
         ({"VOXD_TTS_LENGTH_SCALE": "fast"}, ["VOXD_TTS_LENGTH_SCALE"]),
         ({"VOXD_TTS_LENGTH_SCALE": "9"}, ["VOXD_TTS_LENGTH_SCALE", "between"]),
         ({"VOXD_TTS_PRELOAD": "maybe"}, ["VOXD_TTS_PRELOAD"]),
         ({"VOXD_TTS_VOICES_DIR": str(tmp_path / "nowhere")}, ["VOXD_TTS_VOICES_DIR"]),
-    ]:
-        daemon = make_daemon(SERVICES, start=False, **env)
+    ]]  # all started at once: each costs a start-up of its own
+    for daemon, words in refused:
         with pytest.raises(RuntimeError, match="exited early"):
-            daemon.start()
+            daemon.wait_ready()
         assert daemon.process.returncode != 0
         assert all(word in daemon.output() for word in words), daemon.output()
 

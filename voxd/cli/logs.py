@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime, timedelta
 
 import click
 from rich.markup import escape
@@ -17,6 +18,10 @@ from voxd.kit.timeparse import RELATIVE, local_zone, parse_time, rfc3339
 
 LEVEL_STYLES = {"debug": "dim", "info": "green", "warning": "yellow", "error": "red", "critical": "bold white on red"}
 FOLLOW_INTERVAL_SECONDS = 1.0
+# Each service ships its entries a second or more after writing them (longer while the logs service
+# is away), so they arrive out of time order: a follower asks again from this long before the newest
+# entry it has shown, and leaves out the ones it has (`seen`).
+FOLLOW_OVERLAP_SECONDS = 120.0
 
 
 @click.group()
@@ -110,7 +115,7 @@ def query(service, level, node_id, request_id, since, until, search, limit, as_j
     try:
         while True:
             time.sleep(FOLLOW_INTERVAL_SECONDS)
-            fresh = fetch(settings, {**params, "since": newest or since, "until": None, "limit": 1000})["logs"]
+            fresh = fetch(settings, {**params, "since": before(newest) or since, "until": None, "limit": 1000})["logs"]
             fresh = [entry for entry in fresh if entry["id"] not in seen]
             if fresh:
                 show(fresh, as_json, as_lines=True)
@@ -118,6 +123,13 @@ def query(service, level, node_id, request_id, since, until, search, limit, as_j
                 newest = max(newest or "", fresh[0]["timestamp"])
     except KeyboardInterrupt:
         pass
+
+
+def before(newest: str | None) -> str | None:
+    """Where a follower's next poll starts: FOLLOW_OVERLAP_SECONDS before the newest entry shown."""
+    if newest is None:
+        return None
+    return rfc3339(datetime.fromisoformat(newest) - timedelta(seconds=FOLLOW_OVERLAP_SECONDS))
 
 
 @logs.command("stats")
