@@ -41,7 +41,7 @@ async def measure(rounds: int) -> dict[str, list[float]]:
 
     from voxd.commands.registry import built_in_commands
     from voxd.kit.settings import Settings
-    from voxd.services.command_center.semantic import SemanticRouter, load_embedder
+    from voxd.services.command_center.pipeline.semantic import SemanticRouter, load_embedder
     from voxd.services.stt.audio import decode
     from voxd.services.stt.settings import load_settings
     from voxd.services.stt.speakers import SpeakerEncoder

@@ -1,4 +1,4 @@
-"""In-memory stand-ins for the voice pipeline's dependencies (voxd/services/command_center/ports.py),
+"""In-memory stand-ins for the voice pipeline's dependencies (voxd/services/command_center/pipeline/ports.py),
 so tests build a real `Pipeline` without a daemon: a store in dicts, a language model that answers
 from a script (or is down), and speech services that hear a given text."""
 
@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo
 
 from voxd.commands.api import Change, Command, Speaker, T
 from voxd.commands.registry import built_in_commands
-from voxd.services.command_center.language_model import ModelUnavailable
-from voxd.services.command_center.pipeline import Pipeline
-from voxd.services.command_center.speech import SpeechUnavailable
-from voxd.services.command_center.store import ApplicableSecrets, Memory
+from voxd.services.command_center.pipeline.language_model import ModelUnavailable
+from voxd.services.command_center.pipeline.pipeline import Pipeline
+from voxd.services.command_center.pipeline.speech import SpeechUnavailable
+from voxd.services.command_center.storage.store import ApplicableSecrets, Memory
 from voxd.wire.openai_chat import AnsweredCall, AnsweredFunction, AnsweredMessage, Message, Tool
 from voxd.wire.speech import SpeakerMatch, Timings, Transcription
 

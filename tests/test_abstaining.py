@@ -20,10 +20,10 @@ from voxd.commands.registry import built_in_commands
 from voxd.language.compounds import is_compound
 from voxd.language.questions import is_question, needs_information_voxd_lacks, read_markers
 from voxd.language.reminders import reminder_at_a_time
-from voxd.services.command_center.language_model import ModelUnavailable
-from voxd.services.command_center.pipeline import claims
-from voxd.services.command_center.semantic import SemanticRouter
-from voxd.services.command_center.turn import RoutedBy, Turn
+from voxd.services.command_center.pipeline.language_model import ModelUnavailable
+from voxd.services.command_center.pipeline.pipeline import claims
+from voxd.services.command_center.pipeline.semantic import SemanticRouter
+from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
 
 COMPOUND = [
     "start a two minute timer and a four minute timer",

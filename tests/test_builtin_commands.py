@@ -1,4 +1,4 @@
-"""The built-in commands as the real pipeline drives them (voxd/services/command_center/pipeline.py):
+"""The built-in commands as the real pipeline drives them (voxd/services/command_center/pipeline/pipeline.py):
 an utterance is pre-routed (first claim wins, in registry order), its arguments validated, the
 command executed, and we listen to what would be said. A command the model would choose is given
 to the pipeline by a scripted model.
@@ -21,9 +21,9 @@ from voxd.commands.api import ADD_A_MODEL, CommandResponse, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.commands.builtin.jokes import JOKES
 from voxd.commands.registry import built_in_commands
-from voxd.services.command_center.pipeline import Pipeline, claims as pipeline_claims
-from voxd.services.command_center.store import DocumentStorage
-from voxd.services.command_center.turn import RoutedBy, Turn
+from voxd.services.command_center.pipeline.pipeline import Pipeline, claims as pipeline_claims
+from voxd.services.command_center.storage.store import DocumentStorage
+from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
 
 NOW = datetime(2026, 3, 7, 15, 5, tzinfo=LONDON)  # a Saturday afternoon, GMT
 COMMANDS = built_in_commands()

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from clock import Clock
 
-from voxd.services.command_center.households import CACHE_SECONDS, MISS_REFRESH_SECONDS, HouseholdZones
+from voxd.services.command_center.pipeline.households import CACHE_SECONDS, MISS_REFRESH_SECONDS, HouseholdZones
 
 
 class AuthHouseholds:

@@ -26,7 +26,7 @@ from daemons import serving
 from voxd.catalog import CATALOG
 from voxd.kit.db import Database, Durability
 from voxd.kit.sealing import SecretBox
-from voxd.services.command_center.store import MIGRATIONS, CommandCenterStore, DocumentStorage
+from voxd.services.command_center.storage.store import MIGRATIONS, CommandCenterStore, DocumentStorage
 
 SERVICES = ["config", "auth", "command-center"]
 WRITERS, ITEMS_EACH = 8, 50

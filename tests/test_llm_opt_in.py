@@ -13,8 +13,8 @@ from pipeline_fakes import FakeModel, FakeStore, chose, make_pipeline, said
 from test_pipeline import Lookup, run
 from voxd.commands.api import Command
 from voxd.commands.registry import built_in_commands
-from voxd.services.command_center.no_model import help_reply, summary
-from voxd.services.command_center.turn import Stage
+from voxd.services.command_center.pipeline.no_model import help_reply, summary
+from voxd.services.command_center.pipeline.turn import Stage
 from voxd.services.llm.app import capped
 from voxd.services.llm.backends.llamacpp import arguments
 from voxd.services.llm.repetition import Repetition

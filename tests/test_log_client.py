@@ -28,14 +28,14 @@ def test_logging_never_blocks_and_the_buffer_stays_bounded():
 
 def test_entries_name_their_service_level_and_context():
     shipper = LogShipper(Redactor())
-    record = logging.LogRecord("voxd.command_center.nodes", 25, __file__, 1, "hello %s", ("there",), None)
+    record = logging.LogRecord("voxd.command_center.nodes.nodes", 25, __file__, 1, "hello %s", ("there",), None)
     record.request_id = "abc"
     record.context = {"password": "hunter22", "room": "kitchen"}
     entry = shipper.entry(record)
     assert entry["service"] == "command-center"
     assert entry["level"] == "warning"  # a custom level between info and warning rounds up
     assert entry["message"] == "hello there" and entry["request_id"] == "abc"
-    assert entry["context"] == {"logger": "voxd.command_center.nodes", "password": "[redacted]", "room": "kitchen"}
+    assert entry["context"] == {"logger": "voxd.command_center.nodes.nodes", "password": "[redacted]", "room": "kitchen"}
 
 
 def test_passwords_inside_configured_urls_are_scrubbed(tmp_path):

@@ -1,4 +1,4 @@
-"""The voice pipeline as an object (voxd/services/command_center/pipeline.py), built with in-memory
+"""The voice pipeline as an object (voxd/services/command_center/pipeline/pipeline.py), built with in-memory
 fakes (tests/pipeline_fakes.py): the order of its stages, follow-ups, the secrets check, a command
 that raises, a model that is down, the memory commands and the speech services failing."""
 
@@ -12,10 +12,10 @@ import pytest
 from pipeline_fakes import FakeModel, FakeSpeech, FakeStore, chose, make_pipeline, said
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, RequiredSecret, Speaker
 from voxd.commands.registry import built_in_commands
-from voxd.services.command_center.language_model import ModelUnavailable
-from voxd.services.command_center.pipeline import Pipeline
-from voxd.services.command_center.speech import SpeechUnavailable
-from voxd.services.command_center.turn import EngineTime, RoutedBy, Stage, Turn
+from voxd.services.command_center.pipeline.language_model import ModelUnavailable
+from voxd.services.command_center.pipeline.pipeline import Pipeline
+from voxd.services.command_center.pipeline.speech import SpeechUnavailable
+from voxd.services.command_center.pipeline.turn import EngineTime, RoutedBy, Stage, Turn
 
 ANN = Speaker("u-ann", "Ann")
 

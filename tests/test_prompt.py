@@ -4,8 +4,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from voxd.commands.api import Speaker
-from voxd.services.command_center.prompt import routing_prompt
-from voxd.services.command_center.tool_calls import from_message
+from voxd.services.command_center.pipeline.prompt import routing_prompt
+from voxd.services.command_center.pipeline.tool_calls import from_message
 
 
 def test_prompt_carries_clock_speaker_and_memories():

@@ -25,9 +25,9 @@ from voxd.commands.research.report import nothing_found, write_report
 from voxd.commands.research.sources import Source
 from voxd.commands.registry import built_in_commands
 from voxd.kit.errors import UpstreamError
-from voxd.services.command_center.pipeline import claims
-from voxd.services.command_center.store import DocumentStorage
-from voxd.services.command_center.turn import RoutedBy, Turn
+from voxd.services.command_center.pipeline.pipeline import claims
+from voxd.services.command_center.storage.store import DocumentStorage
+from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
 
 HOUSEHOLD = "h1"
 KIM = Speaker("u-kim", "Kim")

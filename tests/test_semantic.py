@@ -33,9 +33,9 @@ from voxd.language.scanners import (
     scan_numbers,
     scan_topic,
 )
-from voxd.services.command_center.language_model import ModelUnavailable
-from voxd.services.command_center.semantic import SemanticRouter
-from voxd.services.command_center.turn import RoutedBy, Stage, Turn
+from voxd.services.command_center.pipeline.language_model import ModelUnavailable
+from voxd.services.command_center.pipeline.semantic import SemanticRouter
+from voxd.services.command_center.pipeline.turn import RoutedBy, Stage, Turn
 
 LONDON = ZoneInfo("Europe/London")
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=LONDON)  # a Sunday afternoon

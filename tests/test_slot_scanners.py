@@ -23,8 +23,8 @@ from voxd.language.scanners import (clauses, name_in_clause, scan_anchored, scan
                                     scan_numbers, split_off_time)
 from voxd.language.slips import repair
 from voxd.language.templates import slot_anchors, slot_neighbours
-from voxd.services.command_center.pipeline import template_claim
-from voxd.services.command_center.turn import RoutedBy, Turn
+from voxd.services.command_center.pipeline.pipeline import template_claim
+from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
 
 LONDON = ZoneInfo("Europe/London")
 NOW = datetime(2026, 11, 22, 15, 0, tzinfo=LONDON)  # a Sunday afternoon

@@ -8,7 +8,7 @@ import asyncio
 
 from clock import Clock
 
-from voxd.services.command_center.speech import NAME_CACHE_SECONDS, Speech
+from voxd.services.command_center.pipeline.speech import NAME_CACHE_SECONDS, Speech
 from voxd.wire.speech import SpeakerMatch
 
 

@@ -15,7 +15,7 @@ from pipeline_fakes import FakeModel, make_pipeline
 from voxd.commands.api import Command
 from voxd.commands.registry import built_in_commands
 from voxd.language.templates import Template, normalize_utterance
-from voxd.services.command_center.turn import RoutedBy, Turn
+from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
 
 COMMANDS = built_in_commands()
 

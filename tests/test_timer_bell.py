@@ -10,8 +10,8 @@ import asyncio
 
 from voxd.commands.builtin.timers import Timer
 from voxd.kit.errors import UpstreamError
-from voxd.services.command_center.announcer import AnnouncementFailed
-from voxd.services.command_center.timer_bell import TimerBell
+from voxd.services.command_center.nodes.announcer import AnnouncementFailed
+from voxd.services.command_center.nodes.timer_bell import TimerBell
 
 
 class Announcer:

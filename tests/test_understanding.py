@@ -15,7 +15,7 @@ from voxd.commands.api import RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.commands.registry import built_in_commands
 from voxd.language.fillers import drop_fillers
-from voxd.services.command_center.turn import RoutedBy, Turn
+from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
 
 NOW = datetime(2026, 3, 4, 15, 5, tzinfo=LONDON)  # a Wednesday afternoon
 

@@ -1,4 +1,4 @@
-"""The household's vocabulary sent to speech-to-text as the prompt (command_center/vocabulary.py):
+"""The household's vocabulary sent to speech-to-text as the prompt (command_center/pipeline/vocabulary.py):
 built from the commands' templates (or examples), the household's list items and speakers' names,
 within the stt service's limit, and cached per household."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from voxd.commands.registry import built_in_commands
-from voxd.services.command_center.vocabulary import (
+from voxd.services.command_center.pipeline.vocabulary import (
     CACHE_SECONDS, MAX_PROMPT_CHARS, Vocabulary, build_prompt, command_sentences, example_sentence,
 )
 from voxd.services.stt.app import MAX_PROMPT_CHARS as STT_LIMIT

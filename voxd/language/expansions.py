@@ -27,7 +27,7 @@ def sentence(pattern: str, optional: Callable[[list[str]], str], slot: Callable[
     """One sentence of `pattern`: the first alternative of every group, what `optional` picks from
     the alternatives of each optional part, and what `slot` says for each slot (given its
     "name:type" body). The one walk over the template syntax for every caller (the semantic
-    stage's examples here, the speech prompt's sentences in command_center/vocabulary.py)."""
+    stage's examples here, the speech prompt's sentences in command_center/pipeline/vocabulary.py)."""
     return " ".join(_Walk(pattern, optional, slot).alternatives(closer="")[0].split())
 
 

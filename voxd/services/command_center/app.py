@@ -11,8 +11,10 @@ from voxd.kit.app import create_service_app, database
 from voxd.kit.appkeys import DB, SETTINGS
 from voxd.kit.sealing import SecretBox
 from voxd.kit.settings import Settings
-from voxd.services.command_center import announcements, command, lists, memories, nodes, secrets
-from voxd.services.command_center.store import CC_STORE, MIGRATIONS, CommandCenterStore
+from voxd.services.command_center import command
+from voxd.services.command_center.nodes import announcements, nodes
+from voxd.services.command_center.storage import lists, memories, secrets
+from voxd.services.command_center.storage.store import CC_STORE, MIGRATIONS, CommandCenterStore
 
 
 async def store_context(app: web.Application) -> AsyncIterator[None]:

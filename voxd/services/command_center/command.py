@@ -34,18 +34,18 @@ from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
 from voxd.kit.tasks import stop_tasks
 from voxd.language.slips import repair as repair_slips
-from voxd.services.command_center.households import HouseholdZones
-from voxd.services.command_center.language_model import LanguageModel, ModelUnavailable, NoModel
-from voxd.services.command_center.no_model import help_reply
-from voxd.services.command_center.pipeline import PIPELINE, Pipeline
-from voxd.services.command_center.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
+from voxd.services.command_center.pipeline.households import HouseholdZones
+from voxd.services.command_center.pipeline.language_model import LanguageModel, ModelUnavailable, NoModel
+from voxd.services.command_center.pipeline.no_model import help_reply
+from voxd.services.command_center.pipeline.pipeline import PIPELINE, Pipeline
+from voxd.services.command_center.pipeline.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
 from voxd.services.command_center.settings import (
     REPLY_BUDGET, RESEARCH_PAGES, SEARCH_URL, SEMANTIC, SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN,
     SEMANTIC_THRESHOLD, SPEECH_BIAS,
 )
-from voxd.services.command_center.store import CC_STORE, DocumentStorage
-from voxd.services.command_center.turn import RoutedBy, Turn
-from voxd.services.command_center.vocabulary import Vocabulary
+from voxd.services.command_center.storage.store import CC_STORE, DocumentStorage
+from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
+from voxd.services.command_center.pipeline.vocabulary import Vocabulary
 from voxd.services.llm.settings import TIMEOUT as LLM_TIMEOUT  # the model call is given the proxy's own limit
 from voxd.services.llm.settings import model_configured
 
@@ -205,7 +205,7 @@ def semantic_router(commands: list, settings: Settings):
     embedding the examples, or reading their cached vectors); None, with one log line, when the
     voice extra or the sentence model is not installed."""
     try:
-        from voxd.services.command_center.semantic import SemanticRouter, load_embedder
+        from voxd.services.command_center.pipeline.semantic import SemanticRouter, load_embedder
     except ImportError as error:
         log.info("semantic stage skipped: %s is not installed (pip install 'voxd[voice]')", error.name)
         return None

@@ -19,7 +19,7 @@ from voxd.kit.auth import Pattern
 from voxd.kit.auth_client import RemoteValidator
 from voxd.kit.node_records import Node, NodeChange, NodeList, NodeRegistration, RegisteredNode
 from voxd.kit.routes import Call, Route, json_response
-from voxd.services.command_center.announcements import EMBEDDED_BROKER
+from voxd.services.command_center.nodes.announcements import EMBEDDED_BROKER
 
 log = logging.getLogger("voxd.command-center.nodes")
 

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta, timezone
 from voxd.commands.builtin.timers import SCOPE, STORAGE_KEY, Timer, remove_timers
 from voxd.kit.errors import UpstreamError
 from voxd.kit.retry import RetryPolicy
-from voxd.services.command_center.announcer import AnnouncementFailed, Announcer
-from voxd.services.command_center.store import CommandCenterStore, DocumentStorage
+from voxd.services.command_center.nodes.announcer import AnnouncementFailed, Announcer
+from voxd.services.command_center.storage.store import CommandCenterStore, DocumentStorage
 
 log = logging.getLogger("voxd.command-center.timers")
 

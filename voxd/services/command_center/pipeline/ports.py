@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from voxd.commands.api import Change, Speaker, T
-from voxd.services.command_center.store import ApplicableSecrets, Memory
+from voxd.services.command_center.storage.store import ApplicableSecrets, Memory
 from voxd.wire.openai_chat import AnsweredMessage, Message, Tool
 from voxd.wire.speech import SpeakerMatch, Transcription
 

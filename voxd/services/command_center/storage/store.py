@@ -23,7 +23,7 @@ from voxd.kit.db import Database
 from voxd.kit.sealing import SEALING_KEY_VARIABLE, SecretBox, UnreadableSecret
 from voxd.kit.timeparse import now_iso
 
-log = logging.getLogger("voxd.command_center.secrets")
+log = logging.getLogger("voxd.command_center.storage.secrets")
 
 MIGRATIONS = [
     """

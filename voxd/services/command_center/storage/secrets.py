@@ -15,8 +15,8 @@ from voxd.kit.appkeys import CLIENT
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import bad_request, not_found
 from voxd.kit.routes import Call, Route, json_response
-from voxd.services.command_center.pipeline import PIPELINE
-from voxd.services.command_center.store import CC_STORE, SecretEntry
+from voxd.services.command_center.pipeline.pipeline import PIPELINE
+from voxd.services.command_center.storage.store import CC_STORE, SecretEntry
 
 ADMINS = (Pattern.ADMIN, Pattern.ADMIN_USER)
 SECRET_NAME = re.compile(r"^[A-Z][A-Z0-9_]{0,99}$")

@@ -23,11 +23,11 @@ from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.service_client import ServiceClient
 from voxd.kit.tasks import stop_tasks
 from voxd.kit.tls import TlsFiles, client_context
-from voxd.services.command_center.announcer import AnnouncementFailed, Announcer
+from voxd.services.command_center.nodes.announcer import AnnouncementFailed, Announcer
 from voxd.services.command_center.command import SPEECH
 from voxd.services.command_center.settings import BROKER_PUBLIC_URL
-from voxd.services.command_center.store import CC_STORE
-from voxd.services.command_center.timer_bell import TimerBell
+from voxd.services.command_center.storage.store import CC_STORE
+from voxd.services.command_center.nodes.timer_bell import TimerBell
 
 log = logging.getLogger("voxd.command-center.announcements")
 

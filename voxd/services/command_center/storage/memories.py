@@ -14,7 +14,7 @@ from urllib.parse import quote
 from voxd.kit.appkeys import CLIENT
 from voxd.kit.errors import bad_request, forbidden, not_found
 from voxd.kit.routes import Call, Route, json_response
-from voxd.services.command_center.store import CC_STORE, Memory
+from voxd.services.command_center.storage.store import CC_STORE, Memory
 
 PEOPLE = (Pattern.USER, Pattern.ADMIN)
 

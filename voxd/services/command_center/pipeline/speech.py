@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from voxd.commands.api import Speaker
 from voxd.kit.errors import UpstreamError
 from voxd.kit.service_client import ServiceClient
-from voxd.services.command_center.vocabulary import Vocabulary
+from voxd.services.command_center.pipeline.vocabulary import Vocabulary
 from voxd.wire.speech import TRANSCRIPTION, SpeakerMatch, Transcription
 
 MAX_AUDIO_BYTES = 16 * 1024 * 1024

@@ -29,18 +29,18 @@ from voxd.language.compounds import is_compound
 from voxd.language.fillers import drop_fillers
 from voxd.commands.scanning import refined_arguments
 from voxd.language.slips import repair as repair_slips
-from voxd.services.command_center.follow_ups import FollowUps, PendingQuestion, spoken_answer
-from voxd.services.command_center.language_model import ModelUnavailable
-from voxd.services.command_center.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
-from voxd.services.command_center.prompt import REPLY, routing_prompt
-from voxd.services.command_center.speech import SpeechUnavailable
-from voxd.services.command_center.store import DocumentStorage
-from voxd.services.command_center.tool_calls import ChosenTool, from_message
-from voxd.services.command_center.turn import EngineTime, RoutedBy, Stage, Turn
+from voxd.services.command_center.pipeline.follow_ups import FollowUps, PendingQuestion, spoken_answer
+from voxd.services.command_center.pipeline.language_model import ModelUnavailable
+from voxd.services.command_center.pipeline.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
+from voxd.services.command_center.pipeline.prompt import REPLY, routing_prompt
+from voxd.services.command_center.pipeline.speech import SpeechUnavailable
+from voxd.services.command_center.storage.store import DocumentStorage
+from voxd.services.command_center.pipeline.tool_calls import ChosenTool, from_message
+from voxd.services.command_center.pipeline.turn import EngineTime, RoutedBy, Stage, Turn
 from voxd.wire.openai_chat import FunctionCall, Message, ToolCall, tools_of
 
 if TYPE_CHECKING:  # the semantic module needs numpy, which only the voice extra brings
-    from voxd.services.command_center.semantic import SemanticRouter
+    from voxd.services.command_center.pipeline.semantic import SemanticRouter
 
 log = logging.getLogger("voxd.command-center.pipeline")
 

@@ -12,7 +12,7 @@ import aiomqtt
 
 from voxd.broker.endpoint import BrokerEndpoint
 from voxd.broker.topics import ANNOUNCE_QOS, COMMAND_CENTER_CLIENT_PREFIX, Announcement, announce_topic
-from voxd.services.command_center.speech import Speech, SpeechUnavailable
+from voxd.services.command_center.pipeline.speech import Speech, SpeechUnavailable
 
 log = logging.getLogger("voxd.command-center.announcer")
 

@@ -20,7 +20,7 @@ from voxd.kit.auth import Pattern
 from voxd.kit.errors import not_found
 from voxd.kit.household_scope import MEMBERS, HouseholdQuery, acting_household
 from voxd.kit.routes import Call, Route, json_response
-from voxd.services.command_center.store import CC_STORE, DocumentStorage
+from voxd.services.command_center.storage.store import CC_STORE, DocumentStorage
 
 # The list names of the URL -> the command whose document holds the items.
 LISTS = {"shopping": "shopping_list", "todo": "todo_list", "to-do": "todo_list"}
