@@ -41,13 +41,26 @@ def ports_free(ports: list[int]) -> bool:
 _RECENT_OFFSETS: deque[int] = deque(maxlen=16)  # handed out lately: daemons launched side by side
 
 
+def ephemeral_ports() -> range:
+    """The ports the kernel hands to outgoing connections: a daemon's port among them can be taken
+    by any client's connection between our check and its bind (a "port already in use" at random)."""
+    try:
+        low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    except (OSError, ValueError):
+        low, high = 32768, 60999
+    return range(low, high + 1)
+
+
 def free_port_offset() -> int:
-    """An offset at which every service's port is free (a random start avoids parallel runs), and
-    none of the last few handed out: those daemons may not have bound their ports yet."""
-    start = 20000 + (os.getpid() * 97) % 20000
-    for offset in range(start, start + 40000, 137):
-        offset = 20000 + offset % 30000
-        if offset not in _RECENT_OFFSETS and ports_free([port + offset for port in default_ports()]):
+    """An offset at which every service's port is free and outside the ephemeral range (a random
+    start avoids parallel runs), and none of the last few handed out: those daemons may not have
+    bound their ports yet."""
+    ports, ephemeral = default_ports(), ephemeral_ports()
+    candidates = [offset for offset in range(1000, 65536 - max(ports), 37)
+                  if not any(port + offset in ephemeral for port in (min(ports), max(ports)))]
+    start = (os.getpid() * 97) % len(candidates)
+    for offset in candidates[start:] + candidates[:start]:
+        if offset not in _RECENT_OFFSETS and ports_free([port + offset for port in ports]):
             _RECENT_OFFSETS.append(offset)
             return offset
     raise RuntimeError("no free block of ports")
