@@ -10,7 +10,9 @@ notifications service: the outbox, the worker, the batches.
 With `--through-relay` the real relay runs too (`voxd serve --services config,auth,relay,
 notifications`) and delivers to the push fakes (tests/push_fakes.py, a process of its own): one send
 to 1,000 tokens of each platform, and 1,000 single sends from 8 clients, each timed from the first
-accept to the fakes' last arrival, with the connections the fakes saw.
+accept to the fakes' last arrival, with the connections the fakes saw; then 1,000 single sends
+accepted while no relay runs (they wait in the outbox), then the service restarted with `voxd
+relay` running, so all are due at once: timed from the fake's first arrival to its last.
 
 Targets (issue 21): accept-to-202 p95 <= 50 ms; delivery >= 600 tokens/s with at most 6
 connections to the provider; inbox list p95 <= 20 ms with 10,000 items for one user.
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,9 +31,11 @@ from pathlib import Path
 import aiohttp
 import httpx
 
+from voxd.catalog import CATALOG
+
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
-from common import daemon, login_headers, machine, percentile  # noqa: E402
+from common import daemon, free_offset, login_headers, machine, percentile  # noqa: E402
 from relay import start_fakes  # noqa: E402  (bench/relay.py)
 from relay_fake import FakeRelay  # noqa: E402
 
@@ -140,9 +146,9 @@ def arrived(fakes: str, platform: str) -> tuple[int, int]:
     return count, records["connections"].get(platform, 0)
 
 
-def until_arrived(fakes: str, platform: str, count: int) -> float:
+def until_arrived(fakes: str, platform: str, count: int, pause: float = 0.01) -> float:
     while arrived(fakes, platform)[0] < count:
-        time.sleep(0.01)
+        time.sleep(pause)
     return time.perf_counter()
 
 
@@ -152,6 +158,45 @@ def fake_token(fakes: str, platform: str, n: int) -> str:
     if platform == "ntfy":
         return f"{fakes}/ntfy/bench{n}x{time.monotonic_ns()}"
     return httpx.get(fakes + "/web/subscribe").text
+
+
+def held_then_delivered(args: argparse.Namespace, fakes: str, env: dict[str, str]) -> None:
+    """1,000 single sends accepted while no relay runs; the service stopped, the relay started,
+    the service started again: every push is due at once (what a restart picks up), and delivery
+    is timed from the fake's first arrival to its last."""
+    relay_port = free_offset() + CATALOG["relay"].port
+    relay_url = {"NOTIFICATIONS_RELAY_URL": f"http://127.0.0.1:{relay_port}"}
+    with daemon(["config", "auth", "notifications"], **relay_url) as bench:
+        base = bench.url("notifications") + API
+        app = {"X-Service-App-Id": "command-center", "X-Service-App-Key": bench.secrets["APP_KEY_COMMAND_CENTER"]}
+        user = login_headers(bench, "bench-held@example.org")
+        user_id = httpx.get(bench.url("auth") + "/auth/me", headers=user).json()["user_id"]
+        httpx.post(f"{base}/device-tokens", headers=user,
+                   json={"token": fake_token(fakes, "ntfy", 0), "platform": "ntfy"}).raise_for_status()
+
+        async def send(session, n):
+            async with session.post(f"{base}/notifications/send", headers=app, json={
+                    "target": {"user_id": user_id}, "title": f"Held {n}", "body": "b"}) as r:
+                assert r.status == 202, await r.text()
+        asyncio.run(many(args.sends, send))
+        bench.process.terminate()
+        bench.process.wait(timeout=30)
+        before, connections = arrived(fakes, "ntfy")
+        home = {**os.environ, **env, **relay_url, "VOXD_HOME": str(bench.home), "VOXD_PORT_OFFSET": str(bench.offset)}
+        relay = subprocess.Popen([sys.executable, "-m", "voxd", "relay", "--port", str(relay_port)], env=home,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        bench.process = subprocess.Popen([sys.executable, "-m", "voxd", "serve", "--services", "config,auth,notifications"],
+                                         env=home, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            first = until_arrived(fakes, "ntfy", before + 1, pause=0.002)
+            last = until_arrived(fakes, "ntfy", before + args.sends)
+        finally:
+            relay.terminate()
+            relay.wait(timeout=30)
+    took = last - first
+    print(f"{args.sends} single sends waiting in the outbox, delivered through the real relay after a restart (ntfy): "
+          f"first to last arrival {took:.2f} s, {(args.sends - 1) / took:.0f} tokens/s, "
+          f"{arrived(fakes, 'ntfy')[1] - connections} new connections")
 
 
 def through_relay(args: argparse.Namespace) -> None:
@@ -194,6 +239,7 @@ def through_relay(args: argparse.Namespace) -> None:
             print(f"{args.sends} single sends (ntfy), first accept to last arrival: {took:.2f} s, "
                   f"{args.sends / took:.0f} tokens/s, {arrived(fakes, 'ntfy')[1] - connections} new connections")
             print("fakes:", httpx.get(fakes + "/control/records").json())
+        held_then_delivered(args, fakes, env)
     finally:
         process.terminate()
         process.wait(timeout=30)
