@@ -185,14 +185,15 @@ def held_then_delivered(args: argparse.Namespace, fakes: str, env: dict[str, str
         home = {**os.environ, **env, **relay_url, "VOXD_HOME": str(bench.home), "VOXD_PORT_OFFSET": str(bench.offset)}
         relay = subprocess.Popen([sys.executable, "-m", "voxd", "relay", "--port", str(relay_port)], env=home,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        bench.process = subprocess.Popen([sys.executable, "-m", "voxd", "serve", "--services", "config,auth,notifications"],
-                                         env=home, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        restarted = subprocess.Popen([sys.executable, "-m", "voxd", "serve", "--services", "config,auth,notifications"],
+                                     env=home, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             first = until_arrived(fakes, "ntfy", before + 1, pause=0.002)
             last = until_arrived(fakes, "ntfy", before + args.sends)
         finally:
-            relay.terminate()
-            relay.wait(timeout=30)
+            for process in (restarted, relay):
+                process.terminate()
+                process.wait(timeout=30)
     took = last - first
     print(f"{args.sends} single sends waiting in the outbox, delivered through the real relay after a restart (ntfy): "
           f"first to last arrival {took:.2f} s, {(args.sends - 1) / took:.0f} tokens/s, "
