@@ -11,14 +11,24 @@ from voxd.kit.errors import bad_request
 PREFIX = "p1:"
 
 
+def b64url(raw: bytes) -> str:
+    """URL-safe base64 without padding: every cursor voxd gives out, and the VAPID keys."""
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def b64url_decode(text: str) -> bytes:
+    """The bytes of `b64url`'s text (its padding put back); binascii.Error for text that is none."""
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
 def encode_position(seq: int) -> str:
-    return base64.urlsafe_b64encode(f"{PREFIX}{seq}".encode()).decode().rstrip("=")
+    return b64url(f"{PREFIX}{seq}".encode())
 
 
 def decode_position(cursor: str) -> int:
     """The row number a cursor continues after; 400 `invalid_cursor` for one this service did not give."""
     try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        text = b64url_decode(cursor).decode()
         if not text.startswith(PREFIX):
             raise ValueError(text)
         return int(text[len(PREFIX):])

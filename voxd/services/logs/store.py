@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -10,6 +9,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from voxd.kit.cursors import b64url, b64url_decode
 from voxd.kit.db import Database
 from voxd.kit.timeparse import from_micros, rfc3339
 from voxd.services.logs.entries import LEVEL_NAMES, LogEntry, StoredEntry
@@ -85,12 +85,12 @@ class BadCursor(ValueError):
 
 
 def encode_cursor(ts: int, entry_id: int) -> str:
-    return base64.urlsafe_b64encode(f"{ts}:{entry_id}".encode()).decode().rstrip("=")
+    return b64url(f"{ts}:{entry_id}".encode())
 
 
 def decode_cursor(cursor: str) -> tuple[int, int]:
     try:
-        ts, entry_id = (int(part) for part in base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode().split(":"))
+        ts, entry_id = (int(part) for part in b64url_decode(cursor).decode().split(":"))
     except (ValueError, UnicodeDecodeError):
         raise BadCursor("the cursor is not one this service gave out") from None
     if not (-MAX_TIMESTAMP < ts < MAX_TIMESTAMP and 0 <= entry_id < MAX_TIMESTAMP):

@@ -8,7 +8,6 @@ recipe while others are added.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import json
 import re
@@ -17,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from voxd.kit.cursors import b64url, b64url_decode
 from voxd.kit.errors import bad_request
 from voxd.kit.household_scope import HouseholdQuery
 
@@ -55,13 +55,13 @@ def match_expression(text: str | None, column: str | None = None) -> str | None:
 
 def encode_cursor(sort: str, key: Any, recipe_id: str) -> str:
     raw = json.dumps([sort, key, recipe_id], separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return b64url(raw)
 
 
 def decode_cursor(cursor: str, sort: str) -> tuple[Any, str]:
     """The sort key and id a cursor continues after; 400 for one that is not ours or another sort's."""
     try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        raw = b64url_decode(cursor)
         cursor_sort, key, recipe_id = json.loads(raw)
     except (binascii.Error, ValueError, TypeError):
         raise bad_request("cursor is not one this service gave out; start again without it",

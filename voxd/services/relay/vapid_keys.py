@@ -5,18 +5,10 @@ service that shows the public key need nothing of Web Push itself."""
 
 from __future__ import annotations
 
-import base64
-
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-
-def b64url(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-
-
-def b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+from voxd.kit.cursors import b64url, b64url_decode
 
 
 def public_point(key: ec.EllipticCurvePrivateKey) -> str:

@@ -21,7 +21,7 @@ from pywebpush import WebPusher, WebPushException
 from voxd.kit.push_tokens import Subscription, subscription
 from voxd.services.relay.messages import PushMessage, PushResult, failed
 from voxd.services.relay.providers import Outbound, target_result
-from voxd.services.relay.vapid_keys import b64url
+from voxd.kit.cursors import b64url
 
 # One aes128gcm record of 4096 bytes: 86 bytes of header, 16 of tag, 1 padding delimiter.
 MAX_PLAINTEXT = 4096 - 86 - 16 - 1
