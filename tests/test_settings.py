@@ -76,7 +76,8 @@ def write_overrides(home: Path, service: str, values: dict[str, str]) -> None:
     (home / "data").mkdir(parents=True, exist_ok=True)
     with sqlite3.connect(home / "data" / f"{service}.db") as db:
         db.execute(CREATE_TABLE)
-        db.executemany("INSERT INTO settings_overrides VALUES (?, ?, '2026-11-22T00:00:00Z')", values.items())
+        db.executemany("INSERT INTO settings_overrides (key, value, changed_at) "
+                       "VALUES (?, ?, '2026-11-22T00:00:00Z')", values.items())
     db.close()
 
 
