@@ -75,7 +75,7 @@ class Daemon:
     home: Path
     offset: int
     services: list[str]
-    extra_env: dict[str, str] = field(default_factory=dict)
+    extra_env: dict[str, str | None] = field(default_factory=dict)
     serve_all: bool = False  # `voxd serve` without --services; `services` are the ones expected to start
     process: subprocess.Popen | None = None
     log_path: Path | None = None
@@ -102,7 +102,7 @@ class Daemon:
             VOXD_TTS_PRELOAD="false",
         )
         env.update(self.extra_env)
-        return env
+        return {key: value for key, value in env.items() if value is not None}  # None: not in the environment
 
     @property
     def scheme(self) -> str:

@@ -27,7 +27,7 @@ from voxd.kit.errors import ApiError, bad_request, conflict, not_found
 from voxd.kit.log_setup import redact_also
 from voxd.kit.routes import Call, Route
 from voxd.kit.setting import Setting, SettingsError, shown
-from voxd.kit.settings import DEFAULT, ENVIRONMENT, OVERRIDE, changeable
+from voxd.kit.settings import DEFAULT, ENVIRONMENT, OVERRIDE, Settings, changeable
 from voxd.kit.settings_overrides import OverrideStore, StoredChange, prepare_table
 
 log = logging.getLogger("voxd.kit.settings_api")
@@ -164,11 +164,15 @@ def checked_text(setting: Setting, value: Any) -> str:
         raise bad_request(str(error), "invalid_setting") from None
 
 
+def with_stored(app: web.Application, stored: dict[str, StoredChange]) -> Settings:
+    values = {key: change.value for key, change in stored.items()}
+    return app[LIVE].started.with_overrides(app[SERVICE], values)
+
+
 async def rebuilt(app: web.Application) -> dict[str, StoredChange]:
     """Every stored change now, applied to the service's live settings."""
     stored = await app[OVERRIDES].read()
-    live = app[LIVE]
-    live.replace(live.started.with_overrides(app[SERVICE], {k: c.value for k, c in stored.items()}))
+    app[LIVE].replace(with_stored(app, stored))
     return stored
 
 
