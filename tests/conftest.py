@@ -68,6 +68,10 @@ def free_port_offset() -> int:
     raise RuntimeError("no free block of ports")
 
 
+# The services this tree ships: a catalog entry may come before its package (the settings service).
+SHIPPED = [name for name in CATALOG if installed(CATALOG[name].factory.rpartition(".")[0])]
+
+
 @dataclass
 class Daemon:
     """One `voxd serve` process; `url(name)` is where a service listens."""
@@ -86,8 +90,7 @@ class Daemon:
     warm: bool = False
 
     def __post_init__(self) -> None:
-        """Only the services this tree ships (a catalog entry may come before its package)."""
-        self.services = [name for name in self.services if installed(CATALOG[name].factory.rpartition(".")[0])]
+        self.services = [name for name in self.services if name in SHIPPED]
 
     @property
     def env(self) -> dict[str, str]:
