@@ -21,11 +21,11 @@ ROUTE = "/internal/settings"
 @pytest.fixture(scope="module")
 def running(tmp_path_factory):
     """One daemon for the module: VOXD_STT_BEAM_SIZE from the environment (locked), VOXD_STT_THREADS
-    from voxd.env, and no VOXD_LLM_BACKEND in the environment, so the API can change it."""
+    and VOXD_SEMANTIC=false from voxd.env, and no VOXD_LLM_BACKEND, so the API can change them."""
     home = tmp_path_factory.mktemp("voxd-home")
-    (home / "voxd.env").write_text("VOXD_STT_THREADS=1\n")
+    (home / "voxd.env").write_text("VOXD_STT_THREADS=1\nVOXD_SEMANTIC=false\n")
     daemon = Daemon(home, free_port_offset(), SERVICES,
-                    extra_env={"VOXD_STT_BEAM_SIZE": "2", "VOXD_LLM_BACKEND": None})
+                    extra_env={"VOXD_STT_BEAM_SIZE": "2", "VOXD_LLM_BACKEND": None, "VOXD_SEMANTIC": None})
     daemon.start()
     yield daemon
     assert daemon.stop() == 0, daemon.output()
@@ -230,3 +230,24 @@ def test_a_stored_change_survives_a_restart_and_a_restart_needed_one_waits_for_i
     assert listed(running, "llm")["llm.llm_api_key"]["is_set"] is True  # the sealed one opens again
     back = delete(running, "stt", "discovery_ttl")
     assert (back.json()["value"], back.json()["source"], back.json()["pending_restart"]) == (300.0, "default", True)
+
+
+@pytest.mark.slow
+def test_the_semantic_stage_and_its_threshold_apply_at_once(running):
+    """Switched on, the stage is built in the background (a command waits for it); its threshold
+    and the stage itself then change what the next utterance is routed by."""
+    node = register_node(running)
+    words = "could you get a countdown going that lasts ninety seconds"  # no template claims it
+    say = lambda: httpx.post(running.url("command-center") + "/api/v0/command", json={"text": words},  # noqa: E731
+                             headers=node_headers(node), timeout=300)
+    assert say().status_code == 503  # off: on to the model, and there is none
+    assert put(running, "command-center", "semantic", True).json()["value"] is True
+    routed = say()
+    assert (routed.status_code, routed.json()["routed_by"], routed.json()["command"]) == (200, "semantic", "set_timer")
+    assert put(running, "command-center", "semantic_threshold", 0.99).status_code == 200
+    assert say().status_code == 503  # no example is that near
+    delete(running, "command-center", "semantic_threshold")
+    assert say().json()["routed_by"] == "semantic"
+    assert put(running, "command-center", "semantic", False).status_code == 200
+    assert say().status_code == 503
+    delete(running, "command-center", "semantic")
