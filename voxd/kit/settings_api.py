@@ -12,7 +12,7 @@ A secret is sealed at rest and never answered (docs/architecture.md, Settings).
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -23,7 +23,7 @@ from pydantic_core import to_jsonable_python
 from voxd.kit.appkeys import DB, LIVE, OVERRIDES, SERVICE, SETTINGS
 from voxd.kit.auth import Pattern
 from voxd.kit.db import Database
-from voxd.kit.errors import ApiError, bad_request, conflict, not_found
+from voxd.kit.errors import bad_request, conflict, not_found
 from voxd.kit.log_setup import redact_also
 from voxd.kit.routes import Call, Route
 from voxd.kit.setting import Setting, SettingsError, shown
@@ -84,7 +84,7 @@ def by_short_name(service: str) -> dict[str, Setting]:
     return {short_name(setting): setting for setting in changeable(service)}
 
 
-def settings_store() -> Any:
+def settings_store() -> Callable[[web.Application], AsyncIterator[None]]:
     """Open the service's override table: in its own database, or (a service without one) in a
     small database of its own at the same path; the live settings read it from here on."""
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from voxd.kit.app import create_service_app
-from voxd.kit.appkeys import LIVE, SETTINGS, VALIDATOR
+from voxd.kit.appkeys import LIVE, VALIDATOR
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
