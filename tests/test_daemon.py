@@ -52,7 +52,7 @@ def test_first_start_initializes_home_and_restart_keeps_everything(whole):
 
 def test_each_service_logs_its_url_and_stops_cleanly_on_sigint(whole):
     daemon = whole
-    for name in CATALOG:
+    for name in daemon.services:
         assert f"http://127.0.0.1:{CATALOG[name].port + daemon.offset}" in daemon.output()
     daemon.process.send_signal(signal.SIGINT)
     assert daemon.process.wait(timeout=20) == 0

@@ -189,11 +189,17 @@ def test_the_next_model_request_uses_the_new_backend_and_model(running):
     backend = put(running, "llm", "llm_backend", "openai")
     assert backend.status_code == 200 and backend.json()["restart_required"] is False
     assert [(m["id"], m["owned_by"]) for m in models()] == [("tiny-chat", "voxd-openai")]
+    # The command center, whose own settings say no model, asks the proxy again within seconds.
+    node = register_node(running)
+    said = lambda: httpx.post(running.url("command-center") + "/api/v0/command", headers=node_headers(node),  # noqa: E731
+                              json={"text": "purple elephants juggle quietly"}, timeout=30).json()["error"]["message"]
+    assert poll(lambda: "VOXD_LLM_BACKEND" not in said())  # it asked the openai backend, which is not there
     assert put(running, "llm", "llm_model", "other-chat").status_code == 200
     assert [m["id"] for m in models()] == ["other-chat"]
     for short in ("llm_backend", "llm_model", "llm_url"):
         delete(running, "llm", short)
     assert models() == []
+    assert poll(lambda: "no language model is configured (VOXD_LLM_BACKEND" in said())
 
 
 def test_a_secret_is_sealed_and_never_answered(running):

@@ -35,7 +35,9 @@ from voxd.kit.settings import Settings
 from voxd.kit.tasks import stop_tasks
 from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.pipeline.households import HouseholdZones
-from voxd.services.command_center.pipeline.language_model import LanguageModel, ModelUnavailable, NoModel
+from voxd.services.command_center.pipeline.language_model import (
+    LanguageModel, ModelPresence, ModelUnavailable, NoModel,
+)
 from voxd.services.command_center.pipeline.no_model import help_reply
 from voxd.services.command_center.pipeline.pipeline import PIPELINE, Pipeline
 from voxd.services.command_center.pipeline.routing_settings import follow_routing_settings
@@ -172,7 +174,10 @@ async def pipeline_context(app: web.Application):
     zones = HouseholdZones(app[CLIENT])
     # The proxy gives up after VOXD_LLM_TIMEOUT; waiting a little longer lets its 503 arrive.
     timeout = aiohttp.ClientTimeout(total=app[SETTINGS].value(LLM_TIMEOUT) + 5)
-    model = LanguageModel(app[CLIENT], timeout, configured=model_configured(app[SETTINGS]))
+    # Configured here, the model is asked; else the proxy says whether it has one now (a backend set
+    # through the settings API while voxd runs).
+    configured = model_configured(app[SETTINGS]) or ModelPresence(app[CLIENT])
+    model = LanguageModel(app[CLIENT], timeout, configured=configured)
     app[PIPELINE] = pipeline = Pipeline(commands, app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
                                         reply_budget=app[SETTINGS].value(REPLY_BUDGET),
                                         repair=repair_slips if bias else str, services=app[CLIENT])
