@@ -87,7 +87,7 @@ def test_a_flood_of_half_sent_requests_leaves_every_service_answering(make_daemo
     daemon = make_daemon(start=False, VOXD_HEADER_TIMEOUT="300")
     daemon.descriptor_limit = (1024, 1024)
     daemon.start()
-    services = list(CATALOG)
+    services = daemon.services
     sources = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]
     before = len(daemon.output())
     with connections() as opened:
