@@ -5,6 +5,7 @@ change surviving a restart, and DELETE back to the default."""
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 import time
 import uuid
@@ -13,6 +14,7 @@ import httpx
 import pytest
 
 from conftest import Daemon, app_headers, free_port_offset, node_headers, register_node
+from voxd.catalog import CATALOG
 
 SERVICES = ["config", "auth", "logs", "command-center", "stt", "llm"]
 ROUTE = "/internal/settings"
@@ -226,8 +228,12 @@ def test_a_stored_change_survives_a_restart_and_a_restart_needed_one_waits_for_i
     assert ttl.status_code == 200
     assert (ttl.json()["value"], ttl.json()["restart_required"], ttl.json()["pending_restart"]) == (120.0, True, True)
     assert put(running, "stt", "speaker_threshold", 0.9).status_code == 200
+    assert put(running, "stt", "header_timeout", 0.5).json()["pending_restart"] is True
     assert running.stop() == 0
     running.start()
+    with socket.create_connection(("127.0.0.1", CATALOG["stt"].port + running.offset), timeout=5) as silent:
+        assert silent.recv(1024) == b""  # closed for sending no headers within its own 0.5 s, not the 10 s default
+    delete(running, "stt", "header_timeout")
     after = listed(running, "stt")
     assert (after["stt.discovery_ttl"]["value"], after["stt.discovery_ttl"]["source"]) == (120.0, "override")
     assert after["stt.discovery_ttl"]["pending_restart"] is False  # in use since the restart

@@ -91,9 +91,11 @@ async def start_service(settings: Settings, name: str, counts: ConnectionCounts,
                         port: int | None = None) -> web.AppRunner:
     """One service on its port (or `port`), its connections capped and timed by `counts`
     (kit/listener.py), with TLS when `tls` is given (kit/tls.py); `factory` instead of the catalog's."""
+    own = settings.for_service(name)  # with its stored changes (kit/settings_overrides.py)
+    limits = counts.limits.with_timeouts(own)  # its own time-outs; the caps are the daemon's
     runner = web.AppRunner(
-        (factory or load_factory(name))(settings.for_service(name)), access_log=None,
-        shutdown_timeout=SHUTDOWN_GRACE_SECONDS, **runner_options(counts.limits),
+        (factory or load_factory(name))(own), access_log=None,
+        shutdown_timeout=SHUTDOWN_GRACE_SECONDS, **runner_options(limits),
     )
     try:
         await runner.setup()
@@ -102,7 +104,8 @@ async def start_service(settings: Settings, name: str, counts: ConnectionCounts,
         raise
     port = port or settings.port(name)
     try:
-        await ListenerSite(runner, Listener(name, counts, runner), settings.bind_host, port, ssl_context=tls).start()
+        listener = Listener(name, counts, runner, limits)
+        await ListenerSite(runner, listener, settings.bind_host, port, ssl_context=tls).start()
     except OSError as error:
         await runner.cleanup()
         if error.errno == errno.EADDRINUSE:

@@ -15,7 +15,7 @@ import logging
 import resource
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from voxd.kit.settings import (
     BODY_TIMEOUT, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, Settings, SettingsError,
@@ -57,6 +57,12 @@ class ListenerLimits:
     max_total: int  # open connections on all services together, under the descriptor limit
     own_addresses: frozenset[str]  # where voxd's services call each other from: not capped per address
     accept_batch: int  # each port's listen backlog and asyncio's accepts per turn
+
+    def with_timeouts(self, settings: Settings) -> ListenerLimits:
+        """These limits with one service's own time-outs (its stored changes may set them: kit/settings.py,
+        PER_SERVICE); the connection caps stay the daemon's, shared by every port."""
+        return replace(self, header_timeout=settings.value(HEADER_TIMEOUT), body_timeout=settings.value(BODY_TIMEOUT),
+                       idle_timeout=settings.value(IDLE_TIMEOUT))
 
     @classmethod
     def from_settings(cls, settings: Settings, descriptors: int, ports: int) -> ListenerLimits:

@@ -38,11 +38,12 @@ MAX_THROTTLED_KEYS = 1024
 class Listener:
     """One service's port: its name, the shared counts, and aiohttp's protocol factory."""
 
-    def __init__(self, service: str, counts: ConnectionCounts, runner: web.AppRunner) -> None:
+    def __init__(self, service: str, counts: ConnectionCounts, runner: web.AppRunner,
+                 limits: ListenerLimits | None = None) -> None:
         assert runner.server is not None, "set the runner up first"
         self.service = service
         self.counts = counts
-        self.limits: ListenerLimits = counts.limits
+        self.limits: ListenerLimits = limits or counts.limits  # the service's own time-outs
         self.server = runner.server
         self.server.request_handler = watched(self.server.request_handler)
         quiet_malformed_requests()  # what aiohttp's protocol logs for each of this port's bad requests

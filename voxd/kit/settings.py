@@ -107,8 +107,9 @@ SETTINGS = (
 
 # The kit's settings each service has a value of its own for: listed and changeable through that
 # service's settings API (`stt.log_level`). The rest are the daemon's (its home, ports, keys,
-# database URLs, the listener's shared time-outs and caps) and are changed in voxd.env only.
-PER_SERVICE = (LOG_LEVEL, LOG_SHIP_LEVEL, CREDENTIAL_CACHE_TTL, DISCOVERY_TTL)
+# database URLs, the connection caps all ports share) and are changed in voxd.env only.
+PER_SERVICE = (LOG_LEVEL, LOG_SHIP_LEVEL, CREDENTIAL_CACHE_TTL, DISCOVERY_TTL, HEADER_TIMEOUT, BODY_TIMEOUT,
+               IDLE_TIMEOUT)
 
 
 def settings_module(service: str) -> str:

@@ -27,8 +27,9 @@ Each service lists and changes its own settings through the settings service (th
 `/api/v0/settings/<service>.<name>`; per service `GET /internal/settings`, docs/architecture.md,
 Settings). A setting's name there is its name below in lower case without `VOXD_`:
 `stt.speaker_threshold` is `VOXD_SPEAKER_THRESHOLD` of the stt service. Every service also has its
-own `log_level`, `log_ship_level`, `credential_cache_ttl` and `discovery_ttl` (the kit's, below);
-the kit's other settings are the whole daemon's and are changed in voxd.env. A value set in the
+own `log_level`, `log_ship_level`, `credential_cache_ttl`, `discovery_ttl`, `header_timeout`,
+`body_timeout` and `idle_timeout` (the kit's, below); the kit's other settings are the whole
+daemon's and are changed in voxd.env. A value set in the
 environment is locked: the API cannot change it. A secret is stored encrypted and never shown.
 
 "live" means a stored change applies at once, from the next request; "restart" that the service
