@@ -5,6 +5,7 @@ change surviving a restart, and DELETE back to the default."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import sqlite3
 import time
@@ -98,6 +99,7 @@ def test_a_locked_value_cannot_be_changed(running):
     ("stt", "speaker_threshold", "high", "a number"),
     ("stt", "speaker_threshold", [0.5], "a number"),
     ("stt", "speaker_threshold", "", "DELETE"),
+    ("stt", "speaker_threshold", None, "DELETE"),
     ("stt", "log_level", "LOUD", "DEBUG, INFO"),
     ("command-center", "fast_path", "maybe", "true or false"),
     ("llm", "llm_timeout", "soon", "a number of seconds"),
@@ -136,6 +138,25 @@ def test_a_stored_change_says_who_and_when_and_delete_goes_back_to_the_default(r
     assert back.status_code == 200
     assert (back.json()["value"], back.json()["source"]) == (0.86, "default")
     assert "changed_by" not in back.json()
+
+
+def test_concurrent_changes_are_all_kept(running):
+    changes = {"speaker_threshold": 0.91, "stt_max_seconds": 20, "credential_cache_ttl": 45,
+               "discovery_ttl": 200, "body_timeout": 25, "idle_timeout": 60}
+
+    async def store_all() -> list[int]:
+        async with httpx.AsyncClient(headers=hub(running)) as client:
+            answers = await asyncio.gather(*(
+                client.put(f"{running.url('stt')}{ROUTE}/{short}", json={"value": value, "changed_by": short})
+                for short, value in changes.items()))
+        return [answer.status_code for answer in answers]
+
+    assert asyncio.run(store_all()) == [200] * len(changes)
+    now = listed(running, "stt")
+    assert {short: now[f"stt.{short}"]["value"] for short in changes} == changes
+    assert all(now[f"stt.{short}"]["changed_by"] == short for short in changes)
+    for short in changes:
+        assert delete(running, "stt", short).json()["source"] != "override"
 
 
 def shipped(daemon: Daemon, marker: str) -> list[dict]:

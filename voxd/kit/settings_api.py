@@ -148,6 +148,9 @@ def unlocked(call: Call[Any], setting: Setting) -> Setting:
 
 def checked_text(setting: Setting, value: Any) -> str:
     """The value as the text the table keeps, checked by the setting's own declaration."""
+    if value is None:
+        raise bad_request(f"{setting.name} must be {setting.allowed}; to go back to its default, DELETE "
+                          "the stored change", "invalid_setting")
     if isinstance(value, bool):
         raw = "true" if value else "false"
     elif isinstance(value, (int, float, str)):
