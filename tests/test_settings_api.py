@@ -8,13 +8,13 @@ from __future__ import annotations
 import asyncio
 import socket
 import sqlite3
-import time
 import uuid
 
 import httpx
 import pytest
 
 from conftest import Daemon, app_headers, free_port_offset, node_headers, register_node
+from test_console_log import wait_until
 from voxd.catalog import CATALOG
 
 SERVICES = ["config", "auth", "logs", "command-center", "stt", "llm"]
@@ -54,17 +54,6 @@ def put(daemon: Daemon, service: str, short: str, value, changed_by: str | None 
 def delete(daemon: Daemon, service: str, short: str) -> httpx.Response:
     return httpx.request("DELETE", f"{daemon.url(service)}{ROUTE}/{short}", headers=hub(daemon),
                          json={"changed_by": "admin key"})
-
-
-def poll(check, seconds: float = 15.0):
-    """`check()` until it answers something true, or fail at the deadline (no timed assertion)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError("not seen before the deadline")
 
 
 def test_each_service_lists_its_own_settings_and_the_kits_per_service_ones(running):
@@ -173,7 +162,7 @@ def test_the_ship_level_changes_what_reaches_the_logs_service_at_once(running):
     httpx.get(running.url("stt") + f"/{quiet}")  # a 404, whose request line stt logs at INFO
     assert delete(running, "stt", "log_ship_level").json()["value"] == "INFO"
     httpx.get(running.url("stt") + f"/{loud}")
-    assert poll(lambda: shipped(running, loud))  # shipped in order: the quiet one would be in by now
+    assert wait_until(lambda: shipped(running, loud))  # shipped in order: the quiet one would be in by now
     assert shipped(running, quiet) == []
 
 
@@ -184,7 +173,7 @@ def test_the_console_level_is_each_services_own(running):
     assert put(running, "stt", "log_level", "debug").json()["value"] == "DEBUG"
     httpx.get(running.url("stt") + f"/{after}")
     httpx.get(running.url("llm") + f"/{after}-llm")
-    assert poll(lambda: f"/{after} -> 404" in running.output())
+    assert wait_until(lambda: f"/{after} -> 404" in running.output())
     assert f"/{before}" not in running.output() and f"/{after}-llm" not in running.output()
     delete(running, "stt", "log_level")
 
@@ -216,13 +205,13 @@ def test_the_next_model_request_uses_the_new_backend_and_model(running):
     node = register_node(running)
     said = lambda: httpx.post(running.url("command-center") + "/api/v0/command", headers=node_headers(node),  # noqa: E731
                               json={"text": "purple elephants juggle quietly"}, timeout=30).json()["error"]["message"]
-    assert poll(lambda: "VOXD_LLM_BACKEND" not in said())  # it asked the openai backend, which is not there
+    assert wait_until(lambda: "VOXD_LLM_BACKEND" not in said())  # it asked the openai backend, which is not there
     assert put(running, "llm", "llm_model", "other-chat").status_code == 200
     assert [m["id"] for m in models()] == ["other-chat"]
     for short in ("llm_backend", "llm_model", "llm_url"):
         delete(running, "llm", short)
     assert models() == []
-    assert poll(lambda: "no language model is configured (VOXD_LLM_BACKEND" in said())
+    assert wait_until(lambda: "no language model is configured (VOXD_LLM_BACKEND" in said())
 
 
 def test_a_secret_is_sealed_and_never_answered(running):
