@@ -105,6 +105,7 @@ def test_secrets_to_scrub_come_from_the_declarations():
 def test_settings_list_shows_values_and_sources_and_never_a_secret(tmp_path):
     (tmp_path / "voxd.env").write_text("VOXD_STT_THREADS=3\n")
     write_overrides(tmp_path, "logs", {"VOXD_LOG_RETENTION_DAYS": "7"})
+    write_overrides(tmp_path, "llm", {"VOXD_LLM_TIMEOUT": "20", "VOXD_LOG_LEVEL": "DEBUG"})  # its settings-only db
     result = run_voxd({"VOXD_HOME": str(tmp_path), "VOXD_LLM_API_KEY": "sk-very-secret", "VOXD_TLS": "on"},
                       "settings", "list", "--json")
     assert result.exit_code == 0, result.output
@@ -114,6 +115,9 @@ def test_settings_list_shows_values_and_sources_and_never_a_secret(tmp_path):
     assert rows[("kit", "ADMIN_API_KEY")] == ("unset", "default")
     assert rows[("stt", "VOXD_STT_THREADS")] == ("3", "voxd.env")
     assert rows[("logs", "VOXD_LOG_RETENTION_DAYS")] == ("7", "override")
+    assert rows[("llm", "VOXD_LLM_TIMEOUT")] == ("20", "override")
+    assert rows[("llm", "VOXD_LOG_LEVEL")] == ("DEBUG", "override")  # its own value of a kit setting
+    assert rows[("kit", "VOXD_LOG_LEVEL")] == ("INFO", "default")
     assert rows[("kit", "VOXD_TLS")] == ("on", "environment")
     assert not (tmp_path / "data" / "auth.db").exists()  # listing never creates a database
 

@@ -1,6 +1,6 @@
 """`voxd settings list` and `voxd settings docs`: every declared setting, its value and source.
 
-Works without the daemon: it reads the same sources the daemon does (a service's override table
+Works without the daemon: it reads the same sources the daemon does (a service's stored changes
 only when its database file exists, read-only)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import click
 
 from voxd.cli.output import CliError, print_json, print_table
 from voxd.cli.settings_option import load_settings
-from voxd.kit.settings import Resolved, declared
+from voxd.kit.settings import OVERRIDE, PER_SERVICE, Resolved, Settings, declared
 from voxd.kit.settings_docs import settings_markdown
 
 
@@ -22,9 +22,16 @@ def listed(service: str | None) -> list[tuple[str, Resolved]]:
     loaded, owners = load_settings(), list(declared())
     if service is not None and service not in owners:
         raise CliError(f"no settings for {service!r}: choose one of {', '.join(owners)}")
-    return [(owner, found)
-            for owner in ([service] if service else owners)
-            for found in (loaded if owner == "kit" else loaded.for_service(owner)).resolved(owner, strict=False)]
+    return [(owner, found) for owner in ([service] if service else owners) for found in resolved(loaded, owner)]
+
+
+def resolved(loaded: Settings, owner: str) -> list[Resolved]:
+    """The owner's own settings, and a service's own values of the kit's (its stored changes)."""
+    if owner == "kit":
+        return loaded.resolved(owner, strict=False)
+    own = loaded.for_service(owner)
+    kit = [own.resolve(s, strict=False) for s in PER_SERVICE if own.source_of(s.name) == OVERRIDE]
+    return own.resolved(owner, strict=False) + kit
 
 
 @settings.command("list")
