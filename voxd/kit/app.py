@@ -31,10 +31,10 @@ from voxd.kit.engines import ENGINES
 from voxd.kit.errors import HTTP_STATUS_CODES, ApiError, UpstreamError, error_response
 from voxd.kit.households import KnownHouseholds
 from voxd.kit.log_client import installed_shipper
+from voxd.kit.log_levels import follow_log_levels
 from voxd.kit.openapi import openapi_document
 from voxd.kit.routes import QUIET, Call, Route, bind, json_response
 from voxd.kit.service_client import Resolver, ServiceClient, app_headers
-from voxd.kit.log_levels import follow_log_levels
 from voxd.kit.settings import CREDENTIAL_CACHE_TTL, RELAY_TOKEN, Settings
 from voxd.kit.settings_live import LiveSettings
 from voxd.kit.tls import client_session
