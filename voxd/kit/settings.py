@@ -372,7 +372,7 @@ class Settings:
 def check_settings(settings: Settings, services: list[str]) -> None:
     """Start-up: every value of the kit and of `services` is usable, or one SettingsError line."""
     settings.resolved("kit")
-    known = declared()
     for service in services:
-        if service in known:
-            settings.for_service(service).resolved(service)
+        own = settings.for_service(service)
+        for setting in changeable(service):  # its own, and its own values of the kit's
+            own.resolve(setting)
