@@ -8,10 +8,12 @@ import logging
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from voxd.kit.db import Database
 from voxd.kit.log_levels import LogLevels, ServiceLevelFilter
 from voxd.kit.sealing import SecretBox, new_sealing_key, parse_sealing_key
-from voxd.kit.settings import LOG_LEVEL, Settings
+from voxd.kit.settings import LOG_LEVEL, Settings, SettingsError, check_settings
 from voxd.kit.settings_live import LiveSettings
 from voxd.kit.settings_overrides import OverrideStore, prepare_table, read_overrides
 from voxd.services.stt.settings import BEAM_SIZE, SPEAKER_THRESHOLD
@@ -143,3 +145,16 @@ def check_levels(levels: LogLevels) -> None:
     levels.set("stt", ship="DEBUG")
     assert shipped.filter(record("stt", logging.DEBUG)) and not shipped.filter(record("llm", logging.DEBUG))
     assert logging.getLogger().level == logging.DEBUG  # the root passes what the lowest level wants
+
+
+def test_start_up_checks_a_services_stored_values_of_the_kits_settings(tmp_path):
+    (tmp_path / "data").mkdir()
+
+    async def work(store):
+        await store.put("VOXD_LOG_LEVEL", "LOUD", None, secret=False)  # the API never stores this: a hand edit
+
+    with_store(tmp_path / "data" / "stt.db", work)
+    loaded = Settings.load({"VOXD_HOME": str(tmp_path)})
+    check_settings(loaded, ["llm"])
+    with pytest.raises(SettingsError, match="^VOXD_LOG_LEVEL must be one of DEBUG, INFO"):
+        check_settings(loaded, ["stt"])
