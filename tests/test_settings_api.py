@@ -230,7 +230,11 @@ def test_a_secret_is_sealed_and_never_answered(running):
     assert sealed == 1 and secret not in value
     assert secret.encode() not in b"".join(p.read_bytes() for p in database.parent.glob("llm.db*"))
     assert database.stat().st_mode & 0o777 == 0o600
-    assert secret not in running.output()
+    password = f"pw-{uuid.uuid4().hex}"  # a URL's password is kept out of the logs too
+    assert put(running, "logs", "log_store_url", f"http://loki:{password}@127.0.0.1:9/").status_code == 200
+    assert wait_until(lambda: "LOG_STORE_URL set to http://loki:" in running.output())
+    assert secret not in running.output() and password not in running.output()
+    delete(running, "logs", "log_store_url")
 
 
 def test_a_stored_change_survives_a_restart_and_a_restart_needed_one_waits_for_it(running):

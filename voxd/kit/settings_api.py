@@ -27,7 +27,7 @@ from voxd.kit.errors import bad_request, conflict, not_found
 from voxd.kit.log_setup import redact_also
 from voxd.kit.routes import Call, Route
 from voxd.kit.setting import Setting, SettingsError, shown
-from voxd.kit.settings import DEFAULT, ENVIRONMENT, OVERRIDE, Settings, changeable
+from voxd.kit.settings import DEFAULT, ENVIRONMENT, OVERRIDE, Settings, changeable, url_password
 from voxd.kit.settings_overrides import OverrideStore, StoredChange, prepare_table
 
 log = logging.getLogger("voxd.kit.settings_api")
@@ -94,14 +94,22 @@ def settings_store() -> Callable[[web.Application], AsyncIterator[None]]:
         database = await Database.open(settings.database_path(service), []) if owned else app[DB]
         await prepare_table(database)
         app[OVERRIDES] = OverrideStore(database, service, settings.secret_box())
+        settings_by_name = {s.name: s for s in changeable(service)}
         for change in (await app[OVERRIDES].read()).values():
-            if any(s.secret for s in changeable(service) if s.name == change.key):
-                redact_also(change.value)
+            if change.key in settings_by_name:
+                scrub(settings_by_name[change.key], change.value)
         yield
         if owned:
             await database.close()
 
     return context
+
+
+def scrub(setting: Setting, text: str) -> None:
+    """Keep a stored secret, or the password in a stored URL, out of every log line from now on."""
+    for secret in (text if setting.secret else None, url_password(text) if setting.name.endswith("_URL") else None):
+        if secret:
+            redact_also(secret)
 
 
 def view(app: web.Application, setting: Setting, stored: dict[str, StoredChange]) -> SettingView:
@@ -196,8 +204,7 @@ async def change_setting(call: Call[SettingChange]) -> web.Response:
     async with store.lock:
         await store.put(setting.name, text, call.body.changed_by, setting.secret)
         stored = await rebuilt(call.app)
-    if setting.secret:
-        redact_also(text)
+    scrub(setting, text)
     shown_value = "(a secret)" if setting.secret else text
     log.info("%s set to %s by %s", setting.name, shown_value, call.body.changed_by or "the settings service")
     return web.json_response(shown_view(view(call.app, setting, stored)))
