@@ -212,3 +212,15 @@ def test_the_guard_refuses_non_public_addresses_on_every_hop(guarded_daemon, sit
     assert "127.0.0.2 is a loopback address" in error["message"]
     trusted = extract(guarded_daemon, site.url + "/guarded-cake")  # the trusted host itself
     assert trusted.status_code == 200 and trusted.json()["title"] == "Lemon Drizzle Cake | Bakes"
+
+
+def test_the_fetch_time_out_is_a_live_setting(guarded_daemon, site):
+    """Changed through the settings service, the next fetch has the new time-out; deleted, the old."""
+    slow = site.serve("/live-slow", Served(b"<p>slow but there</p>", delay=1.5))
+    setting = guarded_daemon.url("extract") + "/internal/settings/extract_timeout"
+    assert extract(guarded_daemon, slow).status_code == 200  # within the default 10 s
+    changed = httpx.put(setting, headers=app_headers(guarded_daemon, "settings"), json={"value": "0.5s"})
+    assert (changed.status_code, changed.json()["value"], changed.json()["restart_required"]) == (200, 0.5, False)
+    error_of(extract(guarded_daemon, slow), 504, "fetch_timeout")
+    httpx.request("DELETE", setting, headers=app_headers(guarded_daemon, "settings"), json={})
+    assert extract(guarded_daemon, slow).status_code == 200
