@@ -14,6 +14,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from voxd.kit.settings import Settings
+from voxd.kit.settings_live import LiveSettings
 from voxd.services.notifications.relay_client import PushResult, RelayClient, RelayRejected, RelayUnavailable
 
 MESSAGE = {"id": "7", "platform": "ntfy", "token": "https://ntfy.example.org/t", "title": "t", "body": "b"}
@@ -87,3 +88,26 @@ def test_a_4xx_is_final_and_names_the_messages_it_refused():
     with pytest.raises(RelayRejected) as unauthorised:
         pushed(answering(401, {"error": {"code": "invalid_relay_token", "message": "no"}}))
     assert unauthorised.value.indexes == frozenset()
+
+
+def test_the_relay_address_and_time_out_are_live_settings():
+    """Given the service's live settings, each batch uses the relay's address and time-out as they
+    are now (a stored change through the settings API), not as they were at start-up."""
+    result = {"id": "7", "status": "delivered"}
+    values = {"RELAY_TOKEN": "secret-token", "VOXD_PUSH_RELAY_TIMEOUT": "5"}
+    started = Settings(Path("/nowhere"), values, dict.fromkeys(values, "voxd.env"))  # not locked
+    live = LiveSettings("notifications", started.with_overrides("notifications", {}))
+
+    async def story() -> list[PushResult]:
+        async with TestServer(answering(200, {"results": [result]}, delay=0.5)) as server, \
+                aiohttp.ClientSession() as session:
+            address = {"NOTIFICATIONS_RELAY_URL": str(server.make_url(""))}
+            live.replace(started.with_overrides("notifications", address))
+            relay = RelayClient(live, session, NoDiscovery())
+            delivered = await relay.push([MESSAGE])
+            live.replace(started.with_overrides("notifications", {**address, "VOXD_PUSH_RELAY_TIMEOUT": "0.1"}))
+            with pytest.raises(RelayUnavailable, match="not reachable"):
+                await relay.push([MESSAGE])
+            return delivered
+
+    assert asyncio.run(story()) == [PushResult("7", "delivered")]
