@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from pathlib import Path
 
 from conftest import register_node, say
 from pipeline_fakes import FakeModel, FakeStore, chose, make_pipeline, said
@@ -15,9 +16,11 @@ from voxd.commands.api import Command
 from voxd.commands.registry import built_in_commands
 from voxd.services.command_center.pipeline.no_model import help_reply, summary
 from voxd.services.command_center.pipeline.turn import Stage
-from voxd.services.llm.app import capped
+from voxd.kit.settings import Settings
+from voxd.services.llm.app import Serving, capped, follow
 from voxd.services.llm.backends.llamacpp import arguments
 from voxd.services.llm.repetition import Repetition
+from voxd.services.llm.settings import load_settings
 from voxd.wire.openai_chat import ChatRequest, Message
 
 
@@ -103,3 +106,21 @@ def test_a_reply_past_its_budget_is_cut_and_the_command_answers():
     quick = make_pipeline(store, SlowModel(0, chose("lookup", {"word": "voxd"}), said("A small test.")),
                           commands=[Lookup()])
     assert run(quick, "what is voxd").reply == "A small test."
+
+
+def test_a_live_change_builds_the_next_backend_and_an_incomplete_one_keeps_the_current():
+    """The settings API's changes (app.py `follow`): a new backend from the settings now; settings
+    that are not a whole yet (openai without its URL and model) leave the current one answering."""
+    values = {"VOXD_LLM_BACKEND": "none"}
+    base = Settings(Path("/nowhere"), values, dict.fromkeys(values, "voxd.env")).with_overrides("llm", {})
+
+    async def story() -> None:
+        serving = Serving(load_settings(base))
+        first = serving.backend
+        follow(serving, base.with_overrides("llm", {"VOXD_LLM_TIMEOUT": "5"}))
+        assert serving.config.timeout == 5 and serving.backend is not first and serving.retired == [first]
+        follow(serving, base.with_overrides("llm", {"VOXD_LLM_BACKEND": "openai"}))
+        assert serving.backend.name == "none" and serving.config.timeout == 5  # unchanged
+        await serving.close()
+
+    asyncio.run(story())
