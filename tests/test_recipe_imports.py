@@ -13,7 +13,7 @@ from conftest import Daemon, app_headers
 from daemons import serving, serving_with_model
 from scripted_llm import text, tool_call
 from households import member
-from web_pages import PageServer
+from web_pages import PageServer, Served
 
 SERVICES = ["config", "auth", "logs", "extract", "recipes"]
 OPEN = {"VOXD_EXTRACT_ALLOW_PRIVATE": "true"}  # the test site is on loopback
@@ -229,3 +229,17 @@ def test_a_schema_page_never_asks_the_model(model_importer, site):
     model_importer.model.requests.clear()
     assert import_url(model_importer, cook, site.serve("/schema", json_ld_page(CAKE))).status_code == 201
     assert model_importer.model.requests == []
+
+
+def test_the_import_time_out_is_a_live_setting(importer, site):
+    """Changed through the settings service, the next import waits that long for the page."""
+    cook = member(importer)
+    url = site.serve("/slow-cake", Served(json_ld_page(CAKE).encode(), delay=2.5))
+    setting = importer.url("recipes") + "/internal/settings/recipes_import_timeout"
+    changed = httpx.put(setting, headers=app_headers(importer, "settings"), json={"value": 1})
+    assert (changed.status_code, changed.json()["restart_required"]) == (200, False)
+    hurried = import_url(importer, cook, url)
+    assert hurried.status_code in (503, 504), hurried.text  # given up on after 1 s, nothing stored
+    assert recipes_of(importer, cook) == []
+    httpx.request("DELETE", setting, headers=app_headers(importer, "settings"), json={})
+    assert import_url(importer, cook, url).status_code == 201  # within the default 30 s
