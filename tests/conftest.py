@@ -22,7 +22,10 @@ from click.testing import CliRunner, Result
 
 from voxd.catalog import CATALOG, default_ports
 from voxd.cli import main as cli_main
-from voxd.kit.settings import read_env_file
+from voxd.kit.settings import PORT_OFFSET, read_env_file
+
+# The browser tests' fixtures (Chromium, a daemon per module, a logged-in page): tests/browser.py.
+pytest_plugins = ["browser"]
 
 STARTUP_TIMEOUT = 90.0  # a readiness wait, not a speed target: a loaded 2-core machine starts slowly
 
@@ -52,11 +55,11 @@ def ephemeral_ports() -> range:
 
 
 def free_port_offset() -> int:
-    """An offset at which every service's port is free and outside the ephemeral range (a random
-    start avoids parallel runs), and none of the last few handed out: those daemons may not have
-    bound their ports yet."""
+    """An offset voxd takes (at most VOXD_PORT_OFFSET's maximum) at which every service's port is
+    free and outside the ephemeral range (a random start avoids parallel runs), and none of the last
+    few handed out: those daemons may not have bound their ports yet."""
     ports, ephemeral = default_ports(), ephemeral_ports()
-    candidates = [offset for offset in range(1000, 65536 - max(ports), 37)
+    candidates = [offset for offset in range(1000, min(PORT_OFFSET.maximum + 1, 65536 - max(ports)), 37)
                   if not any(port + offset in ephemeral for port in (min(ports), max(ports)))]
     start = (os.getpid() * 97) % len(candidates)
     for offset in candidates[start:] + candidates[:start]:
