@@ -119,6 +119,12 @@ def log_in(tab: Tab, daemon: Daemon, user: WebUser, fragment: str = "") -> None:
     page.get_by_role("button", name="Log out").wait_for()
 
 
+def show_page(page, name: str) -> None:
+    """Go to `#/name` and wait until the page has drawn what it first loads (`main[data-shown]`)."""
+    page.goto(page.url.split("#")[0] + f"#/{name}")
+    page.locator(f'main[data-shown="{name}"]').wait_for()
+
+
 @pytest.fixture
 def logged_in_tab(chromium, web_daemon: Daemon) -> Iterator[Callable[..., Tab]]:
     """`logged_in_tab(user, fragment="")`: a Tab logged in as `user`, closed after the test."""
