@@ -23,6 +23,10 @@ from daemons import serving
 from voxd.catalog import CATALOG
 
 CHROMIUM = os.environ.get("VOXD_CHROMIUM", "/usr/bin/chromium")
+# Every answer of the page's server carries this (issue 22 §5): the page's own files and origin only.
+PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+            "media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+            "form-action 'self'")
 WAIT_MS = 15_000  # a readiness wait for the page on a loaded 2-core machine, not a speed target
 
 

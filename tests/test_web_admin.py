@@ -4,12 +4,28 @@ and in use, a node's key shown once, and the logs followed live."""
 
 from __future__ import annotations
 
+import time
+import uuid
+
+import httpx
 import pytest
 
-from browser import WebUser, log_in, open_tab, page_url
-from conftest import Daemon
+from browser import PAGE_CSP, Tab, WebUser, log_in, open_tab, page_url, show_page
+from conftest import Daemon, app_headers
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ADMIN_PAGES = ("overview", "settings", "people", "nodes", "logs", "account")
+
+
+def web_storage(page) -> str:
+    return page.evaluate("JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)])")
+
+
+def issued_tokens(tab: Tab) -> list[str]:
+    """The access tokens the page was given (login and refresh answers)."""
+    return [response.json()["access_token"] for response in tab.responses
+            if response.url.endswith(("/ui-api/auth/login", "/ui-api/auth/refresh")) and response.ok]
 
 
 def test_logging_in_shows_the_admin_pages(logged_in_page, web_admin: WebUser) -> None:
@@ -18,3 +34,92 @@ def test_logging_in_shows_the_admin_pages(logged_in_page, web_admin: WebUser) ->
     for title in ("Overview", "Settings", "Households & users", "Nodes", "Logs"):
         assert nav.get_by_role("link", name=title).is_visible()
     page.get_by_role("heading", name="Overview").wait_for()
+
+
+def test_a_wrong_password_is_said_beside_the_form(chromium, web_daemon: Daemon, web_admin: WebUser) -> None:
+    tab = open_tab(chromium)
+    page = tab.page
+    page.goto(page_url(web_daemon))
+    page.get_by_label("Email").fill(web_admin.email)
+    page.get_by_label("Password").fill("not the password")
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("alert").filter(has_text="Wrong email or password").wait_for()
+    assert not page.get_by_role("button", name="Log out").is_visible()
+    page.context.close()
+
+
+def test_the_keyboard_alone_reaches_the_login_form_and_submits(chromium, web_daemon: Daemon,
+                                                               web_admin: WebUser) -> None:
+    page = open_tab(chromium).page
+    page.goto(page_url(web_daemon))
+    page.get_by_label("Email").wait_for()
+    page.evaluate("document.activeElement.blur()")
+    focused = []
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        focused.append(page.evaluate("document.activeElement.name || document.activeElement.textContent"))
+        if focused[-1] == "username":
+            break
+    assert focused[-1] == "username", focused
+    page.keyboard.type(web_admin.email)
+    page.keyboard.press("Tab")
+    page.keyboard.type(web_admin.password)
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Log out").wait_for()
+    page.context.close()
+
+
+def test_no_token_in_web_storage_after_login_or_reload(logged_in_tab, web_admin: WebUser) -> None:
+    tab = logged_in_tab(web_admin)
+    page = tab.page
+    tokens = issued_tokens(tab)  # the login's (read before a reload makes its body unreadable)
+    assert len(tokens) == 1 and web_storage(page) == "[[],[]]"
+    tab.responses.clear()
+    page.reload()
+    page.get_by_role("button", name="Log out").wait_for()  # the refresh cookie logged us back in
+    page.locator('main[data-shown="overview"]').wait_for()
+    tokens += issued_tokens(tab)
+    assert len(tokens) == 2 and tokens[0] != tokens[1]
+    stored = web_storage(page)
+    assert stored == "[[],[]]" and not any(token in stored for token in tokens)
+    assert "voxd_refresh" not in page.evaluate("document.cookie")  # HttpOnly: no script reads it
+
+
+def test_every_file_and_answer_carries_the_csp_and_nothing_breaks_it(logged_in_tab, web_daemon: Daemon,
+                                                                      web_admin: WebUser) -> None:
+    tab = logged_in_tab(web_admin)
+    for name in ADMIN_PAGES:
+        show_page(tab.page, name)
+    origin = web_daemon.url("settings")
+    ours = [response for response in tab.responses if response.url.startswith(origin)]
+    kinds = {response.url.rsplit(".", 1)[-1] for response in ours if "/ui-api/" not in response.url}
+    assert {"html", "js", "css"} <= {kind.split("#")[0] for kind in kinds} | {"html"}
+    assert any("/ui-api/" in response.url for response in ours)
+    for response in ours:
+        headers = response.all_headers()
+        assert headers.get("content-security-policy") == PAGE_CSP, response.url
+        assert headers.get("x-content-type-options") == "nosniff", response.url
+    assert tab.console_csp_violations() == []
+
+
+def test_a_node_is_registered_and_its_key_shown_once(logged_in_page, web_daemon: Daemon,
+                                                     web_admin: WebUser) -> None:
+    page = logged_in_page(web_admin, "nodes")
+    page.locator('main[data-shown="nodes"]').wait_for()
+    name = f"porch-{uuid.uuid4().hex[:6]}"
+    form = page.get_by_role("form", name="Register a node")
+    form.get_by_label("Room").fill("porch")
+    form.get_by_label("Name").fill(name)
+    form.get_by_role("button", name="Register").click()
+    shown = page.get_by_role("region", name=f"Key of {name}")
+    shown.wait_for()
+    lines = dict(line.split(" = ") for line in shown.locator("output").inner_text().splitlines())
+    node_id, api_key = lines["node_id"].strip('"'), lines["api_key"].strip('"')
+    headers = {"X-API-Key": f"{node_id}:{api_key}"}
+    assert httpx.get(web_daemon.url("command-center") + "/api/v0/broker", headers=headers).status_code == 200
+    page.get_by_text(f"{name} · porch").wait_for()
+    page.reload()
+    page.locator('main[data-shown="nodes"]').wait_for()
+    page.get_by_text(f"{name} · porch").wait_for()
+    assert api_key not in page.content()
+    assert page.locator("output.secret").count() == 0
