@@ -22,6 +22,7 @@ from click.testing import CliRunner, Result
 
 from voxd.catalog import CATALOG, default_ports
 from voxd.cli import main as cli_main
+from voxd.kit.optional import installed
 from voxd.kit.settings import PORT_OFFSET, read_env_file
 
 # The browser tests' fixtures (Chromium, a daemon per module, a logged-in page): tests/browser.py.
@@ -55,11 +56,12 @@ def ephemeral_ports() -> range:
 
 
 def free_port_offset() -> int:
-    """An offset voxd takes (at most VOXD_PORT_OFFSET's maximum) at which every service's port is
-    free and outside the ephemeral range (a random start avoids parallel runs), and none of the last
-    few handed out: those daemons may not have bound their ports yet."""
+    """An offset at which every service's port is free and outside the ephemeral range (a random
+    start avoids parallel runs), and none of the last few handed out: those daemons may not have
+    bound their ports yet."""
     ports, ephemeral = default_ports(), ephemeral_ports()
-    candidates = [offset for offset in range(1000, min(PORT_OFFSET.maximum + 1, 65536 - max(ports)), 37)
+    highest = min(65536 - max(ports), int(PORT_OFFSET.maximum) + 1)  # VOXD_PORT_OFFSET's own limit
+    candidates = [offset for offset in range(1000, highest, 37)
                   if not any(port + offset in ephemeral for port in (min(ports), max(ports)))]
     start = (os.getpid() * 97) % len(candidates)
     for offset in candidates[start:] + candidates[:start]:
@@ -85,6 +87,10 @@ class Daemon:
     # Ready only once no engine is still loading in the background (the semantic stage, preloaded
     # models): a test that is not about warming up then does not race it with a short read time-out.
     warm: bool = False
+
+    def __post_init__(self) -> None:
+        """Only the services this tree ships (a catalog entry may come before its package)."""
+        self.services = [name for name in self.services if installed(CATALOG[name].factory.rpartition(".")[0])]
 
     @property
     def env(self) -> dict[str, str]:

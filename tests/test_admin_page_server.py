@@ -119,7 +119,7 @@ def test_a_file_is_revalidated_by_its_etag(client):
     assert again.status_code == 304
 
 
-@pytest.mark.parametrize("path", ["/../app.py", "/%2e%2e/app.py", "/..%2fapp.py", "/.hidden", "/css/%2e%2e/%2e%2e/page.py",
+@pytest.mark.parametrize("path", ["/../app.py", "/%2e%2e/app.py", "/..%2fapp.py", "/.hidden", "/css/%2e%2e/%2e%2e/page.py", "/js/..%2f..%2fpage.py",
                                   "/web/index.html", "/page.py"])
 def test_no_file_outside_the_page_is_served(client, path):
     answer = client.get(path)
