@@ -123,3 +123,46 @@ def test_a_node_is_registered_and_its_key_shown_once(logged_in_page, web_daemon:
     page.get_by_text(f"{name} · porch").wait_for()
     assert api_key not in page.content()
     assert page.locator("output.secret").count() == 0
+
+
+def setting_block(page, key: str):
+    page.get_by_label("Find a setting").fill(key)
+    return page.locator(f'.setting[data-key="{key}"]')
+
+
+def test_a_setting_changed_on_the_page_is_in_use(logged_in_page, web_daemon: Daemon, web_admin: WebUser) -> None:
+    key = "recipes.log_level"
+    url = web_daemon.url("settings") + f"/api/v0/settings/{key}"
+    admin = {"X-Admin-Key": web_daemon.admin_key}
+    assert httpx.get(url, headers=admin).json()["value"] != "DEBUG"
+    page = logged_in_page(web_admin, "settings")
+    page.locator('main[data-shown="settings"]').wait_for()
+    block = setting_block(page, key)
+    block.get_by_label(key, exact=True).select_option("DEBUG")
+    block.get_by_role("button", name=f"Save {key}").click()
+    page.get_by_text(f"{key} saved.").wait_for()
+    answer = httpx.get(url, headers=admin).json()
+    assert (answer["value"], answer["source"], answer["changed_by"]) == ("DEBUG", "override", web_admin.user["user_id"])
+    page.reload()
+    page.locator('main[data-shown="settings"]').wait_for()
+    block = setting_block(page, key)
+    assert block.get_by_label(key, exact=True).input_value() == "DEBUG"
+    assert "Changed by" in block.inner_text()
+    block.get_by_role("button", name=f"Reset {key} to its default").click()
+    page.get_by_text(f"{key} is back to its default.").wait_for()
+    assert httpx.get(url, headers=admin).json()["source"] != "override"
+
+
+def test_a_refused_value_is_said_beside_its_input(logged_in_page, web_daemon: Daemon, web_admin: WebUser) -> None:
+    answer = httpx.get(web_daemon.url("settings") + "/api/v0/settings", headers={"X-Admin-Key": web_daemon.admin_key})
+    ranged = next(setting for service in answer.json()["services"] for setting in service["settings"]
+                  if setting["type"] == "whole number" and setting.get("minimum") is not None
+                  and not setting["locked"])
+    page = logged_in_page(web_admin, "settings")
+    page.locator('main[data-shown="settings"]').wait_for()
+    block = setting_block(page, ranged["key"])
+    block.get_by_label(ranged["key"], exact=True).fill(str(ranged["minimum"] - 1))
+    block.get_by_role("button", name=f"Save {ranged['key']}").click()
+    error = block.get_by_role("alert")
+    error.filter(has_text=str(ranged["minimum"])).wait_for()
+    assert block.get_by_label(ranged["key"], exact=True).get_attribute("aria-invalid") == "true"
