@@ -166,3 +166,43 @@ def test_a_refused_value_is_said_beside_its_input(logged_in_page, web_daemon: Da
     error = block.get_by_role("alert")
     error.filter(has_text=str(ranged["minimum"])).wait_for()
     assert block.get_by_label(ranged["key"], exact=True).get_attribute("aria-invalid") == "true"
+
+
+def user_named(web_daemon: Daemon, email: str) -> dict | None:
+    users = httpx.get(web_daemon.url("auth") + "/users", headers={"X-Admin-Key": web_daemon.admin_key}).json()["users"]
+    return next((user for user in users if user["email"] == email), None)
+
+
+def test_households_and_users_are_managed_on_the_page(logged_in_page, web_daemon: Daemon, web_admin: WebUser) -> None:
+    page = logged_in_page(web_admin, "people")
+    page.locator('main[data-shown="people"]').wait_for()
+    page.get_by_text("New household").click()
+    made = page.get_by_role("form", name="New household")
+    made.get_by_label("Name").fill("The Lakehouse")
+    made.get_by_label("Time zone").fill("Europe/Berlin")
+    made.get_by_role("button", name="Create household").click()
+    page.get_by_text("The Lakehouse · Europe/Berlin").wait_for()
+    email = f"kit-{uuid.uuid4().hex[:6]}@example.org"
+    page.get_by_text("New user").click()
+    form = page.get_by_role("form", name="New user")
+    form.get_by_label("Name").fill("Kit")
+    form.get_by_label("Email").fill(email)
+    form.get_by_label("Password").fill("correct horse battery")
+    form.get_by_label("Household").select_option(label="The Lakehouse")
+    form.get_by_role("button", name="Create user").click()
+    row = page.locator(f'details.user[data-email="{email}"]')
+    row.locator("summary").click()
+    row.get_by_role("form", name="Edit Kit").get_by_label("Name").fill("Kit Lake")
+    row.get_by_role("button", name="Save user").click()
+    page.get_by_text(f"Kit Lake <{email}>").wait_for()
+    assert user_named(web_daemon, email)["display_name"] == "Kit Lake"
+    row = page.locator(f'details.user[data-email="{email}"]')
+    row.locator("summary").click()
+    row.get_by_role("button", name="Disable").click()
+    row.locator("summary").filter(has_text="disabled").wait_for()
+    assert user_named(web_daemon, email)["disabled"] is True
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.locator("summary").click()
+    row.get_by_role("button", name="Delete user").click()
+    row.wait_for(state="detached")
+    assert user_named(web_daemon, email) is None
