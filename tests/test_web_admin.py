@@ -206,3 +206,30 @@ def test_households_and_users_are_managed_on_the_page(logged_in_page, web_daemon
     row.get_by_role("button", name="Delete user").click()
     row.wait_for(state="detached")
     assert user_named(web_daemon, email) is None
+
+
+def test_followed_logs_show_a_new_entry_on_top(logged_in_page, web_daemon: Daemon, web_admin: WebUser) -> None:
+    """The lag from the entry's arrival at the logs service to its row on the page is printed
+    (docs/performance.md); the wait here is only a generous deadline."""
+    page = logged_in_page(web_admin, "logs")
+    page.locator('main[data-shown="logs"]').wait_for()
+    filters = page.get_by_role("form", name="Log filters")
+    filters.get_by_label("Service").fill("recipes")
+    filters.get_by_label("Level").select_option("warning")  # only what this test sends, while paused too
+    page.get_by_role("button", name="Follow").click()
+    page.locator("button[data-open]").wait_for()  # the stream is open: what comes now is streamed
+    message = f"followed in the browser {uuid.uuid4().hex}"
+    entry = {"service": "recipes", "level": "warning", "message": message}
+    sent = time.monotonic()
+    answer = httpx.post(web_daemon.url("logs") + "/api/v0/logs", json=entry, headers=app_headers(web_daemon, "recipes"))
+    assert answer.status_code in (200, 201, 202), answer.text
+    page.locator("#log-entries tr").first.filter(has_text=message).wait_for(timeout=10_000)
+    print(f"followed log entry on the page {time.monotonic() - sent:.3f} s after it was sent")
+    page.get_by_role("button", name="Pause").click()
+    held = f"held while paused {uuid.uuid4().hex}"
+    httpx.post(web_daemon.url("logs") + "/api/v0/logs", headers=app_headers(web_daemon, "recipes"),
+               json={**entry, "message": held})
+    page.get_by_text("Paused: 1 new entry held.").wait_for()
+    assert page.get_by_text(held).count() == 0
+    page.get_by_role("button", name="Resume").click()
+    page.locator("#log-entries tr").first.filter(has_text=held).wait_for()

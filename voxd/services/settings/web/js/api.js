@@ -148,9 +148,10 @@ async function readEvents(response, onEvent, signal) {
 
 /**
  * Server-sent events over fetch (EventSource cannot send an Authorization header). Answers
- * {close(), done}: done settles when the stream ends, is closed, or fails (then with the error).
+ * {close(), done}: done settles when the stream ends, is closed, or fails (then with the error);
+ * onOpen runs once the service has answered and events can arrive.
  */
-function stream(service, path, onEvent, { query, signal } = {}) {
+function stream(service, path, onEvent, { query, signal, onOpen } = {}) {
   const controller = new AbortController();
   if (signal) signal.addEventListener("abort", () => controller.abort(), { once: true });
   const done = (async () => {
@@ -158,6 +159,7 @@ function stream(service, path, onEvent, { query, signal } = {}) {
       headers: { Accept: "text/event-stream" },
       signal: controller.signal,
     });
+    if (onOpen) onOpen(response);
     await readEvents(response, onEvent, controller.signal);
   })().catch((error) => {
     if (!controller.signal.aborted) throw error;

@@ -77,6 +77,7 @@ export async function render(main, ctx) {
     following = null;
     held = [];
     follow.setAttribute("aria-pressed", "false");
+    follow.removeAttribute("data-open");
     follow.textContent = "Follow";
     pause.disabled = true;
     pause.setAttribute("aria-pressed", "false");
@@ -96,7 +97,7 @@ export async function render(main, ctx) {
       } else {
         show([event.data]);
       }
-    }, { query: query(), signal: ctx.signal });
+    }, { query: query(), signal: ctx.signal, onOpen: () => follow.setAttribute("data-open", "") });
     following = handle;
     const ended = (text) => {
       if (following !== handle) return; // stopped by hand, or a newer stream runs
