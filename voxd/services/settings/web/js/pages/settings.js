@@ -99,7 +99,7 @@ function settingBlock(setting, ctx) {
     event.preventDefault();
     act("save");
   });
-  block.append(el("div", {}, marks(setting)), changedLine(setting), el("div", { class: "actions" }, buttons));
+  block.append(el("div", {}, marks(setting)), changedLine(setting) || "", el("div", { class: "actions" }, buttons));
   return block;
 }
 
@@ -126,6 +126,7 @@ function applyFilter(sections, text) {
       block.hidden = !match;
       shown += match ? 1 : 0;
     }
+    section.hidden = Boolean(wanted) && shown === 0;
     if (wanted) section.open = shown > 0;
   }
 }
