@@ -11,7 +11,8 @@ import httpx
 import pytest
 
 from browser import PAGE_CSP, Tab, WebUser, log_in, open_tab, page_url, show_page
-from conftest import Daemon, app_headers
+from conftest import Daemon, app_headers, register_node
+from voxd.catalog import CATALOG
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,7 +34,10 @@ def test_logging_in_shows_the_admin_pages(logged_in_page, web_admin: WebUser) ->
     nav = page.get_by_role("navigation", name="Pages")
     for title in ("Overview", "Settings", "Households & users", "Nodes", "Logs"):
         assert nav.get_by_role("link", name=title).is_visible()
-    page.get_by_role("heading", name="Overview").wait_for()
+    page.locator('main[data-shown="overview"]').wait_for()
+    rows = page.locator("main tbody tr")
+    assert sorted(rows.locator("th").all_inner_texts()) == sorted(CATALOG)
+    assert set(rows.locator("td:nth-child(2)").all_inner_texts()) == {"up"}
 
 
 def test_a_wrong_password_is_said_beside_the_form(chromium, web_daemon: Daemon, web_admin: WebUser) -> None:
@@ -111,12 +115,9 @@ def test_a_node_is_registered_and_its_key_shown_once(logged_in_page, web_daemon:
     form.get_by_label("Room").fill("porch")
     form.get_by_label("Name").fill(name)
     form.get_by_role("button", name="Register").click()
-    shown = page.get_by_role("region", name=f"Key of {name}")
-    shown.wait_for()
-    lines = dict(line.split(" = ") for line in shown.locator("output").inner_text().splitlines())
-    node_id, api_key = lines["node_id"].strip('"'), lines["api_key"].strip('"')
-    headers = {"X-API-Key": f"{node_id}:{api_key}"}
-    assert httpx.get(web_daemon.url("command-center") + "/api/v0/broker", headers=headers).status_code == 200
+    key = shown_key(page, f"Key of {name}")
+    assert node_works(web_daemon, key)
+    api_key = key.split(":", 1)[1]
     page.get_by_text(f"{name} · porch").wait_for()
     page.reload()
     page.locator('main[data-shown="nodes"]').wait_for()
@@ -233,3 +234,32 @@ def test_followed_logs_show_a_new_entry_on_top(logged_in_page, web_daemon: Daemo
     assert page.get_by_text(held).count() == 0
     page.get_by_role("button", name="Resume").click()
     page.locator("#log-entries tr").first.filter(has_text=held).wait_for()
+
+
+def shown_key(page, title: str) -> str:
+    shown = page.get_by_role("region", name=title)
+    lines = dict(line.split(" = ") for line in shown.locator("output").inner_text().splitlines())
+    return f"{lines['node_id'].strip(chr(34))}:{lines['api_key'].strip(chr(34))}"
+
+
+def node_works(daemon: Daemon, key: str) -> bool:
+    answer = httpx.get(daemon.url("command-center") + "/api/v0/broker", headers={"X-API-Key": key})
+    return answer.status_code == 200
+
+
+def test_a_nodes_key_is_rotated_and_the_node_revoked(logged_in_page, web_daemon: Daemon, web_admin: WebUser) -> None:
+    old = register_node(web_daemon, household={"household_id": web_admin.household_id}, room="hall")
+    old_key = f"{old['node_id']}:{old['api_key']}"
+    page = logged_in_page(web_admin, "nodes")
+    node_id = old["node_id"]
+    row = page.locator(f'details.node[data-node="{node_id}"]')
+    row.locator("summary").click()
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.get_by_role("button", name="Rotate key").click()
+    new_key = shown_key(page, "New key of hall-pi")
+    assert new_key != old_key and node_works(web_daemon, new_key) and not node_works(web_daemon, old_key)
+    row.locator("summary").click()
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.get_by_role("button", name="Revoke").click()
+    row.wait_for(state="detached")
+    assert not node_works(web_daemon, new_key)
