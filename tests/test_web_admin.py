@@ -10,7 +10,7 @@ import uuid
 import httpx
 import pytest
 
-from browser import PAGE_CSP, Tab, WebUser, log_in, open_tab, page_url, show_page
+from browser import PAGE_CSP, Tab, WebUser, log_in, new_web_user, open_tab, page_url, show_page
 from conftest import Daemon, app_headers, register_node
 from voxd.catalog import CATALOG
 
@@ -263,3 +263,18 @@ def test_a_nodes_key_is_rotated_and_the_node_revoked(logged_in_page, web_daemon:
     row.get_by_role("button", name="Revoke").click()
     row.wait_for(state="detached")
     assert not node_works(web_daemon, new_key)
+
+
+def test_changing_ones_own_password_logs_in_again_with_it(logged_in_page, chromium, web_daemon: Daemon) -> None:
+    person = new_web_user(web_daemon)  # not an administrator: My account is theirs too
+    page = logged_in_page(person, "account")
+    nav = page.get_by_role("navigation", name="Pages")
+    assert not nav.get_by_role("link", name="Settings").is_visible()
+    form = page.get_by_role("form", name="Change my password")
+    form.get_by_label("Current password").fill(person.password)
+    form.get_by_label("New password").fill("a brand new battery staple")
+    form.get_by_role("button", name="Change password").click()
+    page.get_by_role("button", name="Log in").wait_for()
+    again = open_tab(chromium)
+    log_in(again, web_daemon, WebUser(person.email, "a brand new battery staple", person.user, person.household_id))
+    again.page.context.close()
