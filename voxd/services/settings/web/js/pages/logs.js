@@ -27,14 +27,16 @@ function filterForm() {
   const since = el("input", { name: "since", placeholder: "e.g. 1h or 2026-11-26T10:00" });
   const inputs = { service, level, node_id: nodeId, search, since };
   const values = () => Object.fromEntries(Object.entries(inputs).map(([name, input]) => [name, input.value.trim()]));
+  const narrow = window.matchMedia("(max-width: 600px)").matches; // a phone: the entries first
   const form = el("form", { class: "log-filters", "aria-label": "Log filters" },
-    el("div", { class: "grid" }, field("Service", service), field("Level", level), field("Node", nodeId)),
-    el("div", { class: "grid" }, field("Text", search), field("Since", since)));
+    el("details", { open: !narrow }, el("summary", {}, "Filters"),
+      el("div", { class: "grid" }, field("Service", service), field("Level", level), field("Node", nodeId)),
+      el("div", { class: "grid" }, field("Text", search), field("Since", since))));
   return { form, values };
 }
 
 function entriesTable(body) {
-  return el("div", { class: "table-wrap" }, el("table", {},
+  return el("div", { class: "table-wrap" }, el("table", { class: "log-table" },
     el("caption", {}, "Log entries, newest first"),
     el("thead", {}, el("tr", {}, ["Time", "Service", "Level", "Message"].map((name) => el("th", { scope: "col" }, name)))),
     body));
