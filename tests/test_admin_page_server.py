@@ -99,6 +99,7 @@ def bearer(voxd, client) -> dict[str, str]:
 def assert_page_headers(answer: httpx.Response) -> None:
     for name, value in PAGE_HEADERS.items():
         assert answer.headers.get(name) == value, (answer.request.url, name, answer.headers)
+    assert not [name for name in answer.headers if name.lower().startswith("access-control-")]
 
 
 def test_the_page_and_its_files_come_with_the_security_headers_and_their_types(client, bearer):
@@ -110,6 +111,8 @@ def test_the_page_and_its_files_come_with_the_security_headers_and_their_types(c
     assert_page_headers(client.get("/api/v0/overview"))  # an API answer (here a 401)
     assert_page_headers(client.get("/ui-api/logs/api/v0/logs", headers=bearer))  # a forwarded one
     assert_page_headers(client.get("/no/such/file"))
+    assert_page_headers(client.options("/ui-api/auth/auth/me", headers={"Origin": "https://evil.example",
+                                                                         "Access-Control-Request-Method": "GET"}))
 
 
 def test_a_file_is_revalidated_by_its_etag(client):

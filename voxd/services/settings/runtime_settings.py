@@ -10,7 +10,7 @@ settings is a 503, and it keeps the settings it has (spec: settings service down
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import aiohttp
@@ -21,14 +21,16 @@ from voxd.kit.appkeys import CLIENT, SETTINGS
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import ApiError, UpstreamError, not_found
 from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.settings_api import ServiceSettings as OwnSettings
+from voxd.kit.settings_api import SettingView, shown_view
 from voxd.services.settings.settings import PEER_TIMEOUT
 
 ADMINS = (Pattern.ADMIN_USER, Pattern.ADMIN)
-View = dict[str, Any]  # one setting as its owner describes it (docs/settings-service.md, The view)
+View = dict[str, Any]  # a `SettingView` without the fields that do not apply (kit/settings_api.py)
 
 
 @dataclass(frozen=True)
-class ServiceSettings:
+class ServiceListing:
     service: str
     reachable: bool
     settings: list[View]
@@ -37,19 +39,11 @@ class ServiceSettings:
 
 @dataclass(frozen=True)
 class SettingsList:
-    services: list[ServiceSettings]
+    services: list[ServiceListing]
 
 
 @dataclass(frozen=True)
-class OwnSettings:
-    """A service's answer at GET /internal/settings."""
-
-    service: str
-    settings: list[View]
-
-
-@dataclass(frozen=True)
-class SettingChange:
+class NewValue:
     value: Any  # typed JSON (a number, true/false) or text, read by the owner's declaration
 
 
@@ -77,9 +71,9 @@ def unknown(key: str) -> ApiError:
                      "(GET /api/v0/settings lists them)", "unknown_setting")
 
 
-def shown(view: View) -> View:
+def shown(view: SettingView) -> View:
     """A secret's value never leaves voxd, whatever its owner sent: null, with `is_set`."""
-    return {**view, "value": None} if view.get("secret") else view
+    return shown_view(replace(view, value=None) if view.secret else view)
 
 
 def timeout(call: Call) -> aiohttp.ClientTimeout:
@@ -106,12 +100,12 @@ async def own_settings(call: Call, service: str) -> OwnSettings:
         raise UpstreamError(service, None, None, f"the {service} service did not answer in time") from None
 
 
-async def listed(call: Call, service: str) -> ServiceSettings:
+async def listed(call: Call, service: str) -> ServiceListing:
     try:
         answer = await own_settings(call, service)
     except UpstreamError as error:
-        return ServiceSettings(service, False, [], error.message)
-    return ServiceSettings(service, True, [shown(view) for view in answer.settings])
+        return ServiceListing(service, False, [], error.message)
+    return ServiceListing(service, True, [shown(view) for view in answer.settings])
 
 
 async def list_settings(call: Call[None]) -> web.Response:
@@ -125,7 +119,7 @@ async def get_setting(call: Call[None]) -> web.Response:
         answer = await own_settings(call, key.service)
     except UpstreamError as error:
         raise owner_failed(key.service, error) from None
-    view = next((view for view in answer.settings if view.get("key") == call.path("key")), None)
+    view = next((view for view in answer.settings if view.key == call.path("key")), None)
     if view is None:
         raise unknown(call.path("key"))
     return json_response(shown(view))
@@ -139,15 +133,15 @@ def changed_by(principal: Principal) -> str:
 async def change(call: Call, method: str, body: dict[str, Any]) -> web.Response:
     key = SettingKey.parse(call.path("key"))
     try:
-        view = await call.app[CLIENT].call(key.service, method, key.path,
-                                           json={**body, "changed_by": changed_by(call.principal)},
-                                           timeout=timeout(call))
+        view = await call.app[CLIENT].call_as(SettingView, key.service, method, key.path,
+                                              json={**body, "changed_by": changed_by(call.principal)},
+                                              timeout=timeout(call))
     except UpstreamError as error:
         raise owner_failed(key.service, error) from None
     return json_response(shown(view))
 
 
-async def put_setting(call: Call[SettingChange]) -> web.Response:
+async def put_setting(call: Call[NewValue]) -> web.Response:
     return await change(call, "PUT", {"value": call.body.value})
 
 
@@ -158,10 +152,10 @@ async def reset_setting(call: Call[None]) -> web.Response:
 ROUTES = [
     Route("GET", "/api/v0/settings", list_settings, ADMINS, response=SettingsList,
           summary="every service's settings; a service that does not answer is listed with reachable false"),
-    Route("GET", "/api/v0/settings/{key}", get_setting, ADMINS,
+    Route("GET", "/api/v0/settings/{key}", get_setting, ADMINS, response=SettingView,
           summary="one setting; keys are service.name, e.g. stt.speaker_threshold"),
-    Route("PUT", "/api/v0/settings/{key}", put_setting, ADMINS, body=SettingChange,
+    Route("PUT", "/api/v0/settings/{key}", put_setting, ADMINS, body=NewValue, response=SettingView,
           summary="change a setting (stored in its service; live ones apply at once)"),
-    Route("DELETE", "/api/v0/settings/{key}", reset_setting, ADMINS,
+    Route("DELETE", "/api/v0/settings/{key}", reset_setting, ADMINS, response=SettingView,
           summary="remove a setting's stored change: back to voxd.env or the default"),
 ]
