@@ -71,6 +71,7 @@ function entryList(ctx, view) {
 function follower(ctx, view, list) {
   let stream = null;
   let held = [];
+  let lastId = null; // resumes after the token expired: the logs service ends a stream then
   const paused = () => view.pause.getAttribute("aria-pressed") === "true";
   const setPaused = (value) => {
     view.pause.setAttribute("aria-pressed", String(value));
@@ -88,6 +89,7 @@ function follower(ctx, view, list) {
   };
   const arrived = (event) => {
     if (!event.data || typeof event.data !== "object" || event.data.id === undefined) return;
+    lastId = event.id || String(event.data.id);
     if (!paused()) {
       list.prepend([event.data]);
       return;
@@ -95,16 +97,26 @@ function follower(ctx, view, list) {
     held.push(event.data);
     view.status.textContent = `Paused: ${held.length} new entr${held.length === 1 ? "y" : "ies"} held.`;
   };
-  const start = (query) => {
+  const start = (query, resumeAfter = null) => {
+    let expired = false;
+    lastId = resumeAfter;
     view.follow.setAttribute("aria-pressed", "true");
     view.follow.textContent = "Stop following";
     view.pause.disabled = false;
     view.status.textContent = "Following: new entries appear on top.";
-    const handle = ctx.api.stream(SERVICE, "/api/v0/logs/stream", arrived,
-      { query, signal: ctx.signal, onOpen: () => view.follow.setAttribute("data-open", "") });
+    const onEvent = (event) => {
+      if (event.event === "expired") expired = true;
+      else arrived(event);
+    };
+    const handle = ctx.api.stream(SERVICE, "/api/v0/logs/stream", onEvent,
+      { query, signal: ctx.signal, lastEventId: resumeAfter, onOpen: () => view.follow.setAttribute("data-open", "") });
     stream = handle;
-    const ended = (text) => {
+    const ended = async (text) => {
       if (stream !== handle) return; // stopped by hand, or a newer stream runs
+      if (expired && (await ctx.api.refresh())) {
+        start(query, lastId); // the access token ran out: a fresh one, and on from the last entry seen
+        return;
+      }
       view.status.textContent = text;
       stop();
     };
