@@ -278,3 +278,27 @@ def test_changing_ones_own_password_logs_in_again_with_it(logged_in_page, chromi
     again = open_tab(chromium)
     log_in(again, web_daemon, WebUser(person.email, "a brand new battery staple", person.user, person.household_id))
     again.page.context.close()
+
+
+def test_an_expired_token_is_refreshed_once_and_the_call_tried_again(logged_in_tab, web_admin: WebUser) -> None:
+    tab = logged_in_tab(web_admin)
+    page = tab.page
+    refused = []
+
+    def expire_once(route) -> None:
+        if refused:
+            route.continue_()
+        else:
+            refused.append(route.request.headers.get("authorization"))
+            route.fulfill(status=401, content_type="application/json",
+                          body='{"error": {"code": "token_expired", "message": "the token expired"}}')
+
+    page.route("**/ui-api/auth/users", expire_once)
+    tab.responses.clear()
+    show_page(page, "people")
+    page.get_by_text(web_admin.email).first.wait_for()
+    refreshes = [response for response in tab.responses if response.url.endswith("/ui-api/auth/refresh")]
+    assert len(refused) == 1 and [response.status for response in refreshes] == [200]
+    retried = [response for response in tab.responses if response.url.endswith("/ui-api/auth/users")]
+    assert [response.status for response in retried] == [401, 200]
+    assert retried[1].request.headers["authorization"] != refused[0]  # the new token
