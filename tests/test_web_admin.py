@@ -324,3 +324,14 @@ def test_a_switch_saved_says_it_waits_for_a_restart(logged_in_page, web_daemon: 
     assert (answer["value"], answer["pending_restart"]) == (False, True)
     block.get_by_role("button", name=f"Reset {key} to its default").click()
     page.get_by_text(f"{key} is back to its default.").wait_for()
+
+
+def test_an_ended_session_brings_back_the_login_form(logged_in_page, web_daemon: Daemon) -> None:
+    other_admin = new_web_user(web_daemon, is_admin=True)
+    page = logged_in_page(other_admin)
+    answer = httpx.post(web_daemon.url("auth") + f"/users/{other_admin.user['user_id']}/disable",
+                        headers={"X-Admin-Key": web_daemon.admin_key})
+    assert answer.status_code == 200, answer.text
+    page.get_by_role("link", name="Households & users").click()
+    page.get_by_text("Your session has ended").wait_for()
+    page.get_by_role("button", name="Log in").wait_for()
