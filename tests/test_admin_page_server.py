@@ -228,3 +228,27 @@ def test_a_stream_is_passed_on_as_it_comes(client, bearer, logs_site):
         assert next(lines) == "data: first"
         logs_site.release.set()
         assert [line for line in lines if line] == ["data: second"]
+
+
+def failed_login(url: str, source: str, **headers: str) -> int:
+    """A wrong password for a new e-mail address (so only the per-address limit counts), sent from
+    the loopback address `source`."""
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=source), timeout=20) as http:
+        if url.endswith("/ui-api/auth/login"):
+            body = {"username": unique_email(), "password": "wrong password"}
+        else:
+            body = {"email": unique_email(), "password": "wrong password"}
+        return http.post(url, json=body, headers=headers).status_code
+
+
+def test_logins_through_the_page_are_limited_per_browser_address(make_daemon):
+    """The settings service names the browser's address to the auth service, which believes it
+    from the settings service only: one address's failures through the page do not lock out
+    another's, and nobody else can choose the address they are counted against."""
+    daemon = make_daemon(["config", "auth", "settings"], VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="3")
+    page = daemon.url("settings") + "/ui-api/auth/login"
+    assert [failed_login(page, "127.0.0.5") for _ in range(4)] == [401, 401, 401, 429]
+    assert failed_login(page, "127.0.0.6") == 401  # another browser is not held by the first one's failures
+    direct = daemon.url("auth") + "/auth/login"
+    claims = [failed_login(direct, "127.0.0.7", **{"X-Forwarded-For": f"10.0.0.{n}"}) for n in range(4)]
+    assert claims == [401, 401, 401, 429]  # a forwarded address is not taken from anyone but the page
