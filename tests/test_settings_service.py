@@ -220,3 +220,11 @@ def test_a_change_is_used_at_once_kept_without_the_settings_service_and_after_a_
 
     assert change_ship_level(settings, "DELETE")["value"] == "INFO"
     wait_logged(host, new_household(host))  # info lines reach the logs service again
+
+
+def test_the_settings_services_own_time_outs_apply_at_once(voxd, admin):
+    changed = settings_api(voxd, "PUT", "/settings.settings_peer_timeout", headers=admin, json={"value": "1s"})
+    assert changed.status_code == 200, changed.text
+    assert (changed.json()["value"], changed.json()["restart_required"], changed.json()["pending_restart"]) == (1.0, False, False)
+    assert settings_api(voxd, "GET", headers=admin).status_code == 200
+    assert settings_api(voxd, "DELETE", "/settings.settings_peer_timeout", headers=admin).json()["value"] == 3.0
