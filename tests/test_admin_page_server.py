@@ -279,3 +279,7 @@ def test_the_service_worker_may_control_the_whole_page():
     """Unit: /sw.js is served with Service-Worker-Allowed: / (and a file of that name elsewhere is not)."""
     assert file_response(WEB_ROOT / "sw.js").headers["Service-Worker-Allowed"] == "/"
     assert "Service-Worker-Allowed" not in file_response(WEB_ROOT / "js" / "sw.js").headers
+
+
+def test_voxd_serve_says_where_the_admin_page_is(voxd):
+    assert f"the admin page: {voxd.url('settings')}/" in voxd.output()
