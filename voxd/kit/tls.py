@@ -4,10 +4,9 @@ built on them (docs/architecture.md, Contracts: Transport).
 A household has no public name a public authority could vouch for, so voxd keeps its own authority
 in `$VOXD_HOME/tls/` (folder 0700, private keys 0600): `ca.pem` is what nodes and browsers are told
 to trust, `server.pem` is what every service and the embedded broker present. The authority lives
-ten years; the server certificate 397 days (Apple's devices refuse a server certificate valid for
-more than 398 days, even from an authority they were told to trust) and is re-issued by the same
-authority at start-up when it nears its end, misses one of the server's names or is valid for longer
-than that (an older voxd's), so nodes never need to be told again.
+ten years; the server certificate two (Apple's clients refuse more than 825 days) and is re-issued
+by the same authority at start-up when it nears its end or misses one of the server's names, so
+nodes never need to be told again.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from voxd.kit.settings import CONFIG_URL_STYLE, TLS_NAMES, Settings
 log = logging.getLogger("voxd.tls")
 
 AUTHORITY_LIFETIME = timedelta(days=3650)
-SERVER_LIFETIME = timedelta(days=397)
+SERVER_LIFETIME = timedelta(days=730)
 RENEW_BEFORE = timedelta(days=30)
 BACKDATE = timedelta(minutes=5)  # a node whose clock runs a little behind still accepts a new certificate
 # Documentation addresses (RFC 5737, RFC 3849): "connecting" a UDP socket to them sends nothing but
@@ -178,18 +177,11 @@ def ensure_certificates(settings: Settings, extra_names: Iterable[str] = (), *, 
     issue = created or reissue or current is None
     if current is not None:
         issue = issue or (not certificate_names(current).covers(wanted) or not signed_by(current, authority)
-                          or current.not_valid_after_utc - datetime.now(timezone.utc) < RENEW_BEFORE
-                          or too_long(current))
+                          or current.not_valid_after_utc - datetime.now(timezone.utc) < RENEW_BEFORE)
         wanted = certificate_names(current).union(wanted)
     if issue:
         write_server_certificate(files, authority_key, authority, wanted)
     return TlsSetup(files, created, issue)
-
-
-def too_long(certificate: x509.Certificate) -> bool:
-    """Valid for longer than a server certificate may be now (one an older voxd issued for 730 days)."""
-    span = certificate.not_valid_after_utc - certificate.not_valid_before_utc
-    return span > SERVER_LIFETIME + BACKDATE + timedelta(minutes=1)
 
 
 def current_server_certificate(files: TlsFiles) -> x509.Certificate | None:
