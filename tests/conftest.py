@@ -22,7 +22,7 @@ from click.testing import CliRunner, Result
 
 from voxd.catalog import CATALOG, default_ports
 from voxd.cli import main as cli_main
-from voxd.kit.settings import read_env_file
+from voxd.kit.settings import PORT_OFFSET, read_env_file
 
 STARTUP_TIMEOUT = 90.0  # a readiness wait, not a speed target: a loaded 2-core machine starts slowly
 
@@ -56,7 +56,7 @@ def free_port_offset() -> int:
     start avoids parallel runs), and none of the last few handed out: those daemons may not have
     bound their ports yet."""
     ports, ephemeral = default_ports(), ephemeral_ports()
-    candidates = [offset for offset in range(1000, 65536 - max(ports), 37)
+    candidates = [offset for offset in range(1000, min(PORT_OFFSET.maximum, 65535 - max(ports)) + 1, 37)
                   if not any(port + offset in ephemeral for port in (min(ports), max(ports)))]
     start = (os.getpid() * 97) % len(candidates)
     for offset in candidates[start:] + candidates[:start]:
