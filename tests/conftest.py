@@ -20,9 +20,12 @@ import httpx
 import pytest
 from click.testing import CliRunner, Result
 
+from shared_tls import share_default_context
 from voxd.catalog import CATALOG, default_ports
 from voxd.cli import main as cli_main
 from voxd.kit.settings import PORT_OFFSET, read_env_file
+
+share_default_context()  # every httpx.get/post of the suite: no CA bundle loaded per request
 
 STARTUP_TIMEOUT = 90.0  # a readiness wait, not a speed target: a loaded 2-core machine starts slowly
 
