@@ -11,6 +11,7 @@ nodes never need to be told again.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import os
@@ -319,10 +320,21 @@ def server_context(files: TlsFiles) -> ssl.SSLContext:
 
 def client_context(settings: Settings) -> ssl.SSLContext:
     """Verifies servers against the system's authorities plus voxd's own, when it exists: services
-    and the CLI then reach each other over https, and still any public service (a hosted model)."""
-    context = ssl.create_default_context()
+    and the CLI then reach each other over https, and still any public service (a hosted model).
+    One per process and version of the authority's file: loading the system's authorities costs
+    some 40 ms of CPU, and each service of a daemon opens a session of its own."""
     authority = TlsFiles.of(settings).ca_cert
-    if authority.exists():
+    try:
+        found = authority.stat()
+    except OSError:
+        return _client_context(None, None)
+    return _client_context(str(authority), (found.st_mtime_ns, found.st_size, found.st_ino))
+
+
+@functools.lru_cache(maxsize=8)
+def _client_context(authority: str | None, version: tuple[int, int, int] | None) -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    if authority is not None:
         context.load_verify_locations(cafile=authority)
     return context
 

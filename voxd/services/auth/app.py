@@ -24,7 +24,7 @@ from voxd.kit.fields import MAX_TOKEN_LENGTH, Email, Label, Secret
 from voxd.kit.routes import EVERY_SERVICE, Call, Route, json_response
 from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import local_zone_name
-from voxd.services.auth.passwords import NewPassword, hash_password, verify_password
+from voxd.services.auth.passwords import NewPassword, hash_password, prepare, verify_password
 from voxd.services.auth.ratelimit import ADDRESS_LIMITER, EMAIL_LIMITER, FailureLimiter, login_address, too_many
 from voxd.services.auth.settings import AuthSettings, load_settings
 from voxd.kit.node_records import NodeList, NodeRegistration, RegisteredNode
@@ -320,6 +320,7 @@ async def auth_state(app: web.Application) -> AsyncIterator[None]:
     app[POLICY] = config.policy
     app[STORE] = AuthStore(app[DB])
     await app[STORE].set_app_credentials(settings.app_keys())
+    prepare()  # the unknown-email hash, in the passwords' own threads while the daemon starts
     app[EMAIL_LIMITER] = FailureLimiter(config.max_failures, config.login_window)
     app[ADDRESS_LIMITER] = FailureLimiter(config.max_failures_per_address, config.login_window)
 

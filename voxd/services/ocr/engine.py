@@ -2,7 +2,8 @@
 
 pytesseract runs the tesseract program once per image (`image_to_data`: words with their block,
 paragraph and line numbers, from which the lines are put back together). It blocks, so the service
-calls it in its worker pool."""
+calls it in its worker pool. It is imported at the first image, not with the service: it imports
+pandas when that is installed, some 0.4 s of every daemon's start."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import shutil
 from dataclasses import dataclass
 from typing import Protocol
 
-import pytesseract
 from PIL import Image
 
 from voxd.kit.errors import ApiError
@@ -49,6 +49,8 @@ class TesseractRecognizer:
         problem = self.problem()
         if problem:
             raise unavailable(problem)
+        import pytesseract
+
         # pytesseract keeps the program, and the environment it starts it with, in module globals.
         # One OpenMP thread per tesseract: its threads slow one image down on a busy machine
         # (docs/performance.md), and the service's worker pool decides how many images run at once.
