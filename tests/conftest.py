@@ -38,6 +38,7 @@ def ports_free(ports: list[int]) -> bool:
     return True
 
 
+MAX_PORT_OFFSET = 50_000  # the most VOXD_PORT_OFFSET may be (voxd refuses to start beyond it)
 _RECENT_OFFSETS: deque[int] = deque(maxlen=16)  # handed out lately: daemons launched side by side
 
 
@@ -56,7 +57,7 @@ def free_port_offset() -> int:
     start avoids parallel runs), and none of the last few handed out: those daemons may not have
     bound their ports yet."""
     ports, ephemeral = default_ports(), ephemeral_ports()
-    candidates = [offset for offset in range(1000, 65536 - max(ports), 37)
+    candidates = [offset for offset in range(1000, min(MAX_PORT_OFFSET, 65535 - max(ports)) + 1, 37)
                   if not any(port + offset in ephemeral for port in (min(ports), max(ports)))]
     start = (os.getpid() * 97) % len(candidates)
     for offset in candidates[start:] + candidates[:start]:
