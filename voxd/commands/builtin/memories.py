@@ -32,6 +32,7 @@ class MemoryCommand(Command):
 
     slot: ClassVar[str]
     asking: ClassVar[re.Pattern[str]]
+    topic = "memories"
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Words that are no fact give the utterance up: "remember to buy milk" is a reminder,
@@ -88,6 +89,7 @@ class Forget(MemoryCommand):
     description = "Forget what was remembered about the speaker that matches some words."
     examples = phrasebook("forget")
     slot = "content_match"
+    destructive = True  # a forgotten memory cannot be got back: asked about first (confirmation)
     asking = re.compile(
         r"^(?:please )?(?:(?:you can|can you|could you|will you) )?(?:please )?(?:forget|wipe|erase|delete|drop|"
         r"stop remembering|do not remember|(?:you )?(?:do not need to|no need to|need not) remember)(?: (?:what|everything|anything) (?:i told you|i said|you know|"
@@ -100,6 +102,9 @@ class Forget(MemoryCommand):
         "[please] [you can] (forget|wipe|erase|delete) (what|everything) (i told you|i said|you know) about "
         "{content_match}",
     )
+
+    def confirmation(self, arguments: dict[str, Any]) -> str | None:
+        return f"Do you want me to forget what you told me about {arguments.get(self.slot)}?"
 
     async def change(self, memories: SpeakerMemories, words: str) -> str:
         forgotten = await memories.forget_matching(words)

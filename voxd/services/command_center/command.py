@@ -35,8 +35,7 @@ from voxd.kit.settings import Settings
 from voxd.kit.tasks import stop_tasks
 from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.pipeline.households import HouseholdZones
-from voxd.services.command_center.pipeline.language_model import LanguageModel, ModelUnavailable, NoModel
-from voxd.services.command_center.pipeline.no_model import help_reply
+from voxd.services.command_center.pipeline.language_model import LanguageModel, ModelUnavailable
 from voxd.services.command_center.pipeline.pipeline import PIPELINE, Pipeline
 from voxd.services.command_center.pipeline.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
 from voxd.services.command_center.settings import (
@@ -78,6 +77,7 @@ class CommandAnswer:
     arguments: dict[str, Any]
     result: dict[str, Any] | None
     routed_by: RoutedBy
+    understood: bool  # false: no stage claimed it and no model is configured (`text` says what voxd can do)
     speaker: dict[str, Any] | None
     timings: dict[str, float]
     transcript: str | None = None  # audio input: what was heard
@@ -92,8 +92,8 @@ def answer(turn: Turn) -> CommandAnswer:
     speaker = {"user_id": turn.speaker.user_id, "name": turn.speaker.name} if turn.speaker else None
     encoded = base64.b64encode(turn.reply_audio).decode() if turn.reply_audio else None
     timings = {str(stage): ms for stage, ms in turn.timings.items()}
-    return CommandAnswer(turn.reply, turn.tool, turn.arguments, result, turn.routed_by, speaker, timings,
-                         turn.transcript, encoded)
+    return CommandAnswer(turn.reply, turn.tool, turn.arguments, result, turn.routed_by, turn.understood, speaker,
+                         timings, turn.transcript, encoded)
 
 
 def wav_answer(turn: Turn) -> web.Response:
@@ -103,6 +103,8 @@ def wav_answer(turn: Turn) -> web.Response:
         headers["X-Voxd-Listen"] = "true"  # the node listens for the answer without the wake word
     if turn.transcript is not None:
         headers["X-Voxd-Transcript"] = quote(turn.transcript)
+    if not turn.understood:
+        headers["X-Voxd-Understood"] = "false"  # a normal answer the node says, not an error
     return web.Response(body=turn.reply_audio, content_type="audio/wav", headers=headers)
 
 
@@ -114,16 +116,11 @@ def speech_down(error: SpeechUnavailable, transcript: str | None) -> ApiError:
     return ApiError(503, f"{error.service}_unavailable", f"the {what} service did not answer: {error}", extra=extra)
 
 
-def model_down(reason: ModelUnavailable, turn: Turn, commands: list) -> ApiError:
-    """A 503 whose `text` the node says: what voxd can do without a model when none is configured,
-    else that the configured one is not answering."""
-    if isinstance(reason, NoModel):
-        log.info("no language model for %s; answered with what voxd can do", turn.conversation)
-        spoken = help_reply(commands)
-    else:
-        log.warning("no language model answered for %s: %s", turn.conversation, reason)
-        spoken = NO_MODEL_REPLY
-    extra = {"text": spoken, **({"transcript": turn.transcript} if turn.transcript is not None else {})}
+def model_down(reason: ModelUnavailable, turn: Turn) -> ApiError:
+    """A 503 whose `text` the node says: the configured model is not answering (with none
+    configured, an utterance nothing understood is a 200 with `understood: false`)."""
+    log.warning("no language model answered for %s: %s", turn.conversation, reason)
+    extra = {"text": NO_MODEL_REPLY, **({"transcript": turn.transcript} if turn.transcript is not None else {})}
     return ApiError(503, "llm_unavailable", f"no language model answered: {reason}", extra=extra)
 
 
@@ -157,7 +154,7 @@ async def run_command(call: Call[CommandInput | None]) -> web.Response:
     except SpeechUnavailable as error:
         raise speech_down(error, turn.transcript) from None
     except ModelUnavailable as reason:
-        raise model_down(reason, turn, call.app[PIPELINE].commands) from None
+        raise model_down(reason, turn) from None
     if wants_wav(call.request) and turn.reply_audio is not None:
         return wav_answer(turn)
     return json_response(answer(turn))

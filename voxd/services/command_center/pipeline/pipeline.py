@@ -30,7 +30,9 @@ from voxd.language.fillers import drop_fillers
 from voxd.commands.scanning import refined_arguments
 from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.pipeline.follow_ups import FollowUps, PendingQuestion, spoken_answer
-from voxd.services.command_center.pipeline.language_model import ModelUnavailable
+from voxd.services.command_center.pipeline.confirmation import answer_confirmation, ask_first
+from voxd.services.command_center.pipeline.language_model import ModelUnavailable, NoModel
+from voxd.services.command_center.pipeline.no_model import not_understood_reply
 from voxd.services.command_center.pipeline.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
 from voxd.services.command_center.pipeline.prompt import REPLY, routing_prompt
 from voxd.services.command_center.pipeline.speech import SpeechUnavailable
@@ -114,7 +116,8 @@ class Pipeline:
 
     async def run(self, turn: Turn) -> Turn:
         """Every stage in order. Raises SpeechUnavailable (speech-to-text down, or text-to-speech
-        down for a spoken command) and ModelUnavailable (the utterance needed the model)."""
+        down for a spoken command) and ModelUnavailable (the utterance needed a configured model that
+        did not answer; with none configured it is answered as not understood)."""
         with turn.timed(Stage.TOTAL):
             if turn.audio is not None:
                 await self.transcribe(turn)
@@ -123,7 +126,7 @@ class Pipeline:
             if turn.text:
                 await self.understand(turn)
             else:
-                turn.reply = NOT_HEARD
+                turn.reply, turn.understood = NOT_HEARD, False
             if turn.wants_audio and turn.reply:
                 await self.synthesize(turn)
         log.info("%s: %s -> %s via %s in %.0f ms", turn.conversation, said(turn.text), turn.tool or "reply",
@@ -134,16 +137,24 @@ class Pipeline:
         """The text stages: from the utterance to the words of the reply. Leading fillers and wake
         words ("hey jarvis, um") go first, once, so no stage has to allow for them; then known
         slips of speech-to-text are repaired, whether the node sent audio or its own transcript."""
-        turn.text = self.repair(drop_fillers(turn.text))
+        said, turn.text = turn.text, self.repair(drop_fillers(turn.text))
         await self.load_context(turn)
         question = self.follow_ups.take(turn.conversation)
-        self.pre_route(turn)
+        if question is not None and question.confirming:  # a yes or no to a destructive command
+            if turn.follow_up:
+                answer_confirmation(turn, question, said)
+            question = None
+        if turn.routed_by is RoutedBy.NONE:
+            self.pre_route(turn)
         if turn.routed_by is RoutedBy.NONE and turn.follow_up and question is not None:
             self.resume(turn, question)
         if turn.routed_by is RoutedBy.NONE and (router := await self.semantic_router()) is not None:
             await self.route_semantically(turn, router)
         if turn.routed_by is RoutedBy.NONE:
-            await self.route_with_model(turn)  # raises ModelUnavailable when no model answers
+            try:
+                await self.route_with_model(turn)  # raises ModelUnavailable when a configured model does not answer
+            except NoModel:
+                self.not_understood(turn)
         if turn.command is not None:
             await self.validate_and_execute(turn)
             await self.reply_with_model(turn)
@@ -233,7 +244,14 @@ class Pipeline:
 
     def remember_question(self, turn: Turn) -> None:
         if turn.command is not None and turn.response is not None and turn.response.wait_for_input:
-            self.follow_ups.ask(turn.conversation, PendingQuestion(turn.command, turn.text, dict(turn.arguments)))
+            self.follow_ups.ask(turn.conversation, PendingQuestion(turn.command, turn.text, dict(turn.arguments),
+                                                                   confirming=turn.confirming))
+
+    def not_understood(self, turn: Turn) -> None:
+        """No stage claimed the utterance and no model is configured: a normal answer, not an
+        outage (the 503 stays for a configured model that does not answer)."""
+        log.info("%s: not understood without a model; answered with what voxd can do", turn.conversation)
+        turn.reply, turn.understood = not_understood_reply(self.commands), False
 
     async def route_with_model(self, turn: Turn) -> None:
         assert turn.now is not None
@@ -269,6 +287,8 @@ class Pipeline:
                 turn.reply = str(problem)
                 return
         turn.arguments = arguments
+        if ask_first(turn):  # destructive: the caller's yes comes first
+            return
         with turn.timed(Stage.EXECUTE):
             turn.response = await self.execute(turn, command, arguments, secrets.values)
         turn.reply = turn.response.spoken_response or ""
