@@ -104,11 +104,19 @@ class Forget(MemoryCommand):
     )
 
     def confirmation(self, arguments: dict[str, Any]) -> str | None:
-        return f"Do you want me to forget what you told me about {arguments.get(self.slot)}?"
+        return f"Do you want me to forget what you told me about {as_heard(str(arguments.get(self.slot)))}?"
 
     async def change(self, memories: SpeakerMemories, words: str) -> str:
         forgotten = await memories.forget_matching(words)
         return "Okay, I've forgotten that." if forgotten else "I had nothing like that to forget."
+
+
+SAID_BACK = {"my": "your", "i": "you", "me": "you", "mine": "yours", "am": "are", "myself": "yourself"}
+
+
+def as_heard(words: str) -> str:
+    """The speaker's words said back to them: "my birthday" -> "your birthday"."""
+    return " ".join(SAID_BACK.get(word.lower(), word) for word in words.split())
 
 
 COMMANDS = [Remember, Forget]
