@@ -91,6 +91,7 @@ class RouteContext:
     now: datetime  # aware, in the household's time zone
     timezone: ZoneInfo
     speaker: Speaker | None = None
+    country: str | None = None  # the household's ISO 3166 code ("GB"), when known
 
 
 class SpeakerMemories(Protocol):
@@ -161,6 +162,7 @@ class CommandRequest:
     # Whose conversation this is: the node's id, "user:<id>" for a user's own command (a phone,
     # `voxd ask`), "household:<id>" for the admin key. Keep state between utterances under it.
     conversation: str = ""
+    country: str | None = None  # the household's ISO 3166 code ("GB"): its public holidays, its way with dates
 
 
 class Command:

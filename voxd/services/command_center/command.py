@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+import os
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -17,8 +19,9 @@ import aiohttp
 from aiohttp import web
 from pydantic import StringConstraints
 
+from voxd.commands.builtin.help import Help
 from voxd.commands.builtin.research import DeepResearch
-from voxd.commands.overview import CommandSummary, overview
+from voxd.commands.overview import CommandSummary, overview, spoken_help
 from voxd.commands.research.desk import ResearchDesk, ResearchSettings
 from voxd.commands.research.jobs import SCOPE as RESEARCH_SCOPE
 from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
@@ -53,6 +56,7 @@ log = logging.getLogger("voxd.command-center")
 SPEECH = web.AppKey("speech", Speech)  # also the announcer's way to speak
 
 MAX_TEXT = 1000
+TEST_CLOCK = "VOXD_TEST_CLOCK"
 NO_MODEL_REPLY = "Sorry, I can't understand that right now: my language model is not available."
 
 
@@ -171,17 +175,35 @@ async def pipeline_context(app: web.Application):
     model = LanguageModel(app[CLIENT], timeout, configured=model_configured(app[SETTINGS]))
     app[PIPELINE] = pipeline = Pipeline(commands, app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
                                         reply_budget=app[SETTINGS].value(REPLY_BUDGET),
-                                        repair=repair_slips if bias else str, services=app[CLIENT])
+                                        repair=repair_slips if bias else str, services=app[CLIENT],
+                                        household_country=zones.country, clock=test_clock())
     app[ENGINES] = Engines("command-center")
     if app[SETTINGS].value(SEMANTIC):  # built in the background: the service answers meanwhile
         app[ENGINES].start("semantic stage",
                            lambda: pipeline.load_semantic(lambda: semantic_router(commands, app[SETTINGS])))
     else:
         log.info("semantic stage off (VOXD_SEMANTIC=false)")
+    for command in commands:
+        if isinstance(command, Help):  # says what every loaded command does, plug-ins included
+            command.commands = commands
     researching = asyncio.create_task(research_desk(app, commands, model).run(), name="research desk")
     yield
     await stop_tasks(researching)
     await app[ENGINES].stop()
+
+
+def test_clock():
+    """The clock the pipeline reads: the real one, or in tests a fixed moment, VOXD_TEST_CLOCK (an
+    ISO 8601 time with its offset), so date questions across a year's end can be asked any day.
+    Not a setting: no household sets it, and the daemon says so in its log when it is set."""
+    fixed = os.environ.get(TEST_CLOCK)
+    if not fixed:
+        return datetime.now
+    moment = datetime.fromisoformat(fixed)
+    if moment.tzinfo is None:
+        raise ValueError(f"{TEST_CLOCK} needs an offset: {fixed!r}")
+    log.warning("the clock is fixed at %s (%s, for tests only)", moment.isoformat(), TEST_CLOCK)
+    return lambda zone: moment.astimezone(zone)
 
 
 def research_desk(app: web.Application, commands: list, model: LanguageModel) -> ResearchDesk:
@@ -223,17 +245,20 @@ def semantic_router(commands: list, settings: Settings):
 @dataclass(frozen=True)
 class CommandList:
     commands: list[CommandSummary]
+    spoken_help: str  # what "what can you do" answers, from the same commands
 
 
 async def list_commands(call: Call[None]) -> web.Response:
-    return json_response(CommandList(overview(call.app[PIPELINE].commands)))
+    commands = call.app[PIPELINE].commands
+    return json_response(CommandList(overview(commands), spoken_help(commands)))
 
 
 ROUTES = [
     Route("GET", "/api/v0/commands", list_commands, (Pattern.USER, Pattern.NODE, Pattern.ADMIN),
           response=CommandList,
-          summary="what voxd can do: every loaded command (built-in and plug-in) with its description, one "
-                  "sentence that says it and the secrets it needs"),
+          summary="what voxd can do: every loaded command (built-in and plug-in) with its description, "
+                  "example sentences, topic, the secrets it needs and whether it asks before it runs; and the "
+                  "spoken help"),
     Route("POST", "/api/v0/command", run_command, (Pattern.NODE, Pattern.USER, Pattern.ADMIN), body=CommandInput,
           query=CommandOptions, response=CommandAnswer,
           raw_types=AUDIO_TYPES, raw_max_body=MAX_AUDIO_BYTES,

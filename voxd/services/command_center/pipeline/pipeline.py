@@ -97,6 +97,7 @@ class Pipeline:
         semantic: SemanticRouter | None = None,
         repair: Callable[[str], str] = repair_slips,
         services: VoxdServices | None = None,
+        household_country: Callable[[str], Awaitable[str | None]] | None = None,
     ) -> None:
         self.commands = commands
         self.by_name = {command.name: command for command in commands}
@@ -105,6 +106,7 @@ class Pipeline:
         self.model = model
         self.speech = speech
         self.household_zone = household_zone
+        self.household_country = household_country  # None: no country known (tests), so no holidays
         self.http = http
         self.clock = clock
         self.reply_budget = reply_budget  # seconds the model may take to word a reply (VOXD_REPLY_BUDGET)
@@ -180,12 +182,14 @@ class Pipeline:
         with turn.timed(Stage.CONTEXT):
             turn.timezone = await self.household_zone(turn.household_id)
             turn.now = self.clock(turn.timezone)
+            if self.household_country is not None:
+                turn.country = await self.household_country(turn.household_id)
             if turn.speaker is not None:
                 turn.memories = [m.content for m in await self.store.memories(turn.speaker.user_id)]
 
     def route_context(self, turn: Turn) -> RouteContext:
         assert turn.now is not None
-        return RouteContext(now=turn.now, timezone=turn.timezone, speaker=turn.speaker)
+        return RouteContext(now=turn.now, timezone=turn.timezone, speaker=turn.speaker, country=turn.country)
 
     def pre_route(self, turn: Turn) -> None:
         """The first claim wins."""
@@ -304,7 +308,7 @@ class Pipeline:
             storage=DocumentStorage(self.store, turn.household_id, command.storage_scope or command.name),
             ask_model=self.model.ask, http=self.http, services=self.services,
             memories=SpeakerMemories(self.store, speaker.user_id, turn.household_id) if speaker else None,
-            conversation=turn.conversation,
+            conversation=turn.conversation, country=turn.country,
         )
         try:
             return await command.execute(request, **arguments)

@@ -86,6 +86,7 @@ class Turn:
     voice: SpeakerMatch | None = None  # audio input: whose voice it was, if enrolled
     timezone: ZoneInfo = ZoneInfo("UTC")
     now: datetime | None = None
+    country: str | None = None  # the household's ISO 3166 code, for its public holidays
     speaker: Speaker | None = None
     memories: list[str] = field(default_factory=list)
     command: Command | None = None
