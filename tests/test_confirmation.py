@@ -3,7 +3,7 @@ clearing a list, cancelling every timer, forgetting a memory and a plug-in's own
 command, each chosen by the model, are asked about first; "no" (in its many words) leaves the
 stored data exactly as it was, anything else is a new request and changes nothing either, and
 only a yes acts. Said word for word in a template, they act at once. (The semantic stage's side is
-in test_semantic_serve.py.)"""
+in test_semantic_serve.py.) The same daemon, with its plug-in, says what voxd can do (issue 23 §4)."""
 
 from __future__ import annotations
 
@@ -163,3 +163,21 @@ def test_a_plug_in_that_declares_itself_destructive_is_asked_about_too(confirmin
     assert chosen_by_model(confirming, person, "get rid of all the fridge notes", "shred_notes", {})["command"] == "shred_notes"
     assert command(confirming, person, "sure", follow_up=True)["text"] == "Shredded."
     assert command(confirming, person, "shred the fridge notes")["text"] == "Shredded."  # its template: at once
+
+
+def test_what_can_you_do_is_said_from_the_loaded_commands_and_listed_for_the_admin_page(confirming, person):
+    """Issue 23 §4: the spoken help names one example a topic, the household's plug-in first, and is
+    short enough to hear; GET /api/v0/commands gives the same list with each command's examples."""
+    said = command(confirming, person, "what can you do")
+    assert (said["command"], said["routed_by"]) == ("help", "pre_route")
+    assert said["text"].startswith('You can ask me things like "shred the fridge notes", "what\'s the time now"')
+    assert "the commands page lists them all" in said["text"] and len(said["text"].split()) < 70
+    topics = [entry["topic"] for entry in said["result"]["data"]["topics"]]
+    assert topics[:2] == ["shred notes", "the time and date"] and "timers" in topics and "stop" not in topics
+    listed = httpx.get(confirming.url("command-center") + "/api/v0/commands", headers=person["headers"]).json()
+    assert listed["spoken_help"] == said["text"]
+    by_name = {entry["name"]: entry for entry in listed["commands"]}
+    assert by_name["shred_notes"]["destructive"] is True and by_name["shred_notes"]["origin"] == "plug-in"
+    assert by_name["get_date"]["topic"] == "the time and date" and len(by_name["get_date"]["examples"]) == 3
+    assert [name for name, entry in by_name.items() if entry["destructive"]] == [
+        "cancel_timer", "shopping_list", "todo_list", "forget", "shred_notes"]
