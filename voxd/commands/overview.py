@@ -13,7 +13,7 @@ from voxd.language.expansions import expansions
 
 BUILT_IN_PACKAGE = "voxd.commands.builtin"
 EXAMPLES = 3  # of each command in the list
-SPOKEN_TOPICS = 7  # said aloud at most: about forty words
+SPOKEN_TOPICS = 8  # said aloud at most: about fifty words
 PLUG_IN_TOPICS = 3  # of those, the household's own commands first, so a new one is heard
 
 
@@ -82,5 +82,5 @@ def spoken_help(commands: list[Command], most: int = SPOKEN_TOPICS) -> str:
         return "I have no commands loaded yet."
     said = quoted_list([example for _, example in found[:most]])
     more = len(found) - most
-    rest = f" That's {most} of {len(found)} things: the commands page lists them all." if more > 0 else ""
+    rest = f" And {more} more {'thing' if more == 1 else 'things'}: the commands page lists them all." if more > 0 else ""
     return f"You can ask me things like {said}.{rest}"

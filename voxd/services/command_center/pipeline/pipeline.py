@@ -38,6 +38,7 @@ from voxd.services.command_center.pipeline.prompt import REPLY, routing_prompt
 from voxd.services.command_center.pipeline.speech import SpeechUnavailable
 from voxd.services.command_center.storage.store import DocumentStorage
 from voxd.services.command_center.pipeline.tool_calls import ChosenTool, from_message
+from voxd.services.command_center.pipeline.validation import missing_secrets, spoken_name
 from voxd.services.command_center.pipeline.turn import EngineTime, RoutedBy, Stage, Turn
 from voxd.wire.openai_chat import FunctionCall, Message, ToolCall, tools_of
 
@@ -355,25 +356,6 @@ class Pipeline:
                 return
         if engine_ms is not None:
             turn.timings[EngineTime.SYNTHESIZE] = engine_ms
-
-
-def missing_secrets(command: Command, values: dict[str, str], unreadable: set[str]) -> None:
-    """ArgumentProblem naming the command's secrets that are not installed or cannot be read."""
-    needed = [s.key for s in command.required_secrets if s.key not in values]
-    if broken := [key for key in needed if key in unreadable]:
-        raise ArgumentProblem(
-            f"The {spoken_name(command)} command's secret {', '.join(broken)} can't be "
-            f"decrypted with this server's key. An administrator can set it again with voxd secrets set."
-        )
-    if missing := [key for key in needed if key not in unreadable]:
-        raise ArgumentProblem(
-            f"The {spoken_name(command)} command needs the secret {', '.join(missing)}. "
-            f"An administrator can set it with voxd secrets set."
-        )
-
-
-def spoken_name(command: Command) -> str:
-    return command.name.replace("_", " ")
 
 
 def _json(value: Any) -> str:
