@@ -53,14 +53,15 @@ def english_holidays(country: str, year: int, subdivision: str | None = None) ->
 
 
 @lru_cache(maxsize=256)
-def public_holidays(country: str, year: int) -> tuple[tuple[date, str], ...]:
+def public_holidays(country: str, year: int, regions: bool = True) -> tuple[tuple[date, str], ...]:
     """A country's public holidays of a year: the national ones, then those only some of its
     regions keep (Canada's Thanksgiving, England's Easter Monday), each on the day most regions
-    keep it; () when the package does not know the country."""
+    keep it (`regions`: the first time, a country of many regions takes half a second); () when
+    the package does not know the country."""
     national = english_holidays(country, year)
     seen = set(national.values())
     regional: Counter[tuple[date, str]] = Counter()
-    for subdivision in getattr(holidays.country_holidays(country), "subdivisions", ()) if national else ():
+    for subdivision in getattr(holidays.country_holidays(country), "subdivisions", ()) if national and regions else ():
         regional.update((day, name) for day, name in english_holidays(country, year, subdivision).items()
                         if name not in seen)
     by_name: dict[str, date] = {}
@@ -93,7 +94,7 @@ def find_holiday(said: str, year: int, country: str | None) -> NamedDay | None:
     found = holiday_of(said, own + list(observances(year).items()))
     if found is not None:
         return NamedDay(*found)
-    found = holiday_of(said, list(public_holidays(FALLBACK_COUNTRY, year)))
+    found = holiday_of(said, list(public_holidays(FALLBACK_COUNTRY, year, regions=False)))
     return NamedDay(*found, FALLBACK_COUNTRY) if found is not None and country != FALLBACK_COUNTRY else None
 
 
