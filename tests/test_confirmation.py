@@ -7,6 +7,7 @@ in test_semantic_serve.py.) The same daemon, with its plug-in, says what voxd ca
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import httpx
@@ -14,8 +15,11 @@ import pytest
 
 from conftest import COMMAND, Daemon, household_member
 from daemons import serving_with_model
+from pipeline_fakes import FakeModel, chose, make_pipeline, said
 from scripted_llm import tool_call
 from test_semantic_serve import python_path
+from voxd.language.consent import Consent, consent
+from voxd.services.command_center.pipeline.turn import Turn
 
 SHREDDER = '''
 from voxd.commands.api import Command, CommandResponse
@@ -181,3 +185,31 @@ def test_what_can_you_do_is_said_from_the_loaded_commands_and_listed_for_the_adm
     assert by_name["get_date"]["topic"] == "the time and date" and len(by_name["get_date"]["examples"]) == 3
     assert [name for name, entry in by_name.items() if entry["destructive"]] == [
         "cancel_timer", "shopping_list", "todo_list", "forget", "shred_notes"]
+
+
+@pytest.mark.parametrize("answer, meant", [
+    ("yes", Consent.YES), ("Yes please.", Consent.YES), ("yeah go on then", Consent.YES), ("go ahead", Consent.YES),
+    ("sure, do it", Consent.YES), ("okay", Consent.YES), ("no", Consent.NO), ("No thanks.", Consent.NO),
+    ("don't", Consent.NO), ("cancel", Consent.NO), ("no, keep it", Consent.NO), ("yes, no wait", Consent.NO),
+    ("add milk to the list", Consent.UNCLEAR), ("yes add milk to the shopping list", Consent.UNCLEAR),
+    ("what", Consent.UNCLEAR), ("", Consent.UNCLEAR)])
+def test_yes_and_no_are_understood_broadly_and_only_a_plain_yes_consents(answer, meant):
+    assert consent(answer) is meant
+
+
+def test_a_yes_after_the_answer_window_changes_nothing():
+    """The question waits one answer window (60 s); a yes after it is a new utterance (a unit test:
+    the window is shortened instead of waited for)."""
+    model = FakeModel([chose("shopping_list", {"action": "clear"}), said("Yes to what?")])
+    pipeline = make_pipeline(model=model)
+
+    def turn(words: str, follow_up: bool = False) -> Turn:
+        return asyncio.run(pipeline.run(Turn("kitchen", "home", text=words, follow_up=follow_up)))
+
+    turn("add milk to the shopping list")
+    asked = turn("bin the lot we wrote for the shops")
+    assert asked.reply == "Do you want me to clear the whole shopping list?" and asked.confirming
+    pipeline.follow_ups.window = 0.0  # the window has passed
+    late = turn("yes", follow_up=True)
+    assert (late.command, late.reply) == (None, "Yes to what?")  # a new utterance, for the model
+    assert "milk" in turn("what's on the shopping list").reply
