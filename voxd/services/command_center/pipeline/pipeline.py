@@ -145,7 +145,8 @@ class Pipeline:
         question = self.follow_ups.take(turn.conversation)
         if question is not None and question.confirming:  # a yes or no to a destructive command
             if turn.follow_up:
-                answer_confirmation(turn, question, said)
+                with turn.timed(Stage.FOLLOW_UP):
+                    answer_confirmation(turn, question, said)
             question = None
         if turn.routed_by is RoutedBy.NONE:
             self.pre_route(turn)
