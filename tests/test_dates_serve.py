@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from conftest import Daemon, register_node, say
+from conftest import Daemon, register_node, run_voxd, say
 from daemons import serving
 
 NEW_YEARS_EVE = "2026-12-31T23:30:00+00:00"
@@ -89,6 +89,10 @@ def test_public_holidays_are_the_households_country(clocked, homes):
         bad = households(clocked, "PATCH", f"/{household_id}", json={"country": wrong})
         assert bad.status_code == 400, wrong
     assert households(clocked, "PATCH", f"/{household_id}", json={"country": "XX"}).json()["error"]["code"] == "invalid_country"
+    by_cli = run_voxd(clocked.env, "households", "country", household_id, "ie")
+    assert by_cli.exit_code == 0 and "IE" in by_cli.output, by_cli.output
+    listed = run_voxd(clocked.env, "households", "list", "--json")
+    assert listed.exit_code == 0 and '"country": "IE"' in listed.output
 
 
 def test_a_day_no_calendar_knows_is_not_a_date_question(clocked, homes):
