@@ -66,10 +66,12 @@ class Received:
 
 
 def spoken_answer(wav: bytes, text: str = "It is noon.", transcript: str = "what time is it",
-                  listen: bool = False) -> Callable[[], web.Response]:
+                  listen: bool = False, understood: bool = True) -> Callable[[], web.Response]:
     headers = {"X-Voxd-Text": quote(text), "X-Voxd-Transcript": quote(transcript)}
     if listen:
         headers["X-Voxd-Listen"] = "true"
+    if not understood:
+        headers["X-Voxd-Understood"] = "false"
     return lambda: web.Response(body=wav, content_type="audio/wav", headers=headers)
 
 

@@ -94,8 +94,8 @@ def test_ask_errors_are_one_line(voxd_cli, home, make_daemon, tmp_path):
     assert not (tmp_path / "reply.wav").exists()
 
     no_model = ask(voxd_cli, home, "--household", kim["household_id"], "who painted the mona lisa")
-    assert no_model.exit_code == 1 and no_model.output.startswith("Error: no language model answered")
-    assert "`voxd commands` lists what voxd understands without one" in no_model.output
+    assert no_model.exit_code == 0 and no_model.output.startswith("Sorry, I didn't understand that.")
+    assert "routed by: none (not understood: `voxd commands` lists what voxd can do)" in no_model.output
 
     stopped = make_daemon(start=False)
     voxd_cli("init", target=stopped)

@@ -171,7 +171,6 @@ LEFT_FOR_THE_MODEL = [
     "remind me in 5 minutes",
     "what time is my meeting",
     "what time is it in narnia",
-    "what's the date today",
     "how many days are in a year",
     "what is love in french",
     "what's 15 percent of 200",
@@ -458,10 +457,10 @@ def test_questions_need_a_model():
 
 def test_every_command_describes_itself_for_the_model():
     assert [command.name for command in COMMANDS] == [
-        "stop", "get_current_time", "calculate", "set_timer", "check_timers", "cancel_timer",
+        "stop", "get_current_time", "get_date", "calculate", "set_timer", "check_timers", "cancel_timer",
         "convert_measurement", "find_recipe", "read_recipe", "whats_for_dinner", "add_recipe_to_shopping_list",
         "shopping_list", "todo_list", "tell_joke", "get_weather", "answer_question",
-        "remember", "forget", "deep_research"]
+        "remember", "forget", "deep_research", "help"]
     for command in COMMANDS:
         schema = command.tool_schema()["function"]
         assert len(schema["description"]) > 30, command.name

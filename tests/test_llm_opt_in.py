@@ -1,5 +1,6 @@
 """The language model is opt-in (issue 13 §5): with none configured an utterance no stage claims is
-answered at once with what voxd can do; a model's answer has a token cap and stops when it repeats
+answered at once, as a normal answer (200, understood false), with what voxd can do; a configured
+model that does not answer is a 503; a model's answer has a token cap and stops when it repeats
 itself; a reply the model takes too long to word is cut. (The embedded model refusing a GGUF with no
 chat template is a slow test in test_llm_proxy.py.)"""
 
@@ -8,13 +9,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from pathlib import Path
+import socket
 
 from conftest import register_node, say
 from pipeline_fakes import FakeModel, FakeStore, chose, make_pipeline, said
 from test_pipeline import Lookup, run
 from voxd.commands.api import Command
 from voxd.commands.registry import built_in_commands
-from voxd.services.command_center.pipeline.no_model import help_reply, summary
+from voxd.commands.wording import summary
+from voxd.services.command_center.pipeline.no_model import not_understood_reply
 from voxd.services.command_center.pipeline.turn import Stage
 from voxd.kit.settings import Settings
 from voxd.services.llm.app import Serving, capped, follow
@@ -24,37 +27,53 @@ from voxd.services.llm.settings import load_settings
 from voxd.wire.openai_chat import ChatRequest, Message
 
 
-def test_with_no_model_configured_an_unclaimed_utterance_gets_what_voxd_can_do(make_daemon):
+def test_with_no_model_configured_an_unclaimed_utterance_is_a_normal_answer(make_daemon):
+    """Not understood is an answer, not an outage (issue 23 §5): 200, routed by none, the short help."""
     daemon = make_daemon(["config", "auth", "llm", "command-center"], VOXD_LLM_BACKEND="")  # nothing configured
     node = register_node(daemon)
     answer = say(daemon, node, "why is the sky blue")
-    assert answer.status_code == 503  # as before: nodes say the `text` of an llm_unavailable answer
+    assert answer.status_code == 200
     body = answer.json()
-    assert body["error"]["code"] == "llm_unavailable"
-    assert body["text"] == help_reply(built_in_commands())
-    assert "tell the current time" in body["text"] and "voxd models pull" in body["text"]
+    assert (body["routed_by"], body["understood"], body["command"], body["result"]) == ("none", False, None, None)
+    assert body["text"] == not_understood_reply(built_in_commands())
+    assert "what I can do" in body["text"] and "voxd models pull" in body["text"]
     assert "llm backend none" in daemon.output()  # the default, though the packaged GGUF is installed
     assert "completion by" not in daemon.output()  # the proxy was not asked
-    assert say(daemon, node, "what's 3 times 4").json()["routed_by"] == "pre_route"  # fast paths unchanged
+    understood = say(daemon, node, "what's 3 times 4").json()  # fast paths unchanged
+    assert (understood["routed_by"], understood["understood"]) == ("pre_route", True)
+
+
+def test_a_configured_model_that_does_not_answer_is_still_a_503(make_daemon):
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    daemon = make_daemon(["config", "auth", "llm", "command-center"], VOXD_LLM_BACKEND="openai",
+                         VOXD_LLM_URL=f"http://127.0.0.1:{closed}/v1", VOXD_LLM_MODEL="house-model")
+    node = register_node(daemon)
+    answer = say(daemon, node, "why is the sky blue")
+    assert answer.status_code == 503
+    body = answer.json()
+    assert body["error"]["code"] == "llm_unavailable" and "language model is not available" in body["text"]
 
 
 class Greeter(Command):
     name = "greet_guests"
     description = "Greet the guests by name when they arrive at the front door of the house. Or sing."
-    templates = ("greet {who}",)
+    examples = ("greet the guests at the door",)
 
 
 class Thinker(Command):
     name = "deep_thought"
-    description = "Think deeply."  # no templates: it needs the model, so it is not offered
+    description = "Think deeply."  # no templates or examples: it needs the model, so it is not offered
 
 
-def test_the_help_reply_is_built_from_the_loaded_commands():
+def test_the_not_understood_reply_is_built_from_the_loaded_commands():
     assert summary(Greeter.description) == "greet the guests by name"
     assert summary("Tell the current time, here or in another city or time zone. Use for 'x'.") == "tell the current time"
-    reply = help_reply([Thinker(), Greeter(), *built_in_commands()])
-    assert "greet the guests by name" in reply and "think deeply" not in reply
-    assert reply.startswith("I didn't understand that") and "voxd models pull" in reply
+    reply = not_understood_reply([Thinker(), *built_in_commands(), Greeter()])
+    assert '"greet the guests at the door"' in reply and "deep" not in reply  # a plug-in is offered first
+    assert reply.startswith("Sorry, I didn't understand that.") and "voxd models pull" in reply
+    assert len(reply.split()) < 45  # short enough to hear
 
 
 def test_a_repeating_answer_is_seen_as_it_is_generated():

@@ -39,6 +39,19 @@ def test_spoken_reply():
         assert request.headers["Accept"] == "audio/wav"
 
 
+def test_a_reply_nothing_understood_is_spoken_not_an_error():
+    """Without a model, an utterance no stage claims is a 200 with X-Voxd-Understood: false: the
+    node plays it like any reply (it says what voxd can do), with no error code or error chime."""
+    with stand_in_command_center() as command_center:
+        answer = tone_wav(330, 0.2)
+        command_center.answers.append(spoken_answer(answer, text="Sorry, I didn't understand that.",
+                                                    transcript="make me a coffee", understood=False))
+        command_center.answers.append(spoken_answer(answer))
+        reply = send(command_center.url)
+        assert (reply.audio, reply.error_code, reply.understood) == (answer, None, False)
+        assert send(command_center.url).understood is True
+
+
 def test_error_answer_carries_speakable_text():
     with stand_in_command_center() as command_center:
         command_center.answers.append(lambda: web.json_response(

@@ -22,6 +22,26 @@ COMMANDS = built_in_commands()
 SAID: dict[str, tuple[str, ...]] = {
     "stop": ("stop", "okay stop thanks"),
     "get_current_time": ("what time is it", "can you tell me what time it is in Tokyo", "what's the time"),
+    "get_date": (
+        "what's the date",
+        "what day is it today",
+        "what's the date next wednesday",
+        "what day of the week is christmas this year",
+        "what day does new year's day fall on",
+        "when is easter",
+        "how many days until thanksgiving",
+        "how long is it until halloween",
+    ),
+    "help": (
+        "help",
+        "I need some help",
+        "what can you do",
+        "what can I ask you",
+        "what are you able to do",
+        "what commands do you understand",
+        "how do I use you",
+        "what are your skills",
+    ),
     "calculate": ("what's 12 times 7", "can you add 250 and 175 for me", "subtract 7 from 22",
                   "how much is 90 dollars shared between 3 people"),
     "set_timer": (

@@ -150,7 +150,7 @@ class NodeAgent:
             log.warning("reply error (%s): %s", reply.error_code, reply.text)
             await self._chime(Chime.ERROR)
             return
-        log.info("reply: %s", reply.text)
+        log.info("%s: %s", "reply" if reply.understood else "not understood; reply", reply.text)
         try:
             await self._sink.play(reply.audio)
         except NotAWav as error:

@@ -32,6 +32,9 @@ class Reply:
     transcript: str | None
     listen: bool  # the reply asked a question: listen again without the wake word
     error_code: str | None = None  # set, with audio None, when the server answered with an error
+    # False when nothing understood the utterance (no stage claimed it and no model is configured):
+    # a normal answer, spoken like any other (the audio says what voxd can do), never an error.
+    understood: bool = True
 
 
 class CommandClient:
@@ -87,7 +90,8 @@ def _spoken_reply(headers, body: bytes) -> Reply:
     transcript = headers.get("X-Voxd-Transcript")
     return Reply(audio=body, text=unquote(headers.get("X-Voxd-Text", "")),
                  transcript=unquote(transcript) if transcript is not None else None,
-                 listen=headers.get("X-Voxd-Listen", "").lower() == "true")
+                 listen=headers.get("X-Voxd-Listen", "").lower() == "true",
+                 understood=headers.get("X-Voxd-Understood", "").lower() != "false")
 
 
 def _error_reply(status: int, body: bytes) -> Reply:

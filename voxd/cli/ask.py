@@ -77,7 +77,7 @@ def send(words: str | None, wav: Path | None, household_id: str | None, follow_u
             return await client.call("command-center", "POST", COMMAND, params=params or None, timeout=ASK_TIMEOUT,
                                      **request)
         except UpstreamError as failure:
-            if failure.code == "llm_unavailable":  # a node would speak a sentence; a terminal wants the way on
+            if failure.code == "llm_unavailable":  # a configured model down: a terminal wants the way on
                 raise CliError(f"{failure.message}; `voxd commands` lists what voxd understands without one") from None
             raise
 
@@ -97,7 +97,8 @@ def print_answer(answer: dict) -> None:
     command = answer.get("command") or "none"
     arguments = ", ".join(f"{name}={value!r}" for name, value in (answer.get("arguments") or {}).items())
     line(f"command: {command}" + (f" ({arguments})" if arguments else ""))
-    line(f"routed by: {ROUTES.get(answer['routed_by'], answer['routed_by'])}")
+    understood = "" if answer.get("understood", True) else " (not understood: `voxd commands` lists what voxd can do)"
+    line(f"routed by: {ROUTES.get(answer['routed_by'], answer['routed_by'])}{understood}")
     if answer.get("speaker"):
         line(f"speaker: {answer['speaker']['name']}")
     line("timings: " + timings_line(answer.get("timings") or {}), "dim")

@@ -1,4 +1,4 @@
-"""`voxd households create|list|rename|timezone|delete`."""
+"""`voxd households create|list|rename|timezone|country|delete`."""
 
 from __future__ import annotations
 
@@ -46,6 +46,8 @@ def list_households(as_json: bool) -> None:
 field_verb(households, "rename", "name", "auth", "/households", "Give a household a new name.")
 field_verb(households, "timezone", "timezone", "auth", "/households",
            "Change a household's time zone (IANA, e.g. Europe/Berlin).")
+field_verb(households, "country", "country", "auth", "/households",
+           "Set a household's country (ISO 3166, e.g. GB): whose public holidays voxd knows.")
 
 
 @households.command("delete")

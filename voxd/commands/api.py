@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 from voxd.language.expansions import expansions
 from voxd.language.reminders import reminder_at_a_time
 from voxd.language.templates import Template, normalize_utterance, slot_anchors
+from voxd.commands.wording import summary
 
 # How a household adds a language model (docs/llm.md), for every answer that says none is set up:
 # the no-model help reply, and a command whose `ask_model` answered None.
@@ -90,6 +91,7 @@ class RouteContext:
     now: datetime  # aware, in the household's time zone
     timezone: ZoneInfo
     speaker: Speaker | None = None
+    country: str | None = None  # the household's ISO 3166 code ("GB"), when known
 
 
 class SpeakerMemories(Protocol):
@@ -160,6 +162,7 @@ class CommandRequest:
     # Whose conversation this is: the node's id, "user:<id>" for a user's own command (a phone,
     # `voxd ask`), "household:<id>" for the admin key. Keep state between utterances under it.
     conversation: str = ""
+    country: str | None = None  # the household's ISO 3166 code ("GB"): its public holidays, its way with dates
 
 
 class Command:
@@ -180,6 +183,14 @@ class Command:
     broad: ClassVar[bool] = False
     # Commands that share documents (set_timer, check_timers, cancel_timer) name one scope.
     storage_scope: ClassVar[str | None] = None
+    # True when the command deletes what cannot be got back (memories, a whole list, every timer):
+    # unless a template claimed the utterance word for word, voxd asks `confirmation` first and
+    # runs the command only on a yes in the follow-up turn (docs/commands.md, Destructive commands).
+    destructive: ClassVar[bool] = False
+    # What the spoken help ("what can you do") groups the command under (one example a topic);
+    # None: its own name. `in_help = False` leaves it out (stop, help itself).
+    topic: ClassVar[str | None] = None
+    in_help: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._templates = [Template(pattern) for pattern in self.templates]
@@ -234,6 +245,14 @@ class Command:
         None) when it may be meant for another command: claim only what cannot be. The default
         keeps the slots as matched."""
         return arguments
+
+    def confirmation(self, arguments: dict[str, Any]) -> str | None:
+        """The question to ask before a destructive command runs with these (checked) arguments,
+        or None when they destroy nothing. The default asks about the first words of the
+        description ("Do you want me to delete a recipe from the household's book?"); override it
+        to name what goes, or to ask only for some arguments (a list asks before it is cleared,
+        not before one item is removed)."""
+        return f"Do you want me to {summary(self.description)}?" if self.destructive else None
 
     async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
         raise NotImplementedError

@@ -14,6 +14,7 @@ ENTRY_POINT_GROUP = "voxd.commands"
 BUILT_IN_MODULES = (
     "stop",
     "current_time",
+    "dates",
     "calculate",
     "timers",
     "measurements",
@@ -24,6 +25,7 @@ BUILT_IN_MODULES = (
     "questions",
     "memories",
     "research",
+    "help",
 )
 
 

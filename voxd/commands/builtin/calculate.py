@@ -20,6 +20,7 @@ OPERATOR = (
 
 class Calculate(Command):
     name = "calculate"
+    topic = "sums"
     description = (
         "Do arithmetic on two numbers: add, subtract, multiply or divide. "
         "Use for 'what's 12 times 7' or 'what is 100 divided by 4'; not for unit conversions."

@@ -15,6 +15,7 @@ from voxd.language.places import place_key, zone_name
 
 class GetCurrentTime(Command):
     name = "get_current_time"
+    topic = "the time and date"
     description = (
         "Tell the current time, here or in another city or time zone. "
         "Use for 'what time is it' and 'what time is it in Tokyo'; not for dates of events."

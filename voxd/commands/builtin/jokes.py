@@ -77,6 +77,7 @@ def jokes_about(topic: str) -> list[Joke]:
 
 class TellJoke(Command):
     name = "tell_joke"
+    topic = "jokes"
     description = "Tell a short, clean joke, on a topic when the user asks for one ('a joke about cats')."
     examples = phrasebook("tell_joke")
     parameters = (Parameter("topic", "string", "topic of the joke, only when the user asks for one"),)

@@ -143,6 +143,8 @@ class HouseholdList(Command):
 
     spoken_name: ClassVar[str]
     tasks: ClassVar[bool] = False  # items are tasks, ticked off by saying what was done
+    topic = "lists"
+    destructive = True  # clearing the whole list: asked about first (confirmation)
     parameters = (
         Parameter("action", "enum", "action: add or remove items, read the list, or clear it",
                   required=True, choices=ACTIONS),
@@ -190,6 +192,10 @@ class HouseholdList(Command):
         """The items in words said before a pointer; on a list of tasks also a task said done
         ("I've paid the gas bill, tick it off": "pay the gas bill")."""
         return scan_item_phrase(said) or (task_said_done(said) if self.tasks else None)
+
+    def confirmation(self, arguments: dict[str, Any]) -> str | None:
+        """Clearing the whole list is asked about; adding, removing named items and reading are not."""
+        return f"Do you want me to clear the whole {self.spoken_name}?" if arguments.get("action") == "clear" else None
 
     def items_of(self, request: CommandRequest) -> ListItems:
         return ListItems(request.storage, self.name)

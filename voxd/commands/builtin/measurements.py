@@ -146,6 +146,7 @@ def from_kelvin(kelvin: float, unit: Unit) -> float:
 
 class ConvertMeasurement(Command):
     name = "convert_measurement"
+    topic = "measurements"
     description = (
         "Convert an amount between units of length, weight, volume, cooking measures or temperature, "
         "such as miles to kilometers, cups to milliliters, pounds to grams or Fahrenheit to Celsius. "

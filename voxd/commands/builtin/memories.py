@@ -32,6 +32,7 @@ class MemoryCommand(Command):
 
     slot: ClassVar[str]
     asking: ClassVar[re.Pattern[str]]
+    topic = "memories"
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Words that are no fact give the utterance up: "remember to buy milk" is a reminder,
@@ -88,6 +89,7 @@ class Forget(MemoryCommand):
     description = "Forget what was remembered about the speaker that matches some words."
     examples = phrasebook("forget")
     slot = "content_match"
+    destructive = True  # a forgotten memory cannot be got back: asked about first (confirmation)
     asking = re.compile(
         r"^(?:please )?(?:(?:you can|can you|could you|will you) )?(?:please )?(?:forget|wipe|erase|delete|drop|"
         r"stop remembering|do not remember|(?:you )?(?:do not need to|no need to|need not) remember)(?: (?:what|everything|anything) (?:i told you|i said|you know|"
@@ -101,9 +103,20 @@ class Forget(MemoryCommand):
         "{content_match}",
     )
 
+    def confirmation(self, arguments: dict[str, Any]) -> str | None:
+        return f"Do you want me to forget what you told me about {as_heard(str(arguments.get(self.slot)))}?"
+
     async def change(self, memories: SpeakerMemories, words: str) -> str:
         forgotten = await memories.forget_matching(words)
         return "Okay, I've forgotten that." if forgotten else "I had nothing like that to forget."
+
+
+SAID_BACK = {"my": "your", "i": "you", "me": "you", "mine": "yours", "am": "are", "myself": "yourself"}
+
+
+def as_heard(words: str) -> str:
+    """The speaker's words said back to them: "my birthday" -> "your birthday"."""
+    return " ".join(SAID_BACK.get(word.lower(), word) for word in words.split())
 
 
 COMMANDS = [Remember, Forget]

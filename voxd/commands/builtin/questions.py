@@ -19,6 +19,7 @@ NO_MODEL = f"I can't answer questions right now: no language model is available.
 
 class AnswerQuestion(Command):
     name = "answer_question"
+    topic = "questions"
     description = (
         "Answer a general-knowledge or everyday question that no other command covers, "
         "such as 'how far is the moon' or 'who wrote Hamlet'. Pass the question in the user's own words."

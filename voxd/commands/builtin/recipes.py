@@ -35,6 +35,8 @@ class RecipeCommand(Command):
     """A failure to reach the recipes service is one sentence, whatever the command. A dish named
     by a template, a follow-up answer ("the lasagne") or a model is searched for as `dish` words."""
 
+    topic = "recipes"
+
     async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
         arguments = {name: dish(value) if name in ("title", "query") and isinstance(value, str) else value
                      for name, value in arguments.items()}

@@ -65,6 +65,7 @@ def research_topic(words: str | None, text: str) -> str | None:
 
 class DeepResearch(Command):
     name = "deep_research"
+    topic = "research"
     storage_scope = SCOPE
     description = (
         "Research a topic on the web in the background and send a short report with its sources to the "

@@ -10,6 +10,7 @@ ACKNOWLEDGEMENT = "Okay."
 
 class Stop(Command):
     name = "stop"
+    in_help = False  # said to end a conversation, not a thing to offer
     description = (
         "Stop talking or end the conversation when the user says stop, cancel, never mind, "
         "be quiet or that's all. Not for stopping a timer, music or a device."

@@ -129,6 +129,7 @@ LABEL_HINT = "name of the timer, such as pasta, only when the user gives one"
 class SetTimer(Command):
     name = "set_timer"
     storage_scope = SCOPE
+    topic = "timers"
     description = (
         "Start a countdown timer for a length of time, optionally named ('a pasta timer for 8 minutes'). "
         "Not for alarms or reminders at a clock time."
@@ -189,6 +190,7 @@ class SetTimer(Command):
 class CheckTimers(Command):
     name = "check_timers"
     storage_scope = SCOPE
+    topic = "timers"
     description = "Say how much time is left on the running timers, or on one named timer."
     examples = phrasebook("check_timers")
     parameters = (Parameter("label", "string", LABEL_HINT),)
@@ -231,6 +233,8 @@ class CheckTimers(Command):
 class CancelTimer(Command):
     name = "cancel_timer"
     storage_scope = SCOPE
+    topic = "timers"
+    destructive = True  # cancelling every timer at once: asked about first (confirmation)
     description = (
         "Cancel a running timer: the named one, all of them (label 'all'), "
         "or with no label the only or newest timer."
@@ -252,6 +256,10 @@ class CancelTimer(Command):
         if not arguments.get("label"):
             return arguments
         return {**arguments, "label": timer_label(arguments["label"], text)}
+
+    def confirmation(self, arguments: dict[str, Any]) -> str | None:
+        """Only every timer at once is asked about; one timer is quickly set again."""
+        return "Do you want me to cancel all your timers?" if clean_label(arguments.get("label")) == EVERY_TIMER else None
 
     async def execute(self, request: CommandRequest, label: str | None = None) -> CommandResponse:
         timers = await running_timers(request.storage, request.now)

@@ -53,6 +53,7 @@ class Conditions:
 
 class GetWeather(Command):
     name = "get_weather"
+    topic = "the weather"
     description = (
         "Current weather or the forecast up to five days ahead for a city "
         "(the household's city when none is named): temperature and conditions."

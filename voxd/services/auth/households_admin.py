@@ -13,7 +13,8 @@ from pydantic import model_validator
 from voxd.kit.errors import ApiError
 from voxd.kit.fields import Label
 from voxd.kit.routes import Call, Route, json_response
-from voxd.services.auth.records import ADMINS, ZoneName, check_timezone, require_household, store
+from voxd.services.auth.records import (ADMINS, CountryCode, ZoneName, check_country, check_timezone,
+                                        require_household, store)
 from voxd.services.auth.store import Household
 
 log = logging.getLogger("voxd.auth")
@@ -23,19 +24,22 @@ log = logging.getLogger("voxd.auth")
 class HouseholdChange:
     name: Label | None = None
     timezone: ZoneName | None = None
+    country: CountryCode | None = None  # whose public holidays voxd knows (default: the time zone's)
 
     @model_validator(mode="after")
     def names_a_change(self) -> HouseholdChange:
-        if self.name is None and self.timezone is None:
-            raise ValueError("give a new name, a new timezone or both")
+        if self.name is None and self.timezone is None and self.country is None:
+            raise ValueError("give a new name, timezone or country")
         return self
 
 
 async def change_household(call: Call[HouseholdChange]) -> web.Response:
     household = await require_household(call, call.path("household_id"))
     zone = check_timezone(call.body.timezone) if call.body.timezone else None
-    changed = await store(call).update_household(household.household_id, call.body.name, zone)
-    log.info("changed household %s (%s, %s)", household.household_id, changed.name, changed.timezone)
+    country = check_country(call.body.country) if call.body.country else None
+    changed = await store(call).update_household(household.household_id, call.body.name, zone, country)
+    log.info("changed household %s (%s, %s, %s)", household.household_id, changed.name, changed.timezone,
+             changed.country)
     return json_response(changed)
 
 
@@ -55,7 +59,7 @@ async def delete_household(call: Call[None]) -> web.Response:
 
 ROUTES = [
     Route("PATCH", "/households/{household_id}", change_household, ADMINS, body=HouseholdChange,
-          response=Household, summary="rename a household or change its time zone"),
+          response=Household, summary="rename a household or change its time zone or country"),
     Route("DELETE", "/households/{household_id}", delete_household, ADMINS, status=204,
           summary="delete an empty household (409 while users or nodes are in it)"),
 ]

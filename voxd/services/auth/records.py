@@ -12,6 +12,7 @@ from pydantic import Field
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import bad_request, not_found
 from voxd.kit.node_records import Node
+from voxd.kit.countries import is_country
 from voxd.kit.routes import Call
 from voxd.services.auth.store import STORE, AuthStore, Household, User
 
@@ -19,6 +20,7 @@ ADMINS = (Pattern.ADMIN, Pattern.ADMIN_USER)  # the admin key or an admin user's
 APP = (Pattern.APP,)
 NODE_KEEPERS = ("command-center",)  # registers nodes, lists, changes and revokes them, sends them announcements
 ZoneName = Annotated[str, Field(min_length=1, max_length=64)]  # an IANA name, checked by check_timezone
+CountryCode = Annotated[str, Field(min_length=2, max_length=2)]  # ISO 3166 alpha-2, checked by check_country
 
 
 def store(call: Call) -> AuthStore:
@@ -33,6 +35,12 @@ def check_timezone(name: str) -> str:
             f"unknown time zone {name!r}: use an IANA name such as Europe/Berlin", "invalid_timezone"
         ) from None
     return name
+
+
+def check_country(code: str) -> str:
+    if not is_country(code.upper()):
+        raise bad_request(f"unknown country {code!r}: use an ISO 3166 code such as GB or US", "invalid_country")
+    return code.upper()
 
 
 async def require_household(call: Call, household_id: uuid.UUID | str) -> Household:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from voxd.kit.auth import constant_time_equal, secret_digest
+from voxd.kit.countries import country_of_zone
 from voxd.kit.db import Database, Transaction
 from voxd.kit.timeparse import now_iso
 from voxd.kit.node_records import Node
@@ -62,6 +63,10 @@ MIGRATIONS = [
     ALTER TABLE refresh_tokens ADD COLUMN session_generation INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
     """,
+    # A household's country (issue 23 §4: its public holidays); NULL: the country of its time zone.
+    """
+    ALTER TABLE households ADD COLUMN country TEXT;
+    """,
 ]
 
 
@@ -71,6 +76,8 @@ class Household:
     name: str
     timezone: str
     created_at: str
+    # ISO 3166 alpha-2 ("GB"): as set, else the country of its time zone (None for UTC)
+    country: str | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +132,11 @@ def _user(row: sqlite3.Row) -> User:
     )
 
 
+def _household(row: sqlite3.Row) -> Household:
+    return Household(row["household_id"], row["name"], row["timezone"], row["created_at"],
+                     row["country"] or country_of_zone(row["timezone"]))
+
+
 def _node(row: sqlite3.Row) -> Node:
     return Node(row["node_id"], row["household_id"], row["room"], row["name"], row["created_at"])
 
@@ -134,26 +146,27 @@ class AuthStore:
         self.db = db
 
     # households
-    async def create_household(self, name: str, tz: str) -> Household:
-        household = Household(str(uuid.uuid4()), name, tz, now_iso())
+    async def create_household(self, name: str, tz: str, country: str | None = None) -> Household:
+        household_id, created_at = str(uuid.uuid4()), now_iso()
         await self.db.execute(
-            "INSERT INTO households VALUES (?, ?, ?, ?)",
-            (household.household_id, name, tz, household.created_at),
+            "INSERT INTO households (household_id, name, timezone, created_at, country) VALUES (?, ?, ?, ?, ?)",
+            (household_id, name, tz, created_at, country),
         )
-        return household
+        return Household(household_id, name, tz, created_at, country or country_of_zone(tz))
 
     async def households(self) -> list[Household]:
         rows = await self.db.fetchall("SELECT * FROM households ORDER BY created_at, name")
-        return [Household(**dict(row)) for row in rows]
+        return [_household(row) for row in rows]
 
     async def household(self, household_id: str) -> Household | None:
         row = await self.db.fetchone("SELECT * FROM households WHERE household_id = ?", (household_id,))
-        return Household(**dict(row)) if row else None
+        return _household(row) if row else None
 
-    async def update_household(self, household_id: str, name: str | None, tz: str | None) -> Household | None:
+    async def update_household(self, household_id: str, name: str | None, tz: str | None,
+                               country: str | None = None) -> Household | None:
         await self.db.execute(
-            "UPDATE households SET name = COALESCE(?, name), timezone = COALESCE(?, timezone) "
-            "WHERE household_id = ?", (name, tz, household_id),
+            "UPDATE households SET name = COALESCE(?, name), timezone = COALESCE(?, timezone), "
+            "country = COALESCE(?, country) WHERE household_id = ?", (name, tz, country, household_id),
         )
         return await self.household(household_id)
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+import os
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -17,8 +19,9 @@ import aiohttp
 from aiohttp import web
 from pydantic import StringConstraints
 
+from voxd.commands.builtin.help import Help
 from voxd.commands.builtin.research import DeepResearch
-from voxd.commands.overview import CommandSummary, overview
+from voxd.commands.overview import CommandSummary, overview, spoken_help
 from voxd.commands.research.desk import ResearchDesk, ResearchSettings
 from voxd.commands.research.jobs import SCOPE as RESEARCH_SCOPE
 from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
@@ -36,9 +39,8 @@ from voxd.kit.tasks import stop_tasks
 from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.pipeline.households import HouseholdZones
 from voxd.services.command_center.pipeline.language_model import (
-    LanguageModel, ModelPresence, ModelUnavailable, NoModel,
+    LanguageModel, ModelPresence, ModelUnavailable,
 )
-from voxd.services.command_center.pipeline.no_model import help_reply
 from voxd.services.command_center.pipeline.pipeline import PIPELINE, Pipeline
 from voxd.services.command_center.pipeline.routing_settings import follow_routing_settings
 from voxd.services.command_center.pipeline.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
@@ -57,6 +59,7 @@ log = logging.getLogger("voxd.command-center")
 SPEECH = web.AppKey("speech", Speech)  # also the announcer's way to speak
 
 MAX_TEXT = 1000
+TEST_CLOCK = "VOXD_TEST_CLOCK"
 NO_MODEL_REPLY = "Sorry, I can't understand that right now: my language model is not available."
 
 
@@ -81,6 +84,7 @@ class CommandAnswer:
     arguments: dict[str, Any]
     result: dict[str, Any] | None
     routed_by: RoutedBy
+    understood: bool  # false: no stage claimed it and no model is configured (`text` says what voxd can do)
     speaker: dict[str, Any] | None
     timings: dict[str, float]
     transcript: str | None = None  # audio input: what was heard
@@ -95,8 +99,8 @@ def answer(turn: Turn) -> CommandAnswer:
     speaker = {"user_id": turn.speaker.user_id, "name": turn.speaker.name} if turn.speaker else None
     encoded = base64.b64encode(turn.reply_audio).decode() if turn.reply_audio else None
     timings = {str(stage): ms for stage, ms in turn.timings.items()}
-    return CommandAnswer(turn.reply, turn.tool, turn.arguments, result, turn.routed_by, speaker, timings,
-                         turn.transcript, encoded)
+    return CommandAnswer(turn.reply, turn.tool, turn.arguments, result, turn.routed_by, turn.understood, speaker,
+                         timings, turn.transcript, encoded)
 
 
 def wav_answer(turn: Turn) -> web.Response:
@@ -106,6 +110,8 @@ def wav_answer(turn: Turn) -> web.Response:
         headers["X-Voxd-Listen"] = "true"  # the node listens for the answer without the wake word
     if turn.transcript is not None:
         headers["X-Voxd-Transcript"] = quote(turn.transcript)
+    if not turn.understood:
+        headers["X-Voxd-Understood"] = "false"  # a normal answer the node says, not an error
     return web.Response(body=turn.reply_audio, content_type="audio/wav", headers=headers)
 
 
@@ -117,16 +123,11 @@ def speech_down(error: SpeechUnavailable, transcript: str | None) -> ApiError:
     return ApiError(503, f"{error.service}_unavailable", f"the {what} service did not answer: {error}", extra=extra)
 
 
-def model_down(reason: ModelUnavailable, turn: Turn, commands: list) -> ApiError:
-    """A 503 whose `text` the node says: what voxd can do without a model when none is configured,
-    else that the configured one is not answering."""
-    if isinstance(reason, NoModel):
-        log.info("no language model for %s; answered with what voxd can do", turn.conversation)
-        spoken = help_reply(commands)
-    else:
-        log.warning("no language model answered for %s: %s", turn.conversation, reason)
-        spoken = NO_MODEL_REPLY
-    extra = {"text": spoken, **({"transcript": turn.transcript} if turn.transcript is not None else {})}
+def model_down(reason: ModelUnavailable, turn: Turn) -> ApiError:
+    """A 503 whose `text` the node says: the configured model is not answering (with none
+    configured, an utterance nothing understood is a 200 with `understood: false`)."""
+    log.warning("no language model answered for %s: %s", turn.conversation, reason)
+    extra = {"text": NO_MODEL_REPLY, **({"transcript": turn.transcript} if turn.transcript is not None else {})}
     return ApiError(503, "llm_unavailable", f"no language model answered: {reason}", extra=extra)
 
 
@@ -160,7 +161,7 @@ async def run_command(call: Call[CommandInput | None]) -> web.Response:
     except SpeechUnavailable as error:
         raise speech_down(error, turn.transcript) from None
     except ModelUnavailable as reason:
-        raise model_down(reason, turn, call.app[PIPELINE].commands) from None
+        raise model_down(reason, turn) from None
     if wants_wav(call.request) and turn.reply_audio is not None:
         return wav_answer(turn)
     return json_response(answer(turn))
@@ -180,13 +181,31 @@ async def pipeline_context(app: web.Application):
     model = LanguageModel(app[CLIENT], timeout, configured=configured)
     app[PIPELINE] = pipeline = Pipeline(commands, app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
                                         reply_budget=app[SETTINGS].value(REPLY_BUDGET),
-                                        repair=repair_slips if bias else str, services=app[CLIENT])
+                                        repair=repair_slips if bias else str, services=app[CLIENT],
+                                        household_country=zones.country, clock=test_clock())
     app[ENGINES] = Engines("command-center")
     follow_routing_settings(app, pipeline, lambda settings: semantic_router(commands, settings))
+    for command in commands:
+        if isinstance(command, Help):  # says what every loaded command does, plug-ins included
+            command.commands = commands
     researching = asyncio.create_task(research_desk(app, commands, model).run(), name="research desk")
     yield
     await stop_tasks(researching)
     await app[ENGINES].stop()
+
+
+def test_clock():
+    """The clock the pipeline reads: the real one, or in tests a fixed moment, VOXD_TEST_CLOCK (an
+    ISO 8601 time with its offset), so date questions across a year's end can be asked any day.
+    Not a setting: no household sets it, and the daemon says so in its log when it is set."""
+    fixed = os.environ.get(TEST_CLOCK)
+    if not fixed:
+        return datetime.now
+    moment = datetime.fromisoformat(fixed)
+    if moment.tzinfo is None:
+        raise ValueError(f"{TEST_CLOCK} needs an offset: {fixed!r}")
+    log.warning("the clock is fixed at %s (%s, for tests only)", moment.isoformat(), TEST_CLOCK)
+    return lambda zone: moment.astimezone(zone)
 
 
 def research_desk(app: web.Application, commands: list, model: LanguageModel) -> ResearchDesk:
@@ -228,17 +247,20 @@ def semantic_router(commands: list, settings: Settings):
 @dataclass(frozen=True)
 class CommandList:
     commands: list[CommandSummary]
+    spoken_help: str  # what "what can you do" answers, from the same commands
 
 
 async def list_commands(call: Call[None]) -> web.Response:
-    return json_response(CommandList(overview(call.app[PIPELINE].commands)))
+    commands = call.app[PIPELINE].commands
+    return json_response(CommandList(overview(commands), spoken_help(commands)))
 
 
 ROUTES = [
     Route("GET", "/api/v0/commands", list_commands, (Pattern.USER, Pattern.NODE, Pattern.ADMIN),
           response=CommandList,
-          summary="what voxd can do: every loaded command (built-in and plug-in) with its description, one "
-                  "sentence that says it and the secrets it needs"),
+          summary="what voxd can do: every loaded command (built-in and plug-in) with its description, "
+                  "example sentences, topic, the secrets it needs and whether it asks before it runs; and the "
+                  "spoken help"),
     Route("POST", "/api/v0/command", run_command, (Pattern.NODE, Pattern.USER, Pattern.ADMIN), body=CommandInput,
           query=CommandOptions, response=CommandAnswer,
           raw_types=AUDIO_TYPES, raw_max_body=MAX_AUDIO_BYTES,

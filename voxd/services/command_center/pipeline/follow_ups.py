@@ -23,6 +23,9 @@ class PendingQuestion:
     text: str  # the utterance that led to the question
     arguments: dict[str, Any]
     asked_at: float = field(default_factory=time.monotonic)
+    # A destructive command asked whether to go on (confirmation.py): only a yes runs it, with
+    # these arguments; anything else leaves everything as it was.
+    confirming: bool = False
 
     def missing_parameter(self) -> str | None:
         """The answer fills the first parameter the command has no value for yet."""

@@ -1,37 +1,20 @@
 """What voxd says to an utterance no stage understood when no language model is configured.
 
-The model is opt-in (docs/llm.md): without one, an utterance no fast matcher claims is answered at
-once with what voxd can do and how to add a model, instead of a slow wrong answer. The things it
-can do are read from the loaded commands that understand phrases without a model (their
-`templates`): the first words of each description, so a new command is offered without editing
-this text.
+The model is opt-in (docs/llm.md): without one, an utterance no fast stage claims is a normal
+outcome, answered at once (200, `understood: false`) with a short spoken help built from the
+loaded commands (voxd.commands.overview: a few examples, the household's plug-ins first) and how
+to add a model, instead of a slow wrong answer or an error.
 """
 
 from __future__ import annotations
 
-import re
-
 from voxd.commands.api import ADD_A_MODEL, Command
+from voxd.commands.overview import quoted_list, topics
 
-OFFERED = 4  # a few; the reply is spoken
-MOST_WORDS = 8  # of one command's summary
-CLAUSE_END = re.compile(r"[.:;(]\s|[.:;(]$|\s\(")
-BREAK = re.compile(r",\s|\swhen\s")
+OFFERED = 3  # examples: the reply is spoken, and "what can you do" says more
 
 
-def summary(description: str) -> str:
-    """The first clause of a description, cut at a comma (or "when") to at most MOST_WORDS words
-    where it can be: "Tell the current time, here or in ..." -> "tell the current time"."""
-    clause = CLAUSE_END.split(description.strip(), maxsplit=1)[0].strip().rstrip(".")
-    cuts = [m.start() for m in BREAK.finditer(clause)] + [len(clause)]
-    fitting = [cut for cut in cuts if len(clause[:cut].split()) <= MOST_WORDS]
-    short = clause[:fitting[-1]] if fitting else clause[:cuts[0]]
-    return short[:1].lower() + short[1:]
-
-
-def help_reply(commands: list[Command]) -> str:
-    things = [summary(c.description) for c in commands if c.templates and c.description][:OFFERED]
-    offer = f" Without one I can {'; '.join(things[:-1])}; or {things[-1]}." if len(things) > 1 else (
-        f" Without one I can {things[0]}." if things else "")
-    return ("I didn't understand that, and no language model is set up to help." + offer
-            + " " + ADD_A_MODEL)
+def not_understood_reply(commands: list[Command]) -> str:
+    examples = [example for _, example in topics(commands)[:OFFERED]]
+    offer = f" You can ask me things like {quoted_list(examples)}, or ask what I can do." if examples else ""
+    return "Sorry, I didn't understand that." + offer + " " + ADD_A_MODEL

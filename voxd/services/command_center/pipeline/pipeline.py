@@ -30,12 +30,15 @@ from voxd.language.fillers import drop_fillers
 from voxd.commands.scanning import refined_arguments
 from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.pipeline.follow_ups import FollowUps, PendingQuestion, spoken_answer
-from voxd.services.command_center.pipeline.language_model import ModelUnavailable
+from voxd.services.command_center.pipeline.confirmation import answer_confirmation, ask_first
+from voxd.services.command_center.pipeline.language_model import ModelUnavailable, NoModel
+from voxd.services.command_center.pipeline.no_model import not_understood_reply
 from voxd.services.command_center.pipeline.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
 from voxd.services.command_center.pipeline.prompt import REPLY, routing_prompt
 from voxd.services.command_center.pipeline.speech import SpeechUnavailable
 from voxd.services.command_center.storage.store import DocumentStorage
 from voxd.services.command_center.pipeline.tool_calls import ChosenTool, from_message
+from voxd.services.command_center.pipeline.validation import missing_secrets, spoken_name
 from voxd.services.command_center.pipeline.turn import EngineTime, RoutedBy, Stage, Turn
 from voxd.wire.openai_chat import FunctionCall, Message, ToolCall, tools_of
 
@@ -95,6 +98,7 @@ class Pipeline:
         semantic: SemanticRouter | None = None,
         repair: Callable[[str], str] = repair_slips,
         services: VoxdServices | None = None,
+        household_country: Callable[[str], Awaitable[str | None]] | None = None,
     ) -> None:
         self.commands = commands
         self.by_name = {command.name: command for command in commands}
@@ -103,6 +107,7 @@ class Pipeline:
         self.model = model
         self.speech = speech
         self.household_zone = household_zone
+        self.household_country = household_country  # None: no country known (tests), so no holidays
         self.http = http
         self.clock = clock
         self.reply_budget = reply_budget  # seconds the model may take to word a reply (VOXD_REPLY_BUDGET)
@@ -117,7 +122,8 @@ class Pipeline:
 
     async def run(self, turn: Turn) -> Turn:
         """Every stage in order. Raises SpeechUnavailable (speech-to-text down, or text-to-speech
-        down for a spoken command) and ModelUnavailable (the utterance needed the model)."""
+        down for a spoken command) and ModelUnavailable (the utterance needed a configured model that
+        did not answer; with none configured it is answered as not understood)."""
         with turn.timed(Stage.TOTAL):
             if turn.audio is not None:
                 await self.transcribe(turn)
@@ -126,7 +132,7 @@ class Pipeline:
             if turn.text:
                 await self.understand(turn)
             else:
-                turn.reply = NOT_HEARD
+                turn.reply, turn.understood = NOT_HEARD, False
             if turn.wants_audio and turn.reply:
                 await self.synthesize(turn)
         log.info("%s: %s -> %s via %s in %.0f ms", turn.conversation, said(turn.text), turn.tool or "reply",
@@ -137,10 +143,15 @@ class Pipeline:
         """The text stages: from the utterance to the words of the reply. Leading fillers and wake
         words ("hey jarvis, um") go first, once, so no stage has to allow for them; then known
         slips of speech-to-text are repaired, whether the node sent audio or its own transcript."""
-        turn.text = self.repair(drop_fillers(turn.text))
+        said, turn.text = turn.text, self.repair(drop_fillers(turn.text))
         await self.load_context(turn)
         question = self.follow_ups.take(turn.conversation)
-        if self.fast_path:
+        if question is not None and question.confirming:  # a yes or no to a destructive command
+            if turn.follow_up:
+                with turn.timed(Stage.FOLLOW_UP):
+                    answer_confirmation(turn, question, said)
+            question = None
+        if turn.routed_by is RoutedBy.NONE and self.fast_path:
             self.pre_route(turn)
         if turn.routed_by is RoutedBy.NONE and turn.follow_up and question is not None:
             self.resume(turn, question)
@@ -148,7 +159,10 @@ class Pipeline:
             if (router := await self.semantic_router()) is not None:
                 await self.route_semantically(turn, router)
         if turn.routed_by is RoutedBy.NONE:
-            await self.route_with_model(turn)  # raises ModelUnavailable when no model answers
+            try:
+                await self.route_with_model(turn)  # raises ModelUnavailable when a configured model does not answer
+            except NoModel:
+                self.not_understood(turn)
         if turn.command is not None:
             await self.validate_and_execute(turn)
             await self.reply_with_model(turn)
@@ -174,12 +188,14 @@ class Pipeline:
         with turn.timed(Stage.CONTEXT):
             turn.timezone = await self.household_zone(turn.household_id)
             turn.now = self.clock(turn.timezone)
+            if self.household_country is not None:
+                turn.country = await self.household_country(turn.household_id)
             if turn.speaker is not None:
                 turn.memories = [m.content for m in await self.store.memories(turn.speaker.user_id)]
 
     def route_context(self, turn: Turn) -> RouteContext:
         assert turn.now is not None
-        return RouteContext(now=turn.now, timezone=turn.timezone, speaker=turn.speaker)
+        return RouteContext(now=turn.now, timezone=turn.timezone, speaker=turn.speaker, country=turn.country)
 
     def pre_route(self, turn: Turn) -> None:
         """The first claim wins."""
@@ -238,7 +254,14 @@ class Pipeline:
 
     def remember_question(self, turn: Turn) -> None:
         if turn.command is not None and turn.response is not None and turn.response.wait_for_input:
-            self.follow_ups.ask(turn.conversation, PendingQuestion(turn.command, turn.text, dict(turn.arguments)))
+            self.follow_ups.ask(turn.conversation, PendingQuestion(turn.command, turn.text, dict(turn.arguments),
+                                                                   confirming=turn.confirming))
+
+    def not_understood(self, turn: Turn) -> None:
+        """No stage claimed the utterance and no model is configured: a normal answer, not an
+        outage (the 503 stays for a configured model that does not answer)."""
+        log.info("%s: not understood without a model; answered with what voxd can do", turn.conversation)
+        turn.reply, turn.understood = not_understood_reply(self.commands), False
 
     async def route_with_model(self, turn: Turn) -> None:
         assert turn.now is not None
@@ -274,6 +297,8 @@ class Pipeline:
                 turn.reply = str(problem)
                 return
         turn.arguments = arguments
+        if ask_first(turn):  # destructive: the caller's yes comes first
+            return
         with turn.timed(Stage.EXECUTE):
             turn.response = await self.execute(turn, command, arguments, secrets.values)
         turn.reply = turn.response.spoken_response or ""
@@ -289,7 +314,7 @@ class Pipeline:
             storage=DocumentStorage(self.store, turn.household_id, command.storage_scope or command.name),
             ask_model=self.model.ask, http=self.http, services=self.services,
             memories=SpeakerMemories(self.store, speaker.user_id, turn.household_id) if speaker else None,
-            conversation=turn.conversation,
+            conversation=turn.conversation, country=turn.country,
         )
         try:
             return await command.execute(request, **arguments)
@@ -336,25 +361,6 @@ class Pipeline:
                 return
         if engine_ms is not None:
             turn.timings[EngineTime.SYNTHESIZE] = engine_ms
-
-
-def missing_secrets(command: Command, values: dict[str, str], unreadable: set[str]) -> None:
-    """ArgumentProblem naming the command's secrets that are not installed or cannot be read."""
-    needed = [s.key for s in command.required_secrets if s.key not in values]
-    if broken := [key for key in needed if key in unreadable]:
-        raise ArgumentProblem(
-            f"The {spoken_name(command)} command's secret {', '.join(broken)} can't be "
-            f"decrypted with this server's key. An administrator can set it again with voxd secrets set."
-        )
-    if missing := [key for key in needed if key not in unreadable]:
-        raise ArgumentProblem(
-            f"The {spoken_name(command)} command needs the secret {', '.join(missing)}. "
-            f"An administrator can set it with voxd secrets set."
-        )
-
-
-def spoken_name(command: Command) -> str:
-    return command.name.replace("_", " ")
 
 
 def _json(value: Any) -> str:

@@ -44,7 +44,7 @@ class EngineTime(StrEnum):
 
 
 class RoutedBy(StrEnum):
-    NONE = "none"  # no command: the model answered in words, or nothing was heard
+    NONE = "none"  # no command: the model answered in words, nothing was heard, or nothing understood
     PRE_ROUTE = "pre_route"  # a command's template claimed the utterance
     FOLLOW_UP = "follow_up"  # the answer to the question the node's last command asked
     SEMANTIC = "semantic"  # sentence embeddings matched a command's examples
@@ -86,12 +86,16 @@ class Turn:
     voice: SpeakerMatch | None = None  # audio input: whose voice it was, if enrolled
     timezone: ZoneInfo = ZoneInfo("UTC")
     now: datetime | None = None
+    country: str | None = None  # the household's ISO 3166 code, for its public holidays
     speaker: Speaker | None = None
     memories: list[str] = field(default_factory=list)
     command: Command | None = None
     tool: str | None = None
     arguments: dict[str, Any] = field(default_factory=dict)
     routed_by: RoutedBy = RoutedBy.NONE
+    understood: bool = True  # False: no stage claimed the utterance and no model is configured
+    confirming: bool = False  # the reply asks whether a destructive command may go on
+    confirmed: bool = False  # a destructive command the caller said yes to (the follow-up stage)
     response: CommandResponse | None = None
     reply: str = ""
     reply_audio: bytes | None = None

@@ -1,0 +1,38 @@
+"""`help`: "what can you do" answered from the commands that are loaded, the household's plug-ins
+among them (voxd.commands.overview.spoken_help: one example a topic, a few topics), so the answer
+grows with every command installed. The command center hands it the list when it loads them."""
+
+from __future__ import annotations
+
+from voxd.commands.api import Command, CommandRequest, CommandResponse
+from voxd.commands.overview import spoken_help, topics
+from voxd.commands.phrasebook import phrasebook
+
+
+class Help(Command):
+    name = "help"
+    in_help = False
+    description = "Say what voxd can do, with an example of each thing, when the user asks for help."
+    examples = phrasebook("help")
+    templates = (
+        "[please] help [me] [please]",
+        "[please] (i need|can i get|can i have) [some] help [please]",
+        "[please] what (can|could) (you|i) do [with you|for me] [please]",
+        "[please] what (can|could|should) i (ask|say) [to] [you]",
+        "[please] what (are you able|do you know how) to do",
+        "[please] what (things|commands) (do you know|can you do|do you understand)",
+        "[please] how (do|can) i use you",
+        "[please] what (are your skills|can i ask you to do)",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.commands: list[Command] = [self]  # every loaded command, once the command center has them
+
+    async def execute(self, request: CommandRequest) -> CommandResponse:
+        found = topics(self.commands)
+        return CommandResponse(spoken_help(self.commands),
+                               data={"topics": [{"topic": topic, "example": example} for topic, example in found]})
+
+
+COMMANDS = [Help]
