@@ -189,6 +189,30 @@ def test_refresh_renews_the_session_and_logout_ends_it(voxd, client):
     assert client.post("/ui-api/auth/refresh").json()["error"]["code"] == "no_session"
 
 
+def test_a_password_change_renews_the_cookie_and_no_refresh_token_reaches_the_page(voxd, client):
+    """The auth service answers a password change with a new pair: the page gets the access token,
+    the refresh token goes into the cookie (and the forwarding never carries that route)."""
+    user = make_user(voxd)
+    session = page_login(client, user)
+    old_cookie = session.cookies["voxd_refresh"]
+    client.cookies.clear()
+    bearer = {"Authorization": f"Bearer {session.json()['access_token']}"}
+    change = {"old_password": user["password"], "new_password": "a brand new battery staple"}
+    assert client.post("/ui-api/auth/auth/password", json=change, headers=bearer).status_code == 404
+    assert client.post("/ui-api/auth/password", json=change).status_code == 401
+    wrong = client.post("/ui-api/auth/password", json={**change, "old_password": "not it"}, headers=bearer)
+    assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "wrong_password"
+    changed = client.post("/ui-api/auth/password", json=change, headers=bearer)
+    assert changed.status_code == 200, changed.text
+    assert "refresh_token" not in changed.text and changed.json()["user"]["user_id"] == user["user_id"]
+    cookie = changed.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "Path=/ui-api/auth/refresh" in cookie
+    client.cookies.clear()
+    assert client.post("/ui-api/auth/refresh", headers=with_cookie(old_cookie)).status_code == 401
+    assert client.post("/ui-api/auth/refresh", headers=with_cookie(changed.cookies["voxd_refresh"])).status_code == 200
+    client.cookies.clear()
+
+
 def test_two_tabs_refreshing_at_once_keep_the_session(voxd, client):
     """The same cookie presented twice in a row (two tabs reloading, a browser restoring its
     session) gets the same new pair, not the end of the session; once the new token is used, the old

@@ -441,6 +441,7 @@ SETTINGS_SERVICE_ROUTES = {
     ("put", "/api/v0/settings/{key}"), ("delete", "/api/v0/settings/{key}"), ("get", "/api/v0/overview"),
     ("get", "/"), ("get", "/{file}"), ("get", "/{folder}/{path}"), ("get", "/ca.crt"),
     ("post", "/ui-api/auth/login"), ("post", "/ui-api/auth/refresh"), ("delete", "/ui-api/auth/refresh"),
+    ("post", "/ui-api/auth/password"),
     *((method, "/ui-api/{service}/{path}") for method in ("get", "post", "put", "patch", "delete")),
     ("get", "/internal/settings"), ("put", "/internal/settings/{short}"), ("delete", "/internal/settings/{short}"),
 }
@@ -454,4 +455,5 @@ def test_the_settings_service_has_the_routes_of_the_spec_and_issue_22(daemon):
     for path in ("/api/v0/settings", "/api/v0/settings/{key}", "/api/v0/overview"):
         assert all(operation["security"] == admins for operation in paths[path].values()), path
     assert all(operation["security"] == [{"bearer": []}] for operation in paths["/ui-api/{service}/{path}"].values())
+    assert paths["/ui-api/auth/password"]["post"]["security"] == [{"bearer": []}]
     assert httpx.get(daemon.url("settings") + "/health").json()["service"] == "settings"

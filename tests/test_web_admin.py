@@ -264,16 +264,24 @@ def test_a_nodes_key_is_rotated_and_the_node_revoked(logged_in_page, web_daemon:
     assert not node_works(web_daemon, new_key)
 
 
-def test_changing_ones_own_password_logs_in_again_with_it(logged_in_page, chromium, web_daemon: Daemon) -> None:
+def test_changing_ones_own_password_keeps_this_session_and_no_script_sees_a_refresh_token(
+        logged_in_page, chromium, web_daemon: Daemon) -> None:
     person = new_web_user(web_daemon)  # not an administrator: My account is theirs too
     page = logged_in_page(person, "account")
     nav = page.get_by_role("navigation", name="Pages")
     assert not nav.get_by_role("link", name="Settings").is_visible()
+    bodies: list[str] = []
+    page.on("response", lambda response: bodies.append(response.text()) if "/ui-api/" in response.url
+            and "json" in (response.headers.get("content-type") or "") else None)
     form = page.get_by_role("form", name="Change my password")
     form.get_by_label("Current password").fill(person.password)
     form.get_by_label("New password").fill("a brand new battery staple")
     form.get_by_role("button", name="Change password").click()
-    page.get_by_role("button", name="Log in").wait_for()
+    page.get_by_text("Password changed").wait_for()
+    assert bodies and not any("refresh_token" in body for body in bodies)
+    page.reload()  # the session goes on through the renewed cookie
+    show_page(page, "account")
+    assert not page.get_by_role("button", name="Log in").is_visible()
     again = open_tab(chromium)
     log_in(again, web_daemon, WebUser(person.email, "a brand new battery staple", person.user, person.household_id))
     again.page.context.close()

@@ -18,7 +18,7 @@ from aiohttp import web
 from cachetools import TTLCache
 
 from voxd.kit.appkeys import CLIENT, SETTINGS
-from voxd.kit.auth import secret_digest
+from voxd.kit.auth import Pattern, secret_digest
 from voxd.kit.errors import ApiError, UpstreamError, unauthorized
 from voxd.kit.fields import Secret
 from voxd.kit.routes import Call, Route, json_response
@@ -36,6 +36,12 @@ MAX_REMEMBERED = 4096
 class PageLogin:
     username: Secret  # the user's e-mail address
     password: Secret
+
+
+@dataclass(frozen=True)
+class PagePasswordChange:
+    old_password: Secret
+    new_password: Secret
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,16 @@ async def refresh(call: Call[None]) -> web.Response:
     return await opened(call, pair)
 
 
+async def change_password(call: Call[PagePasswordChange]) -> web.Response:
+    """One's own password, changed at the auth service, which ends the person's other sessions and
+    answers a new pair for this one: the pair goes where a login's goes (the refresh token into the
+    cookie, never into the page's scripts), so the page stays logged in."""
+    bearer = {"Authorization": call.request.headers["Authorization"]}
+    pair = await ask_auth(call, "POST", "/auth/password", headers=bearer,
+                          json={"old_password": call.body.old_password, "new_password": call.body.new_password})
+    return await opened(call, pair)
+
+
 async def logout(call: Call[None]) -> web.Response:
     """The session ends at the auth service and the cookie is cleared, also when auth cannot be
     reached (then the answer says so, and the page forgets its token either way)."""
@@ -162,6 +178,9 @@ ROUTES = [
           summary="the web page's log-in: the access token in the body, the refresh token in an HttpOnly cookie"),
     Route("POST", "/ui-api/auth/refresh", refresh, response=PageSession,
           summary="a new access token for the session cookie (which is renewed)"),
+    Route("POST", "/ui-api/auth/password", change_password, (Pattern.USER,), body=PagePasswordChange,
+          response=PageSession, summary="change one's own password: other sessions end, this one goes on "
+          "with a new cookie"),
     Route("DELETE", "/ui-api/auth/refresh", logout, status=204,
           summary="log out: the session ends and its cookie is cleared"),
 ]

@@ -28,7 +28,7 @@ from voxd.services.settings.settings import FORWARD_TIMEOUT
 # The user-facing route prefixes the page reaches, by service: a prefix covers itself and what lies
 # below it (`/users` covers `/users/{id}/password`, not `/usersx`).
 FORWARDED: dict[str, tuple[str, ...]] = {
-    "auth": ("/auth/me", "/auth/password", "/users", "/households"),
+    "auth": ("/auth/me", "/users", "/households"),  # a password change: browser_session.py
     "command-center": ("/api/v0/nodes", "/api/v0/command", "/api/v0/commands", "/api/v0/lists",
                        "/api/v0/memories"),
     "logs": ("/api/v0/logs",),

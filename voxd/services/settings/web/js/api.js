@@ -74,6 +74,13 @@ export async function login(username, password) {
   return session(await response.json());
 }
 
+/** One's own password: the other sessions end, this one goes on with the new token (and cookie). */
+export async function changePassword(oldPassword, newPassword) {
+  const response = await send("POST", new URL(AUTH + "/password", location.origin),
+    { body: { old_password: oldPassword, new_password: newPassword } });
+  return session(await response.json());
+}
+
 export async function logout() {
   forget();
   await fetch(AUTH + "/refresh", { method: "DELETE", credentials: "same-origin" }).catch(() => null);
@@ -187,6 +194,7 @@ export const api = {
   stream,
   login,
   logout,
+  changePassword,
   refresh,
   user,
 };

@@ -1,5 +1,5 @@
 // My account: who is logged in, and changing one's own password (the old one is asked). The auth
-// service ends the person's other sessions, this one included on this page: they log in again.
+// service ends the person's other sessions; this one goes on with a new token.
 
 import { el, field } from "../dom.js";
 import { errorSlot } from "../widgets.js";
@@ -17,10 +17,9 @@ export async function render(main, ctx) {
       event.preventDefault();
       error.show("");
       try {
-        await ctx.api.post("auth", "/auth/password", { old_password: oldPassword.value, new_password: newPassword.value });
-        await ctx.api.logout();
-        ctx.toast("Password changed. Log in with the new one.");
-        window.dispatchEvent(new HashChangeEvent("hashchange"));
+        await ctx.api.changePassword(oldPassword.value, newPassword.value);
+        form.reset();
+        ctx.toast("Password changed. Your other sessions have ended.");
       } catch (failure) {
         error.show(failure.message);
       }
