@@ -56,6 +56,7 @@ CATALOG: dict[str, ServiceSpec] = {
                     needs=Extra("ocr", ("pytesseract", "PIL"))),
         ServiceSpec("recipes", 7030, "/health", "voxd.services.recipes.app:create_app", True),
         ServiceSpec("notifications", 7712, "/health", "voxd.services.notifications.app:create_app", True),
+        ServiceSpec("settings", 7708, "/health", "voxd.services.settings.app:create_app", False),
         ServiceSpec("relay", 7713, "/health", "voxd.services.relay.app:create_app", False),
     )
 }

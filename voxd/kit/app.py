@@ -50,6 +50,7 @@ class HealthStatus:
     status: str
     service: str
     version: str
+    uptime_seconds: float  # since this service's app was made: the admin page's overview shows it
     engines: dict[str, str] | None = None  # engine -> cold | loading | warm | unavailable (kit/engines.py)
 
 
@@ -174,10 +175,12 @@ def create_service_app(
     app[SETTINGS] = settings
     app.cleanup_ctx.append(http_resources(resolver_factory))
     app.cleanup_ctx.extend(resources)
+    started = time.monotonic()
 
     async def health(call: Call[None]) -> web.Response:
         engines = call.app.get(ENGINES)
-        return json_response(HealthStatus("ok", name, __version__, engines.health() if engines else None))
+        uptime = round(time.monotonic() - started, 1)
+        return json_response(HealthStatus("ok", name, __version__, uptime, engines.health() if engines else None))
 
     async def openapi(call: Call[None]) -> web.Response:
         return web.json_response(document)

@@ -52,7 +52,7 @@ def operation(route: Route) -> dict[str, Any]:
         op["tags"] = list(route.tags)
     parameters = [
         {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-        for name in re.findall(r"{(\w+)}", route.path)
+        for name in re.findall(r"{(\w+)(?::[^}]*)?}", route.path)
     ]
     if route.query is not None:
         schema = adapter(route.query).json_schema()
@@ -82,10 +82,15 @@ def operation(route: Route) -> dict[str, Any]:
     return op
 
 
+def openapi_path(path: str) -> str:
+    """`/{path:.+}` (a parameter that may span segments) as OpenAPI writes it: `/{path}`."""
+    return re.sub(r"{(\w+):[^}]*}", r"{\1}", path)
+
+
 def openapi_document(service: str, version: str, routes: list[Route]) -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:
-        paths.setdefault(route.path, {})[route.method.lower()] = operation(route)
+        paths.setdefault(openapi_path(route.path), {})[route.method.lower()] = operation(route)
     return {
         "openapi": "3.1.0",
         "info": {"title": f"voxd {service} service", "version": version},

@@ -68,12 +68,14 @@ class ServiceClient:
         content_type: str | None = None,
         params: dict[str, str] | None = None,
         timeout: aiohttp.ClientTimeout = DEFAULT_TIMEOUT,
+        headers: dict[str, str] | None = None,
     ) -> ServiceResponse:
         """One call: the answer with its headers, or `UpstreamError` for a failure of any kind.
         Send JSON with `json`, or raw bytes (audio) with `data` and `content_type`; a non-JSON
-        answer (audio) comes back as bytes."""
+        answer (audio) comes back as bytes. `headers` adds to this service's own (a user's
+        bearer token the call acts with)."""
         base = await self._resolver.resolve(service)
-        headers = dict(self._headers)
+        headers = {**self._headers, **(headers or {})}
         request_id = request_id_var.get()
         if request_id:
             headers[REQUEST_ID_HEADER] = request_id

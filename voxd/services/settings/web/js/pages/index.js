@@ -1,0 +1,12 @@
+// The page's nav, one list: {path, title, module (a file of js/pages/), admin (shown to
+// administrators only)}. The router (js/app.js) imports `module` and calls its render(main, ctx).
+// Part B's pages (recipes, meal plan, lists, inbox, talk) append their entries below ours.
+
+export const PAGES = [
+  { path: "overview", title: "Overview", module: "overview.js", admin: true },
+  { path: "settings", title: "Settings", module: "settings.js", admin: true },
+  { path: "people", title: "Households & users", module: "people.js", admin: true },
+  { path: "nodes", title: "Nodes", module: "nodes.js", admin: true },
+  { path: "logs", title: "Logs", module: "logs.js", admin: true },
+  { path: "account", title: "My account", module: "account.js", admin: false },
+];
