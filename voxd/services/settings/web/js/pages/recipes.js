@@ -76,7 +76,7 @@ function importPanel(ctx) {
     event.preventDefault();
     const file = photo.files[0];
     if (!file) return showImportError(status, { message: "Choose a photo first." });
-    runImport(ctx, status, byPhoto, () => ctx.api.upload(SERVICE, `${RECIPES}/import-image`, file));
+    runImport(ctx, status, byPhoto, () => ctx.api.post(SERVICE, `${RECIPES}/import-image`, file));
   } }, field("Import from a photo", photo), el("button", { type: "submit" }, "Import photo"));
   return el("section", { class: "import", "aria-labelledby": "import-heading" },
     el("h2", { id: "import-heading" }, "Import a recipe"), byUrl, byPhoto, status);

@@ -54,7 +54,7 @@ function talkButton(ctx, answer) {
       return;
     }
     state.textContent = `Sending ${seconds.toFixed(1)} s of speech…`;
-    await ask(ctx, answer, () => ctx.api.upload(SERVICE, COMMAND, wav));
+    await ask(ctx, answer, () => ctx.api.post(SERVICE, COMMAND, wav));
     state.textContent = "Hold the button (or press Space on it) while you speak; let go to send.";
   };
 
