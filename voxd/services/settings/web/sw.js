@@ -42,10 +42,12 @@ self.addEventListener("notificationclick", (event) => {
     const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
     const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
     if (open) {
-      await open.focus();
       try {
-        await open.navigate(url);
-        return;
+        const moved = await open.navigate(url); // same origin: the page opens the item itself
+        if (moved) {
+          await moved.focus().catch(() => null); // a tap allows focusing; nothing is lost without it
+          return;
+        }
       } catch (error) {
         // a window this worker does not control cannot be navigated: open the item in a new one
       }
