@@ -9,7 +9,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (name === "text") node.textContent = value;
     else node.setAttribute(name, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : String(child));
   }
