@@ -22,7 +22,11 @@ from click.testing import CliRunner, Result
 
 from voxd.catalog import CATALOG, default_ports
 from voxd.cli import main as cli_main
-from voxd.kit.settings import read_env_file
+from voxd.kit.optional import installed
+from voxd.kit.settings import PORT_OFFSET, read_env_file
+
+# The browser tests' fixtures (Chromium, a daemon per module, a logged-in page): tests/browser.py.
+pytest_plugins = ["browser"]
 
 STARTUP_TIMEOUT = 90.0  # a readiness wait, not a speed target: a loaded 2-core machine starts slowly
 
@@ -56,7 +60,8 @@ def free_port_offset() -> int:
     start avoids parallel runs), and none of the last few handed out: those daemons may not have
     bound their ports yet."""
     ports, ephemeral = default_ports(), ephemeral_ports()
-    candidates = [offset for offset in range(1000, 65536 - max(ports), 37)
+    highest = min(65536 - max(ports), int(PORT_OFFSET.maximum) + 1)  # VOXD_PORT_OFFSET's own limit
+    candidates = [offset for offset in range(1000, highest, 37)
                   if not any(port + offset in ephemeral for port in (min(ports), max(ports)))]
     start = (os.getpid() * 97) % len(candidates)
     for offset in candidates[start:] + candidates[:start]:
@@ -82,6 +87,10 @@ class Daemon:
     # Ready only once no engine is still loading in the background (the semantic stage, preloaded
     # models): a test that is not about warming up then does not race it with a short read time-out.
     warm: bool = False
+
+    def __post_init__(self) -> None:
+        """Only the services this tree ships (a catalog entry may come before its package)."""
+        self.services = [name for name in self.services if installed(CATALOG[name].factory.rpartition(".")[0])]
 
     @property
     def env(self) -> dict[str, str]:

@@ -419,3 +419,25 @@ def test_a_service_gets_rows_only_for_a_household_that_exists(daemon, admin):
                      403, "caller_not_allowed")
     listed = httpx.get(recipes, params=theirs, headers=command_center).json()["recipes"]
     assert [r["id"] for r in listed] == [made.json()["id"]]
+
+
+# The spec's settings service table (issue 22 §3), the overview, and the admin page it serves (§5).
+SETTINGS_SERVICE_ROUTES = {
+    ("get", "/health"), ("get", "/openapi.json"), ("get", "/api/v0/settings"), ("get", "/api/v0/settings/{key}"),
+    ("put", "/api/v0/settings/{key}"), ("delete", "/api/v0/settings/{key}"), ("get", "/api/v0/overview"),
+    ("get", "/"), ("get", "/{file}"), ("get", "/{folder}/{path}"), ("get", "/ca.crt"),
+    ("post", "/ui-api/auth/login"), ("post", "/ui-api/auth/refresh"), ("delete", "/ui-api/auth/refresh"),
+    *((method, "/ui-api/{service}/{path}") for method in ("get", "post", "put", "patch", "delete")),
+    ("get", "/internal/settings"), ("put", "/internal/settings/{short}"), ("delete", "/internal/settings/{short}"),
+}
+
+
+def test_the_settings_service_has_the_routes_of_the_spec_and_issue_22(daemon):
+    document = httpx.get(daemon.url("settings") + "/openapi.json").json()
+    paths = document["paths"]
+    assert {(method, path) for path, operations in paths.items() for method in operations} == SETTINGS_SERVICE_ROUTES
+    admins = [{"bearer": ["admin"]}, {"admin": []}]
+    for path in ("/api/v0/settings", "/api/v0/settings/{key}", "/api/v0/overview"):
+        assert all(operation["security"] == admins for operation in paths[path].values()), path
+    assert all(operation["security"] == [{"bearer": []}] for operation in paths["/ui-api/{service}/{path}"].values())
+    assert httpx.get(daemon.url("settings") + "/health").json()["service"] == "settings"

@@ -76,7 +76,8 @@ def write_overrides(home: Path, service: str, values: dict[str, str]) -> None:
     (home / "data").mkdir(parents=True, exist_ok=True)
     with sqlite3.connect(home / "data" / f"{service}.db") as db:
         db.execute(CREATE_TABLE)
-        db.executemany("INSERT INTO settings_overrides VALUES (?, ?, '2026-11-22T00:00:00Z')", values.items())
+        db.executemany("INSERT INTO settings_overrides (key, value, changed_at) "
+                       "VALUES (?, ?, '2026-11-22T00:00:00Z')", values.items())
     db.close()
 
 
@@ -155,15 +156,19 @@ def test_the_example_voxd_env_names_only_declared_settings():
     assert named and [n for n in named if not any(s.matches(n) for s in patterns)] == []
 
 
-def test_every_service_database_has_the_override_table(daemon):
-    """The settings API will write it; each service reads its own at start-up."""
+def test_every_service_has_the_override_table_in_a_private_database(daemon):
+    """The settings API writes it; each service reads its own at start-up. A service without a
+    database of its own (llm, tts, extract, relay) gets one holding only this table, 0600."""
     checked = []
-    for name, spec in CATALOG.items():
+    for name in daemon.services:
         path = daemon.home / "data" / f"{name}.db"
-        if spec.database and path.exists():
-            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-                columns = [row[1] for row in db.execute("PRAGMA table_info(settings_overrides)")]
-            db.close()
-            assert columns == ["key", "value", "updated_at"], name
-            checked.append(name)
-    assert {"config", "auth", "logs", "command-center"} <= set(checked)
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            columns = [row[1] for row in db.execute("PRAGMA table_info(settings_overrides)")]
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        db.close()
+        assert columns == ["key", "value", "sealed", "changed_by", "changed_at"], name
+        assert path.stat().st_mode & 0o777 == 0o600, name
+        if not CATALOG[name].database:
+            assert tables == {"settings_overrides"}, name
+        checked.append(name)
+    assert {"config", "auth", "logs", "command-center", "llm", "tts", "extract", "relay"} <= set(checked)

@@ -51,12 +51,12 @@ CATALOG: dict[str, ServiceSpec] = {
         ServiceSpec("stt", 7706, "/health", "voxd.services.stt.app:create_app", True,
                     needs=Extra("voice", ("numpy", "faster_whisper"))),
         ServiceSpec("tts", 7707, "/health", "voxd.services.tts.app:create_app", False),
+        ServiceSpec("settings", 7708, "/health", "voxd.services.settings.app:create_app", False),
         ServiceSpec("extract", 7709, "/health", "voxd.services.extract.app:create_app", False),
         ServiceSpec("ocr", 7031, "/health", "voxd.services.ocr.app:create_app", False,
                     needs=Extra("ocr", ("pytesseract", "PIL"))),
         ServiceSpec("recipes", 7030, "/health", "voxd.services.recipes.app:create_app", True),
         ServiceSpec("notifications", 7712, "/health", "voxd.services.notifications.app:create_app", True),
-        ServiceSpec("settings", 7708, "/health", "voxd.services.settings.app:create_app", False),
         ServiceSpec("relay", 7713, "/health", "voxd.services.relay.app:create_app", False),
     )
 }

@@ -47,6 +47,8 @@ def load_factory(name: str) -> AppFactory:
     does not import: a half-installed extra is reported the same way, never as a traceback)."""
     spec = CATALOG[name]
     module, _, function = spec.factory.partition(":")
+    if not installed(module.rpartition(".")[0]):  # a catalog service this install does not ship
+        raise MissingExtra(f"{name} cannot start: its package {module.rpartition('.')[0]} is not installed")
     if spec.needs is None:
         return getattr(importlib.import_module(module), function)
     absent = next((m for m in spec.needs.modules if not installed(m)), None)

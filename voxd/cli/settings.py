@@ -1,13 +1,20 @@
 """`voxd settings list` and `voxd settings docs`: every declared setting, its value and source.
+`voxd settings get|set|reset KEY`: one setting of the running daemon, through the settings service
+with the admin key (docs/settings-service.md).
 
-Works without the daemon: it reads the same sources the daemon does (a service's override table
-only when its database file exists, read-only)."""
+`list` and `docs` work without the daemon: they read the same sources the daemon does (a service's
+override table only when its database file exists, read-only)."""
 
 from __future__ import annotations
 
+from typing import Any
+from urllib.parse import quote
+
 import click
 
-from voxd.cli.output import CliError, print_json, print_table
+from voxd.cli.admin_client import admin_call
+from voxd.cli.changes import show
+from voxd.cli.output import CliError, console, print_json, print_table
 from voxd.cli.settings_option import load_settings
 from voxd.kit.settings import Resolved, declared
 from voxd.kit.settings_docs import settings_markdown
@@ -15,7 +22,7 @@ from voxd.kit.settings_docs import settings_markdown
 
 @click.group()
 def settings() -> None:
-    """Show voxd's settings (docs/settings.md lists them all)."""
+    """Show and change voxd's settings (docs/settings.md lists them all)."""
 
 
 def listed(service: str | None) -> list[tuple[str, Resolved]]:
@@ -46,3 +53,44 @@ def list_settings(service: str | None, as_json: bool) -> None:
 def docs() -> None:
     """Print docs/settings.md, generated from the declarations: voxd settings docs > docs/settings.md"""
     click.echo(settings_markdown(), nl=False)
+
+
+def setting_call(method: str, key: str, **kwargs: Any) -> dict[str, Any]:
+    return admin_call(load_settings(), "settings", method, f"/api/v0/settings/{quote(key, safe='')}", **kwargs)
+
+
+def shown_setting(view: dict[str, Any], as_json: bool) -> None:
+    """The setting as the settings service describes it, and when a change takes effect."""
+    show(view["key"], view, as_json)
+    if not as_json and view.get("pending_restart"):
+        console.print("The change takes effect when voxd serve restarts.")
+
+
+KEY = click.argument("key", metavar="KEY")
+AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+@settings.command("get")
+@KEY
+@AS_JSON
+def get_setting(key: str, as_json: bool) -> None:
+    """One setting of the running daemon, e.g. stt.speaker_threshold (KEY is service.name)."""
+    shown_setting(setting_call("GET", key), as_json)
+
+
+@settings.command("set")
+@KEY
+@click.argument("value")
+@AS_JSON
+def set_setting(key: str, value: str, as_json: bool) -> None:
+    """Store a new value in the owning service (checked as voxd.env would be); live settings apply at
+    once. A setting given in the environment cannot be changed here."""
+    shown_setting(setting_call("PUT", key, json={"value": value}), as_json)
+
+
+@settings.command("reset")
+@KEY
+@AS_JSON
+def reset_setting(key: str, as_json: bool) -> None:
+    """Remove a stored change: the setting is back to voxd.env's value or its default."""
+    shown_setting(setting_call("DELETE", key), as_json)

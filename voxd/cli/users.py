@@ -1,4 +1,4 @@
-"""`voxd user add|list|disable|enable|delete|reset-password|passwd`."""
+"""`voxd user add|list|edit|disable|enable|delete|reset-password|passwd`."""
 
 from __future__ import annotations
 
@@ -118,6 +118,26 @@ def state_verb(verb: str, doc: str) -> None:
     def change(who: str, as_json: bool) -> None:
         settings = load_settings()
         show(f"User {verb}d", admin_call(settings, "auth", "POST", user_path(settings, who, f"/{verb}")), as_json)
+
+
+@user.command("edit")
+@USER_ARGUMENT
+@click.option("--name", "display_name", help="A new display name.")
+@click.option("--email", help="A new e-mail address (they log in with it).")
+@click.option("--admin/--no-admin", "is_admin", default=None, help="Give or take the admin rights.")
+@click.option("--household", "household_id", help="Move them to this household (see `voxd households list`).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def edit(who: str, display_name: str | None, email: str | None, is_admin: bool | None,
+         household_id: str | None, as_json: bool) -> None:
+    """Edit a user (USER: user_id or email). A change of admin rights or household ends their
+    sessions: they log in again."""
+    body = {"display_name": display_name, "email": checked_email(email) if email else None,
+            "is_admin": is_admin, "household_id": household_id}
+    body = {key: value for key, value in body.items() if value is not None}
+    if not body:
+        raise CliError("say what to change: --name, --email, --admin/--no-admin or --household")
+    settings = load_settings()
+    show("User changed", admin_call(settings, "auth", "PATCH", user_path(settings, who), json=body), as_json)
 
 
 state_verb("disable", "Disable a user (USER: user_id or email): no more logins, every session ended.")

@@ -14,7 +14,8 @@ from aiohttp import web
 
 from voxd import __version__
 from voxd.catalog import CATALOG
-from voxd.kit.appkeys import CLIENT, DB, HOUSEHOLDS, HTTP, RESOLVER, SERVICE, SETTINGS, VALIDATOR
+from voxd.kit import settings_api
+from voxd.kit.appkeys import CLIENT, DB, HOUSEHOLDS, HTTP, LIVE, RESOLVER, SERVICE, SETTINGS, VALIDATOR
 from voxd.kit.auth import LocalSecrets
 from voxd.kit.auth_client import RemoteValidator
 from voxd.kit.context import (
@@ -33,8 +34,9 @@ from voxd.kit.log_client import installed_shipper
 from voxd.kit.openapi import openapi_document
 from voxd.kit.routes import QUIET, Call, Route, bind, json_response
 from voxd.kit.service_client import Resolver, ServiceClient, app_headers
+from voxd.kit.log_levels import follow_log_levels
 from voxd.kit.settings import CREDENTIAL_CACHE_TTL, RELAY_TOKEN, Settings
-from voxd.kit.settings_overrides import CREATE_TABLE as CREATE_OVERRIDES
+from voxd.kit.settings_live import LiveSettings
 from voxd.kit.tls import client_session
 
 log = logging.getLogger("voxd.kit.app")
@@ -151,7 +153,6 @@ def database(migrations: list[str]) -> CleanupContext:
         settings = app[SETTINGS]
         path = settings.database_path(app[SERVICE])
         app[DB] = await Database.open(path, migrations, CATALOG[app[SERVICE]].durability)
-        await app[DB].execute(CREATE_OVERRIDES)  # the settings API's table (kit/settings_overrides.py)
         yield
         await app[DB].close()
 
@@ -172,9 +173,12 @@ def create_service_app(
     largest = max([max_body, *(max(route.max_body or 0, route.raw_max_body or 0) for route in routes)])
     app = web.Application(middlewares=[request_context], client_max_size=largest)
     app[SERVICE] = name
-    app[SETTINGS] = settings
+    app[SETTINGS] = settings  # as the service started: restart-needed settings keep these values
+    app[LIVE] = LiveSettings(name, settings)  # as they are now (kit/settings_live.py)
+    follow_log_levels(app[LIVE])
     app.cleanup_ctx.append(http_resources(resolver_factory))
     app.cleanup_ctx.extend(resources)
+    app.cleanup_ctx.append(settings_api.settings_store())  # after the service's own database opened
     started = time.monotonic()
 
     async def health(call: Call[None]) -> web.Response:
@@ -190,6 +194,7 @@ def create_service_app(
               quiet=True),
         Route("GET", "/openapi.json", openapi, summary="this OpenAPI document", quiet=True),
         *routes,
+        *settings_api.ROUTES,
     ]
     document = openapi_document(name, __version__, all_routes)
     local = LocalSecrets(settings.admin_api_key, settings.value(RELAY_TOKEN))

@@ -14,6 +14,8 @@ from voxd.kit.db import Database
 from voxd.kit.households import KnownHouseholds
 from voxd.kit.service_client import Resolver, ServiceClient
 from voxd.kit.settings import Settings
+from voxd.kit.settings_live import LiveSettings
+from voxd.kit.settings_overrides import OverrideStore
 
 SERVICE = web.AppKey("service", str)
 SETTINGS = web.AppKey("settings", Settings)
@@ -23,3 +25,5 @@ CLIENT = web.AppKey("client", ServiceClient)
 VALIDATOR = web.AppKey("validator", CredentialValidator)
 DB = web.AppKey("db", Database)
 HOUSEHOLDS = web.AppKey("households", KnownHouseholds)
+LIVE = web.AppKey("live", LiveSettings)  # the settings as they are now (kit/settings_live.py)
+OVERRIDES = web.AppKey("overrides", OverrideStore)  # the stored changes (kit/settings_overrides.py)

@@ -8,7 +8,8 @@ import re
 import sys
 
 from voxd.kit.context import RequestIdFilter
-from voxd.kit.log_client import LogShipper
+from voxd.kit.log_client import LogShipper, service_of
+from voxd.kit.log_levels import LEVELS, ServiceLevelFilter
 from voxd.kit.redact import Redactor
 
 
@@ -68,36 +69,45 @@ def own_or_warning(record: logging.LogRecord) -> bool:
 
 
 class ConsoleFilter(logging.Filter):
-    """The console shows start, stop, warnings, errors and one line per command; the line of every
-    request (`voxd.access`) only at debug. The log store still gets them (install_shipper)."""
-
-    def __init__(self, level: int) -> None:
-        super().__init__()
-        self.requests = level <= logging.DEBUG
+    """The console shows start, stop, warnings, errors and one line per command, each from its
+    service's console level (kit/log_levels.py); the line of every request (`voxd.access`) only
+    at debug. The log store still gets them (install_shipper)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return own_or_warning(record) and (self.requests or record.name != REQUEST_LOGGER)
+        level = LEVELS.console(service_of(record))
+        requests = level <= logging.DEBUG
+        return record.levelno >= level and own_or_warning(record) and (requests or record.name != REQUEST_LOGGER)
+
+
+# Every redactor the process logs through: a secret stored while it runs is added to each.
+REDACTORS: list[Redactor] = []
+
+
+def redact_also(secret: str) -> None:
+    for redactor in REDACTORS:
+        redactor.add(secret)
 
 
 def configure_logging(level: str = "INFO", redactor: Redactor | None = None) -> None:
     redactor = redactor or Redactor()
+    REDACTORS.append(redactor)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(ConsoleFormatter(redactor))
     handler.addFilter(RequestIdFilter())
-    handler.setLevel(level.upper())
-    handler.addFilter(ConsoleFilter(handler.level))
+    handler.addFilter(ConsoleFilter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level.upper())
+    LEVELS.set(console=level)
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
 
 
 def install_shipper(redactor: Redactor, level: str = "INFO") -> LogShipper:
-    """Add the log client to the root logger; the caller runs `shipper.run()` in its loop."""
-    shipper = LogShipper(redactor, level=logging.getLevelName(level.upper()))
+    """Add the log client to the root logger; the caller runs `shipper.run()` in its loop. What it
+    ships is each service's ship level (kit/log_levels.py), `level` for the rest."""
+    REDACTORS.append(redactor)
+    shipper = LogShipper(redactor, level=logging.NOTSET)
     shipper.addFilter(own_or_warning)
-    root = logging.getLogger()
-    root.addHandler(shipper)
-    if root.level > shipper.level:
-        root.setLevel(shipper.level)
+    shipper.addFilter(ServiceLevelFilter(LEVELS.ship))
+    logging.getLogger().addHandler(shipper)
+    LEVELS.set(ship=level)
     return shipper

@@ -50,6 +50,11 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._secrets = sorted({s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH}, key=len, reverse=True)
 
+    def add(self, secret: str) -> None:
+        """One more secret to scrub: a secret setting stored through the settings API."""
+        if len(secret) >= MIN_SECRET_LENGTH and secret not in self._secrets:
+            self._secrets = sorted([*self._secrets, secret], key=len, reverse=True)
+
     def text(self, value: str) -> str:
         for secret in self._secrets:
             if secret in value:

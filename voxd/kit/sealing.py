@@ -14,10 +14,20 @@ import os
 import secrets
 
 from cryptography.exceptions import InvalidTag
+from typing import TYPE_CHECKING
+
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from voxd.kit.settings import SEALING_KEY, Settings, SettingsError
+from voxd.kit.setting import TEXT, Setting, SettingsError
 
+if TYPE_CHECKING:
+    from voxd.kit.settings import Settings
+
+# Declared here, not in kit/settings.py, because that module reads sealed stored setting changes
+# (kit/settings_overrides.py) and so imports this one; kit/settings.py lists it with the kit's own.
+SEALING_KEY = Setting("SECRETS_ENCRYPTION_KEY", TEXT, None, "The key that seals command secrets and "
+                      "secret settings stored through the settings API at rest: 32 random bytes, base64 "
+                      "(voxd init writes it).", secret=True)
 SEALING_KEY_VARIABLE = SEALING_KEY.name
 KEY_BYTES = 32
 NONCE_BYTES = 12

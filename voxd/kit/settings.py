@@ -15,13 +15,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from voxd.catalog import CATALOG
+from voxd.kit.optional import installed
 from voxd.kit.setting import DURATION, LOG_LEVELS, TEXT, URL, WHOLE, Setting, SettingsError, shown
+from voxd.kit.sealing import SEALING_KEY, SecretBox, parse_sealing_key
 from voxd.kit.settings_overrides import read_overrides
 
 __all__ = ["Settings", "SettingsError", "Setting", "declared", "check_settings"]
@@ -52,8 +53,6 @@ ADMIN_API_KEY = Setting("ADMIN_API_KEY", TEXT, None, "The operator's key for adm
                         "writes it).", secret=True)
 APP_KEY = Setting("APP_KEY_*", TEXT, None, "A service's app credential (voxd init writes one per "
                   "service).", secret=True)
-SEALING_KEY = Setting("SECRETS_ENCRYPTION_KEY", TEXT, None, "The key that seals command secrets at "
-                      "rest: 32 random bytes, base64 (voxd init writes it).", secret=True)
 RELAY_TOKEN = Setting("RELAY_TOKEN", TEXT, None, "The bearer token the notifications service presents "
                       "to the push relay, and the relay checks (voxd init writes it; a relay on another "
                       "host is given the same value).", secret=True)
@@ -64,10 +63,11 @@ DATABASE_URL = Setting("DATABASE_URL", TEXT, None, "The database of the one serv
                        "(sqlite:///PATH).")
 SERVICE_DATABASE_URL = Setting("*_DATABASE_URL", TEXT, None, "One service's database (sqlite:///PATH).",
                                default_text="sqlite:///$VOXD_HOME/data/<service>.db")
-LOG_LEVEL = Setting("VOXD_LOG_LEVEL", TEXT, "INFO", "The lowest level printed to the console.",
-                    choices=LOG_LEVELS)
+LOG_LEVEL = Setting("VOXD_LOG_LEVEL", TEXT, "INFO", "The lowest level printed to the console (each "
+                    "service's own through the settings API).", choices=LOG_LEVELS, live=True)
 LOG_SHIP_LEVEL = Setting("VOXD_LOG_SHIP_LEVEL", TEXT, "INFO", "The lowest level sent to the logs "
-                         "service.", choices=LOG_LEVELS)
+                         "service (each service's own through the settings API).", choices=LOG_LEVELS,
+                         live=True)
 REGISTER_INTERVAL = Setting("VOXD_REGISTER_INTERVAL", DURATION, 60.0, "How often the daemon renews "
                             "its services' entries in the config service.", minimum=1,
                             maximum=86_400)
@@ -105,6 +105,11 @@ SETTINGS = (
     TORCH_THREADS,
 )
 
+# The kit's settings each service has a value of its own for: listed and changeable through that
+# service's settings API (`stt.log_level`). The rest are the daemon's (its home, ports, keys,
+# database URLs, the listener's shared time-outs and caps) and are changed in voxd.env only.
+PER_SERVICE = (LOG_LEVEL, LOG_SHIP_LEVEL, CREDENTIAL_CACHE_TTL, DISCOVERY_TTL)
+
 
 def settings_module(service: str) -> str:
     """A service declares its settings in the `settings` module beside its app (catalog factory)."""
@@ -116,9 +121,14 @@ def declared() -> dict[str, tuple[Setting, ...]]:
     found = {"kit": SETTINGS}
     for name in CATALOG:
         module = settings_module(name)
-        if find_spec(module) is not None:
+        if installed(module):  # not every service has settings (or, before its merge, a package)
             found[name] = import_module(module).SETTINGS
     return found
+
+
+def changeable(service: str) -> tuple[Setting, ...]:
+    """What a service's stored changes may set: the kit's per-service settings and its own."""
+    return PER_SERVICE + tuple(s for s in declared().get(service, ()) if not s.family)
 
 
 def declaration(key: str) -> Setting | None:
@@ -205,6 +215,8 @@ class Settings:
     home: Path
     values: Mapping[str, str]  # raw text by name, the strongest source's
     sources: Mapping[str, str] = field(default_factory=dict)  # name -> source; absent: environment
+    # These settings before a service's stored changes were applied (set by `for_service`).
+    base: Settings | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -221,15 +233,26 @@ class Settings:
                                    sources={**self.sources, **dict.fromkeys(values, source)})
 
     def for_service(self, service: str) -> Settings:
-        """These settings with `service`'s override table applied to its own declared settings
-        (environment values still win). Services without a database have no override table."""
-        if not CATALOG[service].database:
-            return self
-        own = declared().get(service, ())
-        stored = read_overrides(self.database_path(service))
+        """These settings with `service`'s stored changes applied (kit/settings_overrides.py)."""
+        stored = read_overrides(self.database_path(service), service, self.secret_box())
+        return self.with_overrides(service, {key: change.value for key, change in stored.items()})
+
+    def with_overrides(self, service: str, stored: Mapping[str, str]) -> Settings:
+        """The settings before any stored change, with `stored` applied to what `service` may change
+        (`changeable`); a value set in the environment still wins."""
+        base = self.base or self
+        names = {setting.name for setting in changeable(service)}
         applied = {key: value for key, value in stored.items()
-                   if self.source_of(key) != ENVIRONMENT and any(s.matches(key) for s in own)}
-        return self.with_values(applied, OVERRIDE) if applied else self
+                   if key in names and base.source_of(key) != ENVIRONMENT}
+        return dataclasses.replace(base.with_values(applied, OVERRIDE), base=base)
+
+    def secret_box(self) -> SecretBox | None:
+        """What seals secret stored changes; None without a usable SECRETS_ENCRYPTION_KEY."""
+        key = self.values.get(SEALING_KEY.name)
+        try:
+            return SecretBox(parse_sealing_key(key)) if key else None
+        except SettingsError:
+            return None
 
     def source_of(self, key: str) -> str:
         if key not in self.values:

@@ -85,6 +85,20 @@ class User:
     session_generation: int = 0  # access tokens of an earlier generation are refused
 
 
+class LastAdministrator(Exception):
+    """The change would leave no enabled administrator user; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class UserEdit:
+    """An administrator's change to a user; None leaves a field as it is."""
+
+    display_name: str | None = None
+    email: str | None = None
+    is_admin: bool | None = None
+    household_id: str | None = None
+
+
 @dataclass(frozen=True)
 class Members:
     """What still belongs to a household: it is deleted only when both are 0."""
@@ -197,13 +211,46 @@ class AuthStore:
             (time.time(), user_id),
         )
 
+    @staticmethod
+    async def keep_an_administrator(transaction: Transaction, user_id: str) -> None:
+        """Raise LastAdministrator when `user_id` is the only enabled administrator: checked in
+        the transaction that takes the rights away, so two such changes cannot both pass."""
+        (last,) = await transaction.fetchone(
+            "SELECT EXISTS (SELECT 1 FROM users WHERE user_id = ? AND is_admin = 1 AND disabled = 0) "
+            "AND NOT EXISTS (SELECT 1 FROM users WHERE user_id != ? AND is_admin = 1 AND disabled = 0)",
+            (user_id, user_id),
+        )
+        if last:
+            raise LastAdministrator(user_id)
+
     async def set_disabled(self, user_id: str, disabled: bool) -> User | None:
         """Disabling ends every session; enabling brings none back."""
         async with self.db.transaction() as transaction:
+            if disabled:
+                await self.keep_an_administrator(transaction, user_id)
             await transaction.execute("UPDATE users SET disabled = ? WHERE user_id = ?", (int(disabled), user_id))
             if disabled:
                 await self.end_sessions(transaction, user_id)
         return await self.user(user_id)
+
+    async def edit_user(self, user: User, edit: UserEdit) -> User | None:
+        """None when the new email is taken. A change of admin rights or household ends every
+        session, since the user's tokens carry both."""
+        async with self.db.transaction() as transaction:
+            if edit.is_admin is False:
+                await self.keep_an_administrator(transaction, user.user_id)
+            try:
+                await transaction.execute(
+                    "UPDATE users SET display_name = COALESCE(?, display_name), email = COALESCE(?, email), "
+                    "is_admin = COALESCE(?, is_admin), household_id = COALESCE(?, household_id) WHERE user_id = ?",
+                    (edit.display_name, edit.email, None if edit.is_admin is None else int(edit.is_admin),
+                     edit.household_id, user.user_id),
+                )
+            except sqlite3.IntegrityError:
+                return None
+            if edit.is_admin not in (None, user.is_admin) or edit.household_id not in (None, user.household_id):
+                await self.end_sessions(transaction, user.user_id)
+        return await self.user(user.user_id)
 
     async def set_password(self, user_id: str, password_hash: str) -> User | None:
         async with self.db.transaction() as transaction:
@@ -213,7 +260,9 @@ class AuthStore:
 
     async def delete_user(self, user_id: str) -> bool:
         """The account and its refresh tokens (ON DELETE CASCADE); other services' data stays."""
-        return await self.db.execute("DELETE FROM users WHERE user_id = ?", (user_id,)) > 0
+        async with self.db.transaction() as transaction:
+            await self.keep_an_administrator(transaction, user_id)
+            return await transaction.execute("DELETE FROM users WHERE user_id = ?", (user_id,)) > 0
 
     # nodes
     async def create_node(self, household_id: str, room: str, name: str, api_key: str) -> Node:

@@ -1,7 +1,10 @@
-"""Ending what a user can do (issue 19): disable, enable, delete, an administrator's password reset,
-and the user's own password change. Each but enable ends every session of the user at once in
-this service (refresh tokens revoked, the session generation their access tokens carry moved on);
-other services' credential caches follow within `VOXD_CREDENTIAL_CACHE_TTL`.
+"""Changing and ending what a user can do (issues 19 and 22): edit (name, email, admin rights,
+household), disable, enable, delete, an administrator's password reset, and the user's own
+password change. A disable, a reset, a password change and an edit of admin rights or household
+end every session of the user at once in this service (refresh tokens revoked, the session
+generation their access tokens carry moved on); other services' credential caches follow within
+`VOXD_CREDENTIAL_CACHE_TTL`. The last enabled administrator user cannot be disabled, deleted or
+lose the rights (409 last_administrator): make another one first.
 
 A deleted account's data in other services (memories in the command center, the voice profile in
 stt) is not touched here: `voxd user delete` removes those through their own routes."""
@@ -15,17 +18,33 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from pydantic import model_validator
+
 from voxd.kit.auth import Pattern
-from voxd.kit.errors import conflict, forbidden
-from voxd.kit.fields import Secret
+from voxd.kit.errors import ApiError, conflict, forbidden
+from voxd.kit.fields import Email, Label, Secret
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.auth.passwords import NewPassword, hash_password, verify_password
 from voxd.services.auth.ratelimit import EMAIL_LIMITER, too_many
-from voxd.services.auth.records import ADMINS, require_user, store
+from voxd.services.auth.records import ADMINS, require_household, require_user, store
 from voxd.services.auth.sessions import POLICY, TokenPair, issue_pair
-from voxd.services.auth.store import User
+from voxd.services.auth.store import LastAdministrator, User, UserEdit
 
 log = logging.getLogger("voxd.auth")
+
+
+@dataclass(frozen=True)
+class UserChange:
+    display_name: Label | None = None
+    email: Email | None = None
+    is_admin: bool | None = None
+    household_id: uuid.UUID | None = None
+
+    @model_validator(mode="after")
+    def names_a_change(self) -> UserChange:
+        if all(value is None for value in (self.display_name, self.email, self.is_admin, self.household_id)):
+            raise ValueError("give at least one of display_name, email, is_admin, household_id")
+        return self
 
 
 @dataclass(frozen=True)
@@ -47,10 +66,38 @@ def not_yourself(call: Call, user_id: str, what: str) -> None:
                        "own_account")
 
 
+def last_administrator(what: str) -> ApiError:
+    return ApiError(409, "last_administrator", f"this is the last administrator: make another user an "
+                    f"administrator before you {what} this one")
+
+
+async def edit_user(call: Call[UserChange]) -> web.Response:
+    user = await require_user(call, call.path("user_id"))
+    body = call.body
+    if body.is_admin is False:
+        not_yourself(call, user.user_id, "take the admin rights from")
+    if body.household_id is not None:
+        await require_household(call, body.household_id)
+    edit = UserEdit(body.display_name, body.email.lower() if body.email else None, body.is_admin,
+                    str(body.household_id) if body.household_id else None)
+    try:
+        changed = await store(call).edit_user(user, edit)
+    except LastAdministrator:
+        raise last_administrator("take the rights from") from None
+    if changed is None:
+        raise conflict(f"a user with email {edit.email!r} already exists", "email_taken")
+    ended = changed.session_generation != user.session_generation
+    log.info("edited user %s%s", user.user_id, "; every session of theirs ended" if ended else "")
+    return json_response(changed)
+
+
 async def disable_user(call: Call[None]) -> web.Response:
     user = await require_user(call, call.path("user_id"))
     not_yourself(call, user.user_id, "disable")
-    changed = await store(call).set_disabled(user.user_id, True)
+    try:
+        changed = await store(call).set_disabled(user.user_id, True)
+    except LastAdministrator:
+        raise last_administrator("disable") from None
     log.info("disabled user %s; every session of theirs ended", user.user_id)
     return json_response(changed)
 
@@ -65,7 +112,10 @@ async def enable_user(call: Call[None]) -> web.Response:
 async def delete_user(call: Call[None]) -> web.Response:
     user = await require_user(call, call.path("user_id"))
     not_yourself(call, user.user_id, "delete")
-    await store(call).delete_user(user.user_id)
+    try:
+        await store(call).delete_user(user.user_id)
+    except LastAdministrator:
+        raise last_administrator("delete") from None
     log.info("deleted user %s; their sessions ended", user.user_id)
     return web.Response(status=204)
 
@@ -99,6 +149,9 @@ async def change_own_password(call: Call[PasswordChange]) -> web.Response:
 
 
 ROUTES = [
+    Route("PATCH", "/users/{user_id}", edit_user, ADMINS, body=UserChange, response=User,
+          summary="edit a user's name, email, admin rights or household; a change of rights or "
+          "household ends their sessions"),
     Route("POST", "/users/{user_id}/disable", disable_user, ADMINS, response=User,
           summary="disable a user: no login, every session ended"),
     Route("POST", "/users/{user_id}/enable", enable_user, ADMINS, response=User,

@@ -34,12 +34,14 @@ from voxd.services.logs.entries import (
     context_json,
     timestamp_or,
 )
+from voxd.services.logs.arrivals import ARRIVALS, Arrivals
 from voxd.services.logs.forwarder import LokiForwarder
 from voxd.services.logs.indexer import TextIndexer
 from voxd.services.logs.ratelimit import SenderLimiter
 from voxd.services.logs.settings import STORE_URL, LogsSettings, load_settings
 from voxd.services.logs.share import SHARE_KEEPER, ShareKeeper
 from voxd.services.logs.store import LOG_STORE, MIGRATIONS, BadCursor, LogFilter, LogStore
+from voxd.services.logs.stream import follow
 
 log = logging.getLogger("voxd.logs")
 
@@ -70,14 +72,20 @@ def searchable(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class LogQuery:
+class StreamQuery:
+    """The filters of a query; `since` also sends the entries of that time on (else only new ones)."""
+
     service: str | None = None
     level: Level | None = None
     node_id: str | None = None
     request_id: str | None = None
     since: str | None = None
-    until: str | None = None
     search: Annotated[str, Field(max_length=200), AfterValidator(searchable)] | None = None
+
+
+@dataclass(frozen=True)
+class LogQuery(StreamQuery):
+    until: str | None = None
     limit: Annotated[int, Field(ge=1, le=1000)] = 100
     cursor: str | None = None
 
@@ -180,6 +188,7 @@ async def ingest(call: Call, entries: list[LogEntryIn]) -> web.Response:
         size = sum(len(row.message) + len(row.context or "") for row in rows)
         await call.app[SHARE_KEEPER].added(sender.source, len(rows), size)
     call.app[INDEXER].ingested()
+    call.app[ARRIVALS].arrived()
     if FORWARDER in call.app:
         call.app[FORWARDER].wake.set()
     return json_response(Accepted(len(rows)), status=201)
@@ -193,22 +202,30 @@ async def submit_batch(call: Call[LogBatchIn]) -> web.Response:
     return await ingest(call, call.body.logs)
 
 
-async def query_logs(call: Call[None]) -> web.Response:
-    q: LogQuery = call.query
-    filters = LogFilter(
+def log_filter(call: Call, q: StreamQuery, until: str | None = None) -> LogFilter:
+    return LogFilter(
         service=q.service,
         min_level=LEVELS[q.level] if q.level else None,
         node_id=q.node_id,
         request_id=q.request_id,
         since=time_param(call, "since", q.since),
-        until=time_param(call, "until", q.until),
+        until=time_param(call, "until", until),
         search=q.search,
     )
+
+
+async def query_logs(call: Call[None]) -> web.Response:
+    q: LogQuery = call.query
+    filters = log_filter(call, q, q.until)
     try:
         page = await call.app[LOG_STORE].query(filters, q.limit, q.cursor)
     except BadCursor as error:
         raise bad_request(str(error), "invalid_cursor") from None
     return json_response(LogPage(page.entries, page.next_cursor))
+
+
+async def stream_logs(call: Call[None]) -> web.StreamResponse:
+    return await follow(call, log_filter(call, call.query))
 
 
 async def log_stats(call: Call[None]) -> web.Response:
@@ -250,6 +267,9 @@ ROUTES = [
           summary="submit up to 1000 entries; all are stored or none (400 names the bad entry's index)"),
     Route("GET", "/api/v0/logs", query_logs, READERS, query=LogQuery, response=LogPage, quiet=True,
           summary="query entries, newest first; pass next_cursor back as cursor for the next page"),
+    Route("GET", "/api/v0/logs/stream", stream_logs, READERS, query=StreamQuery, quiet=True,
+          summary="follow entries live as server-sent events (same filters; resume with Last-Event-ID "
+          "or since); a heartbeat comment when quiet"),
     Route("GET", "/api/v0/logs/stats", log_stats, READERS, query=StatsQuery, response=LogStats,
           summary="counts by service and level over a window (default: the last 24 hours)"),
 ]
@@ -293,4 +313,6 @@ def create_app(settings: Settings) -> web.Application:
         max_body=MAX_BATCH_BODY,
     )
     app[LOGS_SETTINGS] = config
+    app[ARRIVALS] = Arrivals(config.streams_max, config.stream_heartbeat_seconds)
+    app.on_shutdown.append(app[ARRIVALS].close)  # before the server waits for its handlers
     return app

@@ -45,6 +45,8 @@ class LogsSettings:
     app_rate: RateLimit
     node_share: NodeShare
     node_clock_skew_seconds: float  # a node's entries are dated within this much of the server's clock
+    streams_max: int  # log streams (GET /api/v0/logs/stream) open at once
+    stream_heartbeat_seconds: float  # a quiet stream's comment line, so proxies keep it open
 
 
 RETENTION_DAYS = Setting("VOXD_LOG_RETENTION_DAYS", NUMBER, 30.0, "Entries older than this many days "
@@ -67,11 +69,15 @@ NODE_MAX_MB = Setting("VOXD_LOG_NODE_MAX_MB", NUMBER, 20.0, "MiB of one node's e
                       minimum=0.01)
 NODE_CLOCK_SKEW = Setting("VOXD_LOG_NODE_CLOCK_SKEW_SECONDS", DURATION, 300.0, "A node's entries must be "
                           "dated within this of the server's clock.", minimum=1)
+STREAMS_MAX = Setting("VOXD_LOG_STREAMS_MAX", WHOLE, 16, "Log streams (the admin page's live logs, "
+                      "`voxd logs query -f`) open at once; more are refused with 429.", minimum=1)
+STREAM_HEARTBEAT = Setting("VOXD_LOG_STREAM_HEARTBEAT_SECONDS", DURATION, 15.0, "A quiet log stream "
+                           "sends a comment line this often, so proxies keep it open.", minimum=0.1)
 STORE_URL = Setting("LOG_STORE_URL", URL, None, "A Loki server every entry is also forwarded to "
                     "(user:password@ allowed).")
 
 SETTINGS = (RETENTION_DAYS, RETENTION_CHECK, RATE_WINDOW, NODE_RATE_ENTRIES, NODE_RATE_MB, APP_RATE_ENTRIES,
-            APP_RATE_MB, NODE_MAX_ENTRIES, NODE_MAX_MB, NODE_CLOCK_SKEW, STORE_URL)
+            APP_RATE_MB, NODE_MAX_ENTRIES, NODE_MAX_MB, NODE_CLOCK_SKEW, STREAMS_MAX, STREAM_HEARTBEAT, STORE_URL)
 
 
 def load_settings(settings: Settings) -> LogsSettings:
@@ -83,4 +89,6 @@ def load_settings(settings: Settings) -> LogsSettings:
         app_rate=RateLimit(settings.value(APP_RATE_ENTRIES), int(settings.value(APP_RATE_MB) * MIB), window),
         node_share=NodeShare(settings.value(NODE_MAX_ENTRIES), int(settings.value(NODE_MAX_MB) * MIB)),
         node_clock_skew_seconds=settings.value(NODE_CLOCK_SKEW),
+        streams_max=settings.value(STREAMS_MAX),
+        stream_heartbeat_seconds=settings.value(STREAM_HEARTBEAT),
     )

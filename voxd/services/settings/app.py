@@ -8,10 +8,10 @@ from aiohttp import web
 from voxd.kit.app import create_service_app
 from voxd.kit.routes import Route
 from voxd.kit.settings import Settings
-from voxd.services.settings import browser_session, forwarding, page
+from voxd.services.settings import browser_session, forwarding, overview, page, runtime_settings
 
 # Each module declares its `ROUTES`; the page's catch-all file route comes after all of them.
-ROUTE_MODULES = (page, browser_session, forwarding)
+ROUTE_MODULES = (page, browser_session, forwarding, runtime_settings, overview)
 
 
 def all_routes() -> list[Route]:

@@ -91,8 +91,12 @@ async def index(call: Call[None]) -> web.StreamResponse:
     return file_response(web_file(INDEX))
 
 
-async def page_file(call: Call[None]) -> web.StreamResponse:
-    return file_response(web_file(call.path("path")))
+async def top_file(call: Call[None]) -> web.StreamResponse:
+    return file_response(web_file(call.path("file")))
+
+
+async def folder_file(call: Call[None]) -> web.StreamResponse:
+    return file_response(web_file(f"{call.path('folder')}/{call.path('path')}"))
 
 
 async def authority_certificate(call: Call[None]) -> web.Response:
@@ -111,9 +115,12 @@ ROUTES = [
     Route("GET", "/ca.crt", authority_certificate,
           summary="voxd's certificate authority (PEM, application/x-x509-ca-cert), to trust its HTTPS"),
 ]
-# Last of all, so every other route is matched first.
+# After the service's own routes: a file name never hides a route. Only the page's folders are
+# served, so a route the kit adds after these (/internal/settings) is not taken for a file.
 PAGE_ROUTES = [
     Route("GET", "/", index, summary="the admin web page", quiet=True),
-    Route("GET", "/{path:.+}", page_file, summary="the web page's static files (css/, js/, vendor/, icons/, "
+    Route("GET", "/{file:[^/]+}", top_file, summary="the web page's own files (index.html, "
           "manifest.webmanifest, sw.js)", quiet=True),
+    Route("GET", "/{folder:css|js|vendor|icons}/{path:.+}", folder_file,
+          summary="the web page's styles, scripts, vendored libraries and icons", quiet=True),
 ]

@@ -73,7 +73,7 @@ async def revoke_node(call: Call[None]) -> web.Response:
 
 
 ROUTES = [
-    Route("POST", "/api/v0/nodes/register", register_node, (Pattern.ADMIN,), body=NodeRegistration,
+    Route("POST", "/api/v0/nodes/register", register_node, ADMINS, body=NodeRegistration,
           response=RegisteredNode, status=201,
           summary="register a node; the api_key is shown only in this answer"),
     Route("GET", "/api/v0/nodes", list_nodes, ADMINS, response=NodeList,

@@ -148,16 +148,19 @@ async function readEvents(response, onEvent, signal) {
 
 /**
  * Server-sent events over fetch (EventSource cannot send an Authorization header). Answers
- * {close(), done}: done settles when the stream ends, is closed, or fails (then with the error).
+ * {close(), done}: done settles when the stream ends, is closed, or fails (then with the error);
+ * onOpen runs once the service has answered and events can arrive; lastEventId resumes after the
+ * event of that id (sent as Last-Event-ID, as EventSource does when it reconnects).
  */
-function stream(service, path, onEvent, { query, signal } = {}) {
+function stream(service, path, onEvent, { query, signal, onOpen, lastEventId } = {}) {
   const controller = new AbortController();
   if (signal) signal.addEventListener("abort", () => controller.abort(), { once: true });
   const done = (async () => {
     const response = await send("GET", urlOf(service, path, query), {
-      headers: { Accept: "text/event-stream" },
+      headers: { Accept: "text/event-stream", ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) },
       signal: controller.signal,
     });
+    if (onOpen) onOpen(response);
     await readEvents(response, onEvent, controller.signal);
   })().catch((error) => {
     if (!controller.signal.aborted) throw error;

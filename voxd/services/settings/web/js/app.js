@@ -66,7 +66,9 @@ async function route() {
     const module = await import(`./pages/${page.module}`);
     if (signal.aborted) return undefined;
     main.replaceChildren();
+    main.removeAttribute("data-shown");
     await module.render(main, { api, user, toast, signal });
+    if (!signal.aborted) main.dataset.shown = page.path; // the page has drawn what it first loads
   } catch (error) {
     if (!signal.aborted) main.replaceChildren(el("p", { class: "error", role: "alert" }, error.message || String(error)));
   }

@@ -68,7 +68,8 @@ function settingBlock(setting, ctx) {
   const description = el("small", { id: uid("desc") }, describe(setting));
   input.setAttribute("aria-describedby", description.id);
   const error = errorSlot(input);
-  const block = el("div", { class: "setting", "data-key": setting.key });
+  // novalidate: the owning service says what is allowed, beside the input, in its own words
+  const block = el("form", { class: "setting", "data-key": setting.key, "aria-label": setting.key, novalidate: true });
   const act = async (how) => {
     error.show("");
     try {
@@ -83,7 +84,7 @@ function settingBlock(setting, ctx) {
     }
   };
   const buttons = setting.locked ? [] : [
-    el("button", { type: "button", onclick: () => act("save"), "aria-label": `Save ${setting.key}` }, "Save"),
+    el("button", { type: "submit", "aria-label": `Save ${setting.key}` }, "Save"),
     el("button", { type: "button", class: "secondary outline", onclick: () => act("reset"),
       disabled: setting.source !== "override", "aria-label": `Reset ${setting.key} to its default` }, "Reset"),
   ];
@@ -94,7 +95,11 @@ function settingBlock(setting, ctx) {
   } else {
     block.append(el("h3", {}, label), input, description, error.slot);
   }
-  block.append(el("div", {}, marks(setting)), changedLine(setting), el("div", { class: "actions" }, buttons));
+  block.addEventListener("submit", (event) => {
+    event.preventDefault();
+    act("save");
+  });
+  block.append(el("div", {}, marks(setting)), changedLine(setting) || "", el("div", { class: "actions" }, buttons));
   return block;
 }
 
@@ -121,6 +126,7 @@ function applyFilter(sections, text) {
       block.hidden = !match;
       shown += match ? 1 : 0;
     }
+    section.hidden = Boolean(wanted) && shown === 0;
     if (wanted) section.open = shown > 0;
   }
 }
