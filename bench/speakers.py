@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from voxd.kit.settings import Settings  # noqa: E402
 from voxd.services.stt.audio import decode  # noqa: E402
-from voxd.services.stt.settings import load_settings  # noqa: E402
+from voxd.services.stt.settings import SPEAKER_THRESHOLD, load_settings  # noqa: E402
 from voxd.services.stt.speakers import SpeakerEncoder, profile_vector  # noqa: E402
 from spoken import espeak, word_errors, words  # noqa: E402
 
@@ -52,7 +52,7 @@ def main() -> None:
     parser.add_argument("--whisper", action="store_true", help="also transcribe the test clips (time, WER)")
     args = parser.parse_args()
     config = load_settings(Settings.load({}))
-    threshold = args.threshold if args.threshold is not None else config.speaker_threshold
+    threshold = args.threshold if args.threshold is not None else Settings.load({}).value(SPEAKER_THRESHOLD)
     encoder = SpeakerEncoder(config)
     clips: dict[str, dict[str, np.ndarray]] = {}
     for voice in VOICES:

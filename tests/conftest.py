@@ -71,6 +71,10 @@ def free_port_offset() -> int:
     raise RuntimeError("no free block of ports")
 
 
+# The services this tree ships: a catalog entry may come before its package (the settings service).
+SHIPPED = [name for name in CATALOG if installed(CATALOG[name].factory.rpartition(".")[0])]
+
+
 @dataclass
 class Daemon:
     """One `voxd serve` process; `url(name)` is where a service listens."""
@@ -78,7 +82,7 @@ class Daemon:
     home: Path
     offset: int
     services: list[str]
-    extra_env: dict[str, str] = field(default_factory=dict)
+    extra_env: dict[str, str | None] = field(default_factory=dict)
     serve_all: bool = False  # `voxd serve` without --services; `services` are the ones expected to start
     process: subprocess.Popen | None = None
     log_path: Path | None = None
@@ -89,8 +93,7 @@ class Daemon:
     warm: bool = False
 
     def __post_init__(self) -> None:
-        """Only the services this tree ships (a catalog entry may come before its package)."""
-        self.services = [name for name in self.services if installed(CATALOG[name].factory.rpartition(".")[0])]
+        self.services = [name for name in self.services if name in SHIPPED]
 
     @property
     def env(self) -> dict[str, str]:
@@ -105,7 +108,7 @@ class Daemon:
             VOXD_TTS_PRELOAD="false",
         )
         env.update(self.extra_env)
-        return env
+        return {key: value for key, value in env.items() if value is not None}  # None: not in the environment
 
     @property
     def scheme(self) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from conftest import unique_email
 from daemons import serving
 from loopback import LoopbackServer, QuietHandler
-from voxd.services.settings.page import CONTENT_SECURITY_POLICY
+from voxd.services.settings.page import CONTENT_SECURITY_POLICY, WEB_ROOT, content_type, file_response
 
 PAGE_HEADERS = {"content-security-policy": CONTENT_SECURITY_POLICY, "x-content-type-options": "nosniff",
                 "referrer-policy": "no-referrer"}
@@ -228,3 +229,53 @@ def test_a_stream_is_passed_on_as_it_comes(client, bearer, logs_site):
         assert next(lines) == "data: first"
         logs_site.release.set()
         assert [line for line in lines if line] == ["data: second"]
+
+
+def failed_login(url: str, source: str, **headers: str) -> int:
+    """A wrong password for a new e-mail address (so only the per-address limit counts), sent from
+    the loopback address `source`."""
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=source), timeout=20) as http:
+        if url.endswith("/ui-api/auth/login"):
+            body = {"username": unique_email(), "password": "wrong password"}
+        else:
+            body = {"email": unique_email(), "password": "wrong password"}
+        return http.post(url, json=body, headers=headers).status_code
+
+
+def test_logins_through_the_page_are_limited_per_browser_address(make_daemon):
+    """The settings service names the browser's address to the auth service, which believes it
+    from the settings service only: one address's failures through the page do not lock out
+    another's, and nobody else can choose the address they are counted against."""
+    daemon = make_daemon(["config", "auth", "settings"], VOXD_LOGIN_MAX_FAILURES_PER_ADDRESS="3")
+    page = daemon.url("settings") + "/ui-api/auth/login"
+    assert [failed_login(page, "127.0.0.5") for _ in range(4)] == [401, 401, 401, 429]
+    assert failed_login(page, "127.0.0.6") == 401  # another browser is not held by the first one's failures
+    direct = daemon.url("auth") + "/auth/login"
+    claims = [failed_login(direct, "127.0.0.7", **{"X-Forwarded-For": f"10.0.0.{n}"}) for n in range(4)]
+    assert claims == [401, 401, 401, 429]  # a forwarded address is not taken from anyone but the page
+
+
+def test_a_body_goes_through_and_the_targets_own_answer_comes_back(voxd, client, bearer):
+    admin_user = make_user(voxd, is_admin=True)
+    token = page_login(client, admin_user).json()["access_token"]
+    made = client.post("/ui-api/auth/households", json={"name": "Through the page", "timezone": "Europe/Paris"},
+                       headers={"Authorization": f"Bearer {token}"})
+    assert made.status_code == 201, made.text
+    assert (made.json()["name"], made.json()["timezone"]) == ("Through the page", "Europe/Paris")
+    refused = client.post("/ui-api/auth/households", json={"name": "Not mine"}, headers=bearer)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "admin_required"
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("app.js", "text/javascript; charset=utf-8"), ("manifest.webmanifest", "application/manifest+json"),
+    ("pico.min.css", "text/css; charset=utf-8"), ("icon-192.png", "image/png"), ("LICENSE", "text/plain; charset=utf-8"),
+    ("index.html", "text/html; charset=utf-8"), ("blob.bin", "application/octet-stream")])
+def test_each_kind_of_file_has_its_content_type(name, expected):
+    """Unit: the page's files are served with these types (nosniff makes the browser hold to them)."""
+    assert content_type(Path(name)) == expected
+
+
+def test_the_service_worker_may_control_the_whole_page():
+    """Unit: /sw.js is served with Service-Worker-Allowed: / (and a file of that name elsewhere is not)."""
+    assert file_response(WEB_ROOT / "sw.js").headers["Service-Worker-Allowed"] == "/"
+    assert "Service-Worker-Allowed" not in file_response(WEB_ROOT / "js" / "sw.js").headers

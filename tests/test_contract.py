@@ -15,12 +15,12 @@ import httpx
 import jwt
 import pytest
 
-from conftest import app_headers
+from conftest import SHIPPED, app_headers
 from voxd.catalog import CATALOG
 from voxd.kit.auth import Pattern
 from voxd.kit.routes import Route
 
-SERVICES = list(CATALOG)
+SERVICES = SHIPPED
 
 
 def routes(daemon, service: str) -> list[tuple[str, str, dict]]:
@@ -74,6 +74,11 @@ def test_every_service_documents_its_routes(daemon):
     assert set(schema["required"]) == {"email", "password"}
 
 
+# Each service's own settings API (issue 22 §2, kit/settings_api.py), for the settings service only.
+SETTINGS_API_ROUTES = {("get", "/internal/settings"), ("put", "/internal/settings/{short}"),
+                       ("delete", "/internal/settings/{short}")}
+
+
 # The spec's notifications service table (docs/notifications.md), and the routes issue 21 adds to it.
 NOTIFICATION_ROUTES = {
     ("post", "/api/v0/notifications/send"), ("post", "/api/v0/device-tokens"),
@@ -87,8 +92,17 @@ NOTIFICATION_ROUTES = {
 
 def test_the_notifications_service_has_the_routes_of_the_spec_and_issue_21(daemon):
     paths = httpx.get(daemon.url("notifications") + "/openapi.json").json()["paths"]
-    assert {(method, path) for path, operations in paths.items() for method in operations} == NOTIFICATION_ROUTES
+    assert {(method, path) for path, operations in paths.items() for method in operations} == (
+        NOTIFICATION_ROUTES | SETTINGS_API_ROUTES)
     assert httpx.get(daemon.url("notifications") + "/health").json()["service"] == "notifications"
+
+
+def test_every_service_has_its_settings_api_for_the_settings_service_only(daemon):
+    for service in SERVICES:
+        paths = httpx.get(daemon.url(service) + "/openapi.json").json()["paths"]
+        for method, path in SETTINGS_API_ROUTES:
+            operation = paths[path][method]
+            assert (accepted(operation), operation["x-callers"]) == ({"app_id", "app_key"}, ["settings"]), service
 
 
 def test_no_credentials_is_401_everywhere(daemon):
@@ -332,7 +346,7 @@ def every_key_on_every_app_route(daemon):
     route names that caller, the answer)."""
     with httpx.Client(timeout=10) as client:  # one client for some 400 requests
         for service, method, path, operation in app_routes(daemon):
-            for caller in SERVICES:
+            for caller in CATALOG:  # every app id voxd init gives a key, running here or not
                 answer = client.request(method, daemon.url(service) + path, headers=app_headers(daemon, caller),
                                         json={})
                 yield (service, method, path), caller, caller in operation["x-callers"], answer

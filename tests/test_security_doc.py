@@ -38,7 +38,8 @@ def callers(operation: dict) -> str:
 
 def route_table(daemon) -> str:
     rows = ["| service | port | method | path | credentials | callers |", "|---|---|---|---|---|---|"]
-    for name, spec in CATALOG.items():
+    for name in daemon.services:  # every service this tree ships
+        spec = CATALOG[name]
         document = httpx.get(daemon.url(name) + "/openapi.json", timeout=10).json()
         for path, operations in sorted(document["paths"].items()):
             for method, operation in sorted(operations.items()):

@@ -336,6 +336,14 @@ def test_an_enrolled_voice_is_recognized(stt_daemon, tmp_path):
     assert speaker is not None and speaker["user_id"] == user, spoken.json()
     assert 0.86 <= speaker["confidence"] <= 1
     assert word_errors(command, spoken.json()["text"]) <= 1
+    # The threshold is live: raised past this voice's similarity, the same words are nobody's at once.
+    setting = stt_daemon.url("stt") + "/internal/settings/speaker_threshold"
+    raised = httpx.put(setting, headers=app_headers(stt_daemon, "settings"),
+                       json={"value": min(0.999, speaker["confidence"] + 0.005), "changed_by": "test"})
+    assert raised.status_code == 200 and raised.json()["pending_restart"] is False, raised.text
+    assert transcribe(stt_daemon, espeak(command, voice="en-us+m1"), household_id=home).json()["speaker"] is None
+    lowered = httpx.request("DELETE", setting, headers=app_headers(stt_daemon, "settings"), json={"changed_by": "test"})
+    assert lowered.json()["value"] == 0.86
 
     for other_voice in ("en-gb+f3", "en+f3"):  # the flatmate, and a voice nobody enrolled
         other = transcribe(stt_daemon, espeak(command, voice=other_voice), household_id=home)

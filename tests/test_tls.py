@@ -275,7 +275,6 @@ def test_the_server_certificate_is_renewed_by_the_same_authority_when_it_must_be
     names = certificate_info(tmp_path / "tls" / "server.pem").names
     assert {"voxd.lan", "10.1.2.3", "localhost", "127.0.0.1"} <= set(names)
 
-    lifetime = tls.SERVER_LIFETIME
     monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=20))
     assert ensure_certificates(renamed, reissue=True).issued_server
     monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=397))

@@ -12,7 +12,7 @@ A secret is sealed at rest and never answered (docs/architecture.md, Settings).
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -23,11 +23,11 @@ from pydantic_core import to_jsonable_python
 from voxd.kit.appkeys import DB, LIVE, OVERRIDES, SERVICE, SETTINGS
 from voxd.kit.auth import Pattern
 from voxd.kit.db import Database
-from voxd.kit.errors import ApiError, bad_request, conflict, not_found
+from voxd.kit.errors import bad_request, conflict, not_found
 from voxd.kit.log_setup import redact_also
 from voxd.kit.routes import Call, Route
 from voxd.kit.setting import Setting, SettingsError, shown
-from voxd.kit.settings import DEFAULT, ENVIRONMENT, OVERRIDE, changeable
+from voxd.kit.settings import DEFAULT, ENVIRONMENT, OVERRIDE, Settings, changeable
 from voxd.kit.settings_overrides import OverrideStore, StoredChange, prepare_table
 
 log = logging.getLogger("voxd.kit.settings_api")
@@ -84,7 +84,7 @@ def by_short_name(service: str) -> dict[str, Setting]:
     return {short_name(setting): setting for setting in changeable(service)}
 
 
-def settings_store() -> Any:
+def settings_store() -> Callable[[web.Application], AsyncIterator[None]]:
     """Open the service's override table: in its own database, or (a service without one) in a
     small database of its own at the same path; the live settings read it from here on."""
 
@@ -164,11 +164,15 @@ def checked_text(setting: Setting, value: Any) -> str:
         raise bad_request(str(error), "invalid_setting") from None
 
 
+def with_stored(app: web.Application, stored: dict[str, StoredChange]) -> Settings:
+    values = {key: change.value for key, change in stored.items()}
+    return app[LIVE].started.with_overrides(app[SERVICE], values)
+
+
 async def rebuilt(app: web.Application) -> dict[str, StoredChange]:
     """Every stored change now, applied to the service's live settings."""
     stored = await app[OVERRIDES].read()
-    live = app[LIVE]
-    live.replace(live.started.with_overrides(app[SERVICE], {k: c.value for k, c in stored.items()}))
+    app[LIVE].replace(with_stored(app, stored))
     return stored
 
 

@@ -25,7 +25,7 @@ from voxd.kit.routes import EVERY_SERVICE, Call, Route, json_response
 from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import local_zone_name
 from voxd.services.auth.passwords import NewPassword, hash_password, verify_password
-from voxd.services.auth.ratelimit import ADDRESS_LIMITER, EMAIL_LIMITER, FailureLimiter, too_many
+from voxd.services.auth.ratelimit import ADDRESS_LIMITER, EMAIL_LIMITER, FailureLimiter, login_address, too_many
 from voxd.services.auth.settings import AuthSettings, load_settings
 from voxd.kit.node_records import NodeList, NodeRegistration, RegisteredNode
 from voxd.services.auth.households_admin import ROUTES as HOUSEHOLD_ROUTES
@@ -157,7 +157,7 @@ def login_subject(record: tuple[User, str] | None, address: str) -> str:
 
 async def login(call: Call[LoginRequest]) -> web.Response:
     email = call.body.email.strip().lower()
-    address = call.request.remote or "unknown"
+    address = await login_address(call)
     by_email, by_address = call.app[EMAIL_LIMITER], call.app[ADDRESS_LIMITER]
     wait = max(by_email.retry_after(email), by_address.retry_after(address))
     if wait:

@@ -1,4 +1,9 @@
-"""Login failure limits: too many wrong passwords for one email or from one address answer 429."""
+"""Login failure limits: too many wrong passwords for one email or from one address answer 429.
+
+A login through the admin page reaches the auth service from the settings service, which names the
+browser's address in `X-Forwarded-For`; that is believed only beside the settings service's own app
+credentials, so the page's logins are counted per browser and no one else can pick an address.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,14 @@ from collections import deque
 
 from aiohttp import web
 
+from voxd.kit.appkeys import VALIDATOR
+from voxd.kit.auth import APP_ID_HEADER, APP_KEY_HEADER, credential
 from voxd.kit.errors import ApiError
+from voxd.kit.routes import Call
+
+FORWARDED_FOR = "X-Forwarded-For"
+PAGE_SERVERS = ("settings",)  # the services whose word on their caller's address is taken
+MAX_ADDRESS_LENGTH = 64
 
 
 class FailureLimiter:
@@ -69,3 +81,15 @@ def too_many(wait: int) -> ApiError:
         f"too many failed logins; try again in {wait} seconds",
         headers={"Retry-After": str(wait)},
     )
+
+
+async def login_address(call: Call) -> str:
+    """The address a login is counted against: the caller's, or the browser's that the settings
+    service forwards it for (only with that service's valid app credentials)."""
+    own = call.request.remote or "unknown"
+    forwarded = credential(call.request.headers, FORWARDED_FOR).strip()
+    app_id, app_key = credential(call.request.headers, APP_ID_HEADER), credential(call.request.headers, APP_KEY_HEADER)
+    if not forwarded or app_id not in PAGE_SERVERS or not app_key:
+        return own
+    principal = await call.app[VALIDATOR].validate_app(app_id, app_key)
+    return forwarded[:MAX_ADDRESS_LENGTH] if principal is not None else own

@@ -38,9 +38,10 @@ from voxd.services.command_center.pipeline.households import HouseholdZones
 from voxd.services.command_center.pipeline.language_model import LanguageModel, ModelUnavailable, NoModel
 from voxd.services.command_center.pipeline.no_model import help_reply
 from voxd.services.command_center.pipeline.pipeline import PIPELINE, Pipeline
+from voxd.services.command_center.pipeline.routing_settings import follow_routing_settings
 from voxd.services.command_center.pipeline.speech import MAX_AUDIO_BYTES, Speech, SpeechUnavailable
 from voxd.services.command_center.settings import (
-    REPLY_BUDGET, RESEARCH_PAGES, SEARCH_URL, SEMANTIC, SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN,
+    REPLY_BUDGET, RESEARCH_PAGES, SEARCH_URL, SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN,
     SEMANTIC_THRESHOLD, SPEECH_BIAS,
 )
 from voxd.services.command_center.storage.store import CC_STORE, DocumentStorage
@@ -176,11 +177,7 @@ async def pipeline_context(app: web.Application):
                                         reply_budget=app[SETTINGS].value(REPLY_BUDGET),
                                         repair=repair_slips if bias else str, services=app[CLIENT])
     app[ENGINES] = Engines("command-center")
-    if app[SETTINGS].value(SEMANTIC):  # built in the background: the service answers meanwhile
-        app[ENGINES].start("semantic stage",
-                           lambda: pipeline.load_semantic(lambda: semantic_router(commands, app[SETTINGS])))
-    else:
-        log.info("semantic stage off (VOXD_SEMANTIC=false)")
+    follow_routing_settings(app, pipeline, lambda settings: semantic_router(commands, settings))
     researching = asyncio.create_task(research_desk(app, commands, model).run(), name="research desk")
     yield
     await stop_tasks(researching)

@@ -16,6 +16,7 @@ from aiohttp import web
 from pydantic_core import to_jsonable_python
 
 from voxd.kit.app import create_service_app
+from voxd.kit.appkeys import LIVE
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import bad_request
 from voxd.kit.redact import shown_url
@@ -23,13 +24,12 @@ from voxd.kit.routes import Call, Route
 from voxd.kit.settings import Settings
 from voxd.services.extract.fetcher import fetch, open_session
 from voxd.services.extract.page import decoded, main_text, title_of
-from voxd.services.extract.settings import FetchPolicy, load_policy
+from voxd.services.extract.settings import load_policy
 from voxd.wire.extract import ExtractedPage, ExtractRequest
 
 log = logging.getLogger("voxd.extract")
 
 SESSION = web.AppKey("extract_session", aiohttp.ClientSession)
-POLICY = web.AppKey("extract_policy", FetchPolicy)
 MAX_URL = 4096
 
 
@@ -38,7 +38,8 @@ async def extract(call: Call[ExtractRequest]) -> web.Response:
     if len(request.url) > MAX_URL:
         raise bad_request(f"the URL is longer than {MAX_URL} characters", "invalid_url")
     started = time.perf_counter()
-    page = await fetch(call.app[SESSION], request.url, call.app[POLICY])
+    # The limits as they are now (live settings); the address guards are the session's, from start-up.
+    page = await fetch(call.app[SESSION], request.url, load_policy(call.app[LIVE].in_use))
     fetched = time.perf_counter()
     body = decoded(page)
     is_html = page.content_type != "text/plain"
@@ -67,7 +68,6 @@ def create_app(settings: Settings) -> web.Application:
     policy = load_policy(settings)
 
     async def lifecycle(app: web.Application) -> AsyncIterator[None]:
-        app[POLICY] = policy
         app[SESSION] = open_session(policy)
         if policy.allow_private:
             log.warning("VOXD_EXTRACT_ALLOW_PRIVATE is on: pages on loopback and private addresses can be fetched")

@@ -15,11 +15,11 @@ ALLOW_HOSTS = Setting("VOXD_EXTRACT_ALLOW_HOSTS", TEXT, "", "Host names (comma-s
                       "the URL) that may resolve to private addresses, e.g. a recipe server on the home "
                       "network; every other host must be public.", blank=True)
 MAX_BYTES = Setting("VOXD_EXTRACT_MAX_BYTES", WHOLE, 5 * 1024 * 1024, "The largest page, in bytes after "
-                    "decompression; a larger one is cut off and refused.", minimum=1024)
+                    "decompression; a larger one is cut off and refused.", minimum=1024, live=True)
 MAX_REDIRECTS = Setting("VOXD_EXTRACT_MAX_REDIRECTS", WHOLE, 5, "Redirects followed before a fetch is "
-                        "refused.", minimum=0, maximum=20)
+                        "refused.", minimum=0, maximum=20, live=True)
 TIMEOUT = Setting("VOXD_EXTRACT_TIMEOUT", DURATION, 10.0, "How long one fetch may take, every redirect "
-                  "and the whole body included.", minimum=0.1, maximum=120)
+                  "and the whole body included.", minimum=0.1, maximum=120, live=True)
 
 SETTINGS = (ALLOW_PRIVATE, ALLOW_HOSTS, MAX_BYTES, MAX_REDIRECTS, TIMEOUT)
 

@@ -16,28 +16,70 @@ from aiohttp import web
 
 from voxd.kit.tasks import stop_tasks
 from voxd.kit.app import create_service_app
+from voxd.kit.appkeys import LIVE
 from voxd.kit.auth import Pattern
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
 from voxd.kit.errors import ApiError, error_body
 from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.setting import SettingsError
 from voxd.kit.settings import Settings
 from voxd.services.llm.backends import create_backend
 from voxd.services.llm.backends.base import Backend, llm_unavailable
 from voxd.services.llm.schema import ChatChunk, check, chunk_body, completion_body, completion_id
-from voxd.services.llm.settings import load_settings
+from voxd.services.llm.settings import LlmSettings, load_settings
 from voxd.wire.openai_chat import ChatCompletion, ChatRequest, ModelCard, ModelList, Usage
 
 log = logging.getLogger("voxd.llm")
 T = TypeVar("T")
 DISCONNECT_POLL_SECONDS = 0.25
 
-BACKEND = web.AppKey("llm_backend", object)
 STARTED = web.AppKey("llm_started", int)
-MAX_TOKENS = web.AppKey("llm_max_tokens", int)
+
+
+class Serving:
+    """The backend that answers now and the settings it was built from. A stored change to a live
+    setting builds the next one (`switch`): the next request uses it; calls already running on the
+    old one finish (within its time-out), then it is closed."""
+
+    def __init__(self, config: LlmSettings) -> None:
+        self.config, self.backend = config, create_backend(config)
+        self.retired: list[Backend] = []
+        self.tasks: set[asyncio.Task] = set()
+
+    def start(self) -> None:
+        warming = self.backend.warm() if self.config.preload else self.backend.check()
+        self.keep(asyncio.ensure_future(warming))
+
+    def keep(self, task: asyncio.Task) -> None:
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def switch(self, config: LlmSettings) -> None:
+        if config == self.config:
+            return
+        old, timeout = self.backend, self.config.timeout
+        self.config, self.backend = config, create_backend(config)
+        log.info("llm backend now %s, model %s", self.backend.name, self.backend.model)
+        self.start()
+        self.retired.append(old)
+        asyncio.get_running_loop().call_later(timeout + 1, self.retire, old)
+
+    def retire(self, backend: Backend) -> None:
+        if backend in self.retired:
+            self.retired.remove(backend)
+            self.keep(asyncio.ensure_future(backend.close()))
+
+    async def close(self) -> None:
+        await stop_tasks(*self.tasks)
+        for backend in (self.backend, *self.retired):
+            await backend.close()
+
+
+SERVING = web.AppKey("llm_serving", Serving)
 
 
 def backend_of(call: Call) -> Backend:
-    return call.app[BACKEND]  # type: ignore[return-value]
+    return call.app[SERVING].backend
 
 
 def failure(backend: Backend, error: Exception, started: float) -> ApiError:
@@ -66,7 +108,7 @@ def capped(request: ChatRequest, limit: int) -> ChatRequest:
 async def chat_completions(call: Call[ChatRequest]) -> web.StreamResponse:
     check(call.body)
     backend, started = backend_of(call), time.perf_counter()
-    request = capped(call.body, call.app[MAX_TOKENS])
+    request = capped(call.body, call.app[SERVING].config.max_tokens)
     if request.stream:
         return await stream_completion(call, backend, request, started)
     try:
@@ -154,16 +196,40 @@ ROUTES = [
 ]
 
 
+def usable_settings(settings: Settings) -> LlmSettings:
+    """The settings the proxy starts with. Stored changes that do not make a usable whole (a model
+    stored before its backend) are set aside with one warning, so the settings page can never keep
+    the daemon from starting; a bad value from the environment or voxd.env stops it (SettingsError)."""
+    try:
+        return load_settings(settings)
+    except SettingsError as error:
+        if settings.base is None or settings.base == settings:
+            raise
+        log.warning("the stored llm settings are not used: %s", error)
+        return load_settings(settings.base)
+
+
+def follow(serving: Serving, settings: Settings) -> None:
+    """A stored change: the next request uses the backend it makes, once the settings are a whole."""
+    try:
+        config = load_settings(settings)
+    except SettingsError as error:
+        log.warning("the llm settings stored so far are not a usable whole (%s); the %s backend keeps "
+                    "answering", error, serving.backend.name)
+        return
+    serving.switch(config)
+
+
 def create_app(settings: Settings) -> web.Application:
-    config = load_settings(settings)  # a bad setting stops the daemon at start-up (SettingsError)
-    backend = create_backend(config)
+    serving = Serving(usable_settings(settings))
 
     async def lifecycle(app: web.Application) -> AsyncIterator[None]:
-        app[BACKEND], app[STARTED], app[MAX_TOKENS] = backend, int(time.time()), config.max_tokens
-        log.info("llm backend %s, model %s", backend.name, backend.model)
-        warming = asyncio.create_task(backend.warm() if config.preload else backend.check())
+        app[SERVING], app[STARTED] = serving, int(time.time())
+        log.info("llm backend %s, model %s", serving.backend.name, serving.backend.model)
+        serving.start()
         yield
-        await stop_tasks(warming)
-        await backend.close()
+        await serving.close()
 
-    return create_service_app("llm", settings, ROUTES, resources=[lifecycle])
+    app = create_service_app("llm", settings, ROUTES, resources=[lifecycle])
+    app[LIVE].on_change(lambda now: follow(serving, now))
+    return app

@@ -1,5 +1,6 @@
-"""The language-model proxy's settings, checked once at start-up (a bad value stops the daemon):
-which backend, where it is, which model, and the limits it runs under.
+"""The language-model proxy's settings, checked at start-up (a bad value stops the daemon) and before
+a stored change is kept: which backend, where it is, which model, and the limits it runs under. All
+but VOXD_LLM_PRELOAD are live: a change builds the next backend (app.py, `Serving`).
 
 The model is opt-in: with nothing configured the backend is none, even when the packaged GGUF is
 installed (it is a base model, which cannot hold a conversation: docs/llm.md)."""
@@ -20,26 +21,28 @@ GEMMA_FILE = "gemma-3-270m-q4_k_m.gguf"  # the package's MODEL_NAME
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
 
 BACKEND = Setting("VOXD_LLM_BACKEND", TEXT, None, "Which language model answers.", choices=BACKENDS,
-                  default_text="llamacpp when VOXD_LLM_MODEL is a .gguf file, else none")
+                  default_text="llamacpp when VOXD_LLM_MODEL is a .gguf file, else none", live=True)
 URL_SETTING = Setting("VOXD_LLM_URL", URL, None, "Where the ollama or OpenAI-compatible server is.",
-                      default_text=f"{DEFAULT_OLLAMA_URL} for ollama")
+                      default_text=f"{DEFAULT_OLLAMA_URL} for ollama", live=True)
 MODEL = Setting("VOXD_LLM_MODEL", TEXT, None, "The model name, or for llamacpp the path of a .gguf file.",
-                default_text="the packaged gemma-3-270m for llamacpp")
-API_KEY = Setting("VOXD_LLM_API_KEY", TEXT, None, "The key for an OpenAI-compatible server.", secret=True)
+                default_text="the packaged gemma-3-270m for llamacpp", live=True)
+API_KEY = Setting("VOXD_LLM_API_KEY", TEXT, None, "The key for an OpenAI-compatible server.", secret=True,
+                  live=True)
 TIMEOUT = Setting("VOXD_LLM_TIMEOUT", DURATION, 60.0, "How long one model call may take.",
-                  minimum=0.1, maximum=3600)
+                  minimum=0.1, maximum=3600, live=True)
 CONTEXT = Setting("VOXD_LLM_CONTEXT", WHOLE, 8192, "The llamacpp context window, in tokens.",
-                  minimum=256, maximum=131_072)
+                  minimum=256, maximum=131_072, live=True)
 THREADS = Setting("VOXD_LLM_THREADS", WHOLE, None, "The llamacpp CPU threads.", minimum=1, maximum=256,
-                  default_text="the number of CPUs")
+                  default_text="the number of CPUs", live=True)
 PRELOAD = Setting("VOXD_LLM_PRELOAD", FLAG, False, "Load the model at start-up instead of on first use.")
 MAX_TOKENS = Setting("VOXD_LLM_MAX_TOKENS", WHOLE, 256, "The most tokens one answer may have; a request's "
-                     "max_tokens is capped by it.", minimum=1, maximum=65_536)
+                     "max_tokens is capped by it.", minimum=1, maximum=65_536, live=True)
 CHAT_FORMAT = Setting("VOXD_LLM_CHAT_FORMAT", TEXT, None, "The llama-cpp-python chat format (e.g. gemma) for a "
-                      "llamacpp model whose GGUF has no chat template; without it such a model is refused.")
+                      "llamacpp model whose GGUF has no chat template; without it such a model is refused.",
+                      live=True)
 
 STOP_REPEATS = Setting("VOXD_LLM_STOP_REPEATS", FLAG, True, "Stop an embedded model's text answer once it "
-                       "repeats a run of six words (small models loop).")
+                       "repeats a run of six words (small models loop).", live=True)
 
 SETTINGS = (BACKEND, URL_SETTING, MODEL, API_KEY, TIMEOUT, CONTEXT, THREADS, PRELOAD, MAX_TOKENS, CHAT_FORMAT,
             STOP_REPEATS)

@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
-from voxd.kit.appkeys import CLIENT, DB, HTTP, RESOLVER, SETTINGS
+from voxd.kit.appkeys import CLIENT, DB, HTTP, LIVE, RESOLVER, SETTINGS
 from voxd.kit.retry import RetryPolicy
 from voxd.kit.tasks import stop_tasks
 from voxd.services.notifications.outbox import TIME_TO_LIVE, Outbox, Outcome, PendingPush
@@ -74,7 +74,7 @@ class Deliverer:
         settings = app[SETTINGS]
         self._outbox = Outbox(app[DB])
         self._db, self._client = app[DB], app[CLIENT]
-        self._relay = RelayClient(settings, app[HTTP], app[RESOLVER])
+        self._relay = RelayClient(app[LIVE], app[HTTP], app[RESOLVER])
         self._receipt_delay = settings.value(RECEIPT_DELAY)
         self._keep = settings.value(KEEP_SENDS)
         self._slots = asyncio.Semaphore(settings.value(RELAY_CONNECTIONS))

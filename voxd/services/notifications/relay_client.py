@@ -21,6 +21,7 @@ from voxd.kit.errors import UpstreamError
 from voxd.kit.redact import shown_url
 from voxd.kit.service_client import Resolver
 from voxd.kit.settings import RELAY_TOKEN, Settings
+from voxd.kit.settings_live import LiveSettings
 from voxd.services.notifications.settings import RELAY_TIMEOUT, RELAY_URL
 
 RELAY = "relay"
@@ -58,11 +59,10 @@ class ReceiptResult:
 
 
 class RelayClient:
-    def __init__(self, settings: Settings, session: aiohttp.ClientSession, resolver: Resolver) -> None:
-        self._settings = settings
+    def __init__(self, settings: Settings | LiveSettings, session: aiohttp.ClientSession, resolver: Resolver) -> None:
+        self._settings = settings  # the service's live settings: the URL and time-out as they are now
         self._session = session
         self._resolver = resolver
-        self._timeout = aiohttp.ClientTimeout(total=settings.value(RELAY_TIMEOUT))
 
     async def push(self, messages: list[dict[str, Any]]) -> list[PushResult]:
         return read(list[PushResult], await self._post("/api/v0/push", {"messages": messages}))
@@ -82,8 +82,9 @@ class RelayClient:
     async def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
         base = await self._base_url()
         headers = {"Authorization": f"Bearer {self._settings.value(RELAY_TOKEN) or ''}"}
+        timeout = aiohttp.ClientTimeout(total=self._settings.value(RELAY_TIMEOUT))
         try:
-            async with self._session.post(base + path, json=payload, headers=headers, timeout=self._timeout) as answer:
+            async with self._session.post(base + path, json=payload, headers=headers, timeout=timeout) as answer:
                 if answer.status >= 500:
                     raise RelayUnavailable(f"the relay answered {answer.status}")
                 if answer.status >= 400:

@@ -12,12 +12,13 @@ import aiohttp
 from aiohttp import web
 from pydantic import Field
 
-from voxd.kit.appkeys import CLIENT, DB, SETTINGS
+from voxd.kit.appkeys import CLIENT, DB, LIVE, SETTINGS
 from voxd.kit.errors import ApiError
 from voxd.kit.household_scope import MEMBERS, HouseholdQuery, acting_household
 from voxd.kit.images import IMAGE, read_image
 from voxd.kit.redact import shown_url
 from voxd.kit.routes import Call, Route, json_response
+from voxd.kit.settings import Settings
 from voxd.services.llm.settings import model_configured
 from voxd.services.recipes.import_limits import IMPORT_LIMITS, ImportLimits, holding_a_place
 from voxd.services.recipes.importers.image import image_draft
@@ -46,7 +47,7 @@ class ImportQuery(HouseholdQuery):
 
 
 def timeout(call: Call) -> aiohttp.ClientTimeout:
-    return aiohttp.ClientTimeout(total=call.app[SETTINGS].value(IMPORT_TIMEOUT))
+    return timeout_of(call.app[LIVE].in_use)
 
 
 def duplicate(recipe_id: str, url: str) -> ApiError:
@@ -89,8 +90,13 @@ async def structurer_context(app: web.Application) -> AsyncIterator[None]:
     """The model step, decided once at start-up: asked only when a model is configured."""
     settings = app[SETTINGS]
     configured = settings.value(STRUCTURE_WITH_MODEL) and model_configured(settings)
-    app[STRUCTURER] = Structurer(app[CLIENT], configured, aiohttp.ClientTimeout(total=settings.value(IMPORT_TIMEOUT)))
+    app[STRUCTURER] = structurer = Structurer(app[CLIENT], configured, timeout_of(app[LIVE].in_use))
+    app[LIVE].on_change(lambda now: setattr(structurer, "timeout", timeout_of(now)))  # a live setting
     yield
+
+
+def timeout_of(settings: Settings) -> aiohttp.ClientTimeout:
+    return aiohttp.ClientTimeout(total=settings.value(IMPORT_TIMEOUT))
 
 
 async def limits_context(app: web.Application) -> AsyncIterator[None]:

@@ -8,7 +8,8 @@ MAX_IMAGE_BYTES = Setting("VOXD_RECIPES_MAX_IMAGE_BYTES", WHOLE, 10 * 1024 * 102
                           "import-image takes, in bytes (the route's own cap is 20 MiB).", minimum=1024,
                           maximum=20 * 1024 * 1024)
 IMPORT_TIMEOUT = Setting("VOXD_RECIPES_IMPORT_TIMEOUT", DURATION, 30.0, "How long an import waits for "
-                         "the web extraction service, the OCR service and the language model.", minimum=1)
+                         "the web extraction service, the OCR service and the language model.", minimum=1,
+                         live=True)
 STRUCTURE_WITH_MODEL = Setting("VOXD_RECIPES_STRUCTURE_WITH_MODEL", FLAG, True, "When a language model "
                                "is configured, ask it to structure pages without schema.org data and "
                                "OCR text into a recipe.")

@@ -64,7 +64,7 @@ class Structurer:
     def __init__(self, client: ServiceClient, configured: bool, timeout: aiohttp.ClientTimeout) -> None:
         self._client = client
         self._configured = configured
-        self._timeout = timeout
+        self.timeout = timeout  # VOXD_RECIPES_IMPORT_TIMEOUT, retuned when it changes (a live setting)
 
     @property
     def configured(self) -> bool:
@@ -82,7 +82,7 @@ class Structurer:
         )
         try:
             answer = await self._client.call("llm", "POST", "/v1/chat/completions", json=request.wire(),
-                                             timeout=self._timeout)
+                                             timeout=self.timeout)
         except UpstreamError as error:
             log.warning("the language model could not structure %s: %s", source, error.message)
             return None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from voxd.kit.app import create_service_app
-from voxd.kit.appkeys import SETTINGS, VALIDATOR
+from voxd.kit.appkeys import LIVE, VALIDATOR
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
@@ -68,7 +68,7 @@ async def deliver(app: web.Application, messages: list[PushMessage]) -> list[Pus
     jobs += [([m], webpush.send(outbound, providers.web, m) if m.platform == "web" else ntfy.send(outbound, m))
              for m in messages if m.platform != "expo"]
     tasks = [asyncio.ensure_future(job) for _, job in jobs]
-    await asyncio.wait(tasks, timeout=app[SETTINGS].value(BATCH_TIMEOUT))
+    await asyncio.wait(tasks, timeout=app[LIVE].value(BATCH_TIMEOUT))
     by_id: dict[str, PushResult] = {}
     for (sent, _), task in zip(jobs, tasks, strict=True):
         if not task.done():

@@ -50,7 +50,8 @@ RELAY_TIMEOUT = Setting("VOXD_RELAY_TIMEOUT", DURATION, 10.0, "How long one requ
                         "answered retry.", minimum=0.1, maximum=300)
 BATCH_TIMEOUT = Setting("VOXD_RELAY_BATCH_TIMEOUT", DURATION, 25.0, "How long the relay works on one batch: "
                         "a message without an answer by then is answered retry, so the caller hears back "
-                        "in time (the notifications service's call waits longer).", minimum=0.1, maximum=600)
+                        "in time (the notifications service's call waits longer).", minimum=0.1, maximum=600,
+                        live=True)
 PROVIDER_CONNECTIONS = Setting("VOXD_RELAY_CONNECTIONS", WHOLE, 6, "Connections the relay opens to any one "
                                "push provider host at once (Expo asks for at most 6).", minimum=1,
                                maximum=100)

@@ -18,6 +18,7 @@ from voxd.kit.appkeys import CLIENT, SETTINGS
 from voxd.kit.errors import ApiError, UpstreamError, unauthorized
 from voxd.kit.fields import Secret
 from voxd.kit.routes import Call, Route, json_response
+from voxd.services.auth.ratelimit import FORWARDED_FOR
 from voxd.services.auth.settings import REFRESH_TOKEN_TTL
 
 COOKIE = "voxd_refresh"
@@ -77,7 +78,10 @@ def cleared(response: web.Response, call: Call) -> web.Response:
 
 
 async def login(call: Call[PageLogin]) -> web.Response:
-    pair = await ask_auth(call, "POST", "/auth/login",
+    """Failed logins count against the browser's address at the auth service, not this service's
+    (auth/ratelimit.py takes it from us alone)."""
+    browser = {FORWARDED_FOR: call.request.remote or "unknown"}
+    pair = await ask_auth(call, "POST", "/auth/login", headers=browser,
                           json={"email": call.body.username, "password": call.body.password})
     return await opened(call, pair)
 

@@ -15,7 +15,7 @@ from aiohttp import web
 from pydantic import Field
 
 from voxd.kit.app import create_service_app, database
-from voxd.kit.appkeys import CLIENT, DB
+from voxd.kit.appkeys import CLIENT, DB, LIVE
 from voxd.kit.audio import AUDIO_TYPES, read_audio
 from voxd.kit.auth import Pattern
 from voxd.kit.engines import ENGINES, Engines
@@ -23,7 +23,7 @@ from voxd.kit.errors import ApiError, bad_request, conflict, not_found
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
 from voxd.services.stt.audio import Audio, AudioError, decode
-from voxd.services.stt.settings import SttSettings, load_settings
+from voxd.services.stt.settings import SPEAKER_THRESHOLD, SttSettings, load_settings
 from voxd.services.stt.speakers import SpeakerEncoder, best_match
 from voxd.services.stt.store import MAX_SAMPLES_PER_USER, MIGRATIONS, VoiceProfile, VoiceStore
 from voxd.services.stt.transcriber import Transcriber
@@ -79,7 +79,7 @@ async def read_wav(call: Call) -> Audio:
 
 
 async def identify(call: Call, audio: Audio, household_id: str | None) -> SpeakerMatch | None:
-    encoder, config = call.app[ENCODER], call.app[CONFIG]
+    encoder = call.app[ENCODER]
     if not encoder.available:
         return None
     profiles = await call.app[STORE].embeddings(encoder.model_id, household_id)
@@ -93,8 +93,9 @@ async def identify(call: Call, audio: Audio, household_id: str | None) -> Speake
     match = best_match(embedding, profiles) if embedding is not None else None
     if match is None:
         return None
-    log.info("speaker: best %s at %.3f (threshold %.2f)", match.user_id, match.score, config.speaker_threshold)
-    if match.score < config.speaker_threshold:
+    threshold = call.app[LIVE].value(SPEAKER_THRESHOLD)  # live: a stored change applies at once
+    log.info("speaker: best %s at %.3f (threshold %.3f)", match.user_id, match.score, threshold)
+    if match.score < threshold:
         return None
     return SpeakerMatch(match.user_id, round(min(1.0, max(0.0, match.score)), 3))
 

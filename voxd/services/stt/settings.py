@@ -28,7 +28,7 @@ SPEAKER_MODEL = Setting("VOXD_SPEAKER_MODEL", TEXT, None, "The path of resemblyz
                         default_text="resemblyzer's bundled weights")
 SPEAKER_THRESHOLD = Setting("VOXD_SPEAKER_THRESHOLD", NUMBER, DEFAULT_SPEAKER_THRESHOLD, "The cosine "
                             "similarity above which a voice is a known speaker (docs/speech.md).",
-                            minimum=0.001, maximum=0.999)
+                            minimum=0.001, maximum=0.999, live=True)
 PRELOAD = Setting("VOXD_STT_PRELOAD", FLAG, True, "Load whisper and the speaker model in the background at start-up, "
                   "so the first command is as fast as the rest (false: at their first use).")
 
@@ -46,7 +46,6 @@ class SttSettings:
     language: str | None  # None: detect
     max_seconds: float
     speaker_model: str | None  # None: resemblyzer's bundled weights
-    speaker_threshold: float
     preload: bool
 
 
@@ -69,7 +68,7 @@ def load_settings(settings: Settings) -> SttSettings:
                             "model directory or a model name such as tiny.en")
     return SttSettings(model, settings.home / "models", settings.value(COMPUTE_TYPE), settings.value(BEAM_SIZE),
                        settings.value(THREADS), language, settings.value(MAX_SECONDS), speaker_model,
-                       settings.value(SPEAKER_THRESHOLD), settings.value(PRELOAD))
+                       settings.value(PRELOAD))
 
 
 def looks_like_path(value: str) -> bool:

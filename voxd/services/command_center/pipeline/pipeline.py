@@ -107,6 +107,9 @@ class Pipeline:
         self.clock = clock
         self.reply_budget = reply_budget  # seconds the model may take to word a reply (VOXD_REPLY_BUDGET)
         self.semantic = semantic  # None: the stage is skipped (no embeddings package, or turned off)
+        # Live settings (VOXD_FAST_PATH, VOXD_SEMANTIC), retuned by pipeline/routing_settings.py.
+        self.fast_path = True
+        self.semantic_on = True
         self._semantic_loading: asyncio.Future[SemanticRouter | None] | None = None
         self.repair = repair  # known slips of small speech models, where safe (voxd/language/slips.py)
         self.services = services  # other voxd services, for commands that use one (recipes)
@@ -137,11 +140,13 @@ class Pipeline:
         turn.text = self.repair(drop_fillers(turn.text))
         await self.load_context(turn)
         question = self.follow_ups.take(turn.conversation)
-        self.pre_route(turn)
+        if self.fast_path:
+            self.pre_route(turn)
         if turn.routed_by is RoutedBy.NONE and turn.follow_up and question is not None:
             self.resume(turn, question)
-        if turn.routed_by is RoutedBy.NONE and (router := await self.semantic_router()) is not None:
-            await self.route_semantically(turn, router)
+        if turn.routed_by is RoutedBy.NONE and self.semantic_on:
+            if (router := await self.semantic_router()) is not None:
+                await self.route_semantically(turn, router)
         if turn.routed_by is RoutedBy.NONE:
             await self.route_with_model(turn)  # raises ModelUnavailable when no model answers
         if turn.command is not None:
