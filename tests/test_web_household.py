@@ -19,23 +19,23 @@ import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import httpx
 import pytest
 
-from browser import chromium, chromium_args, logged_in_tab, new_web_user, page_url, WAIT_MS  # noqa: F401
+from browser import chromium, chromium_args, logged_in_tab, new_web_user, page_url  # noqa: F401
 from conftest import Daemon, run_voxd
 from daemons import serving
 from push_fakes import running_fakes
 from recipe_cards import card_image
 from web_pages import PageServer
+from web_shots import screens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
+IMPORT_WAIT_MS = 120_000  # the first import starts the reading worker (and OCR): minutes on a loaded machine
+
 SERVICES = ["config", "auth", "logs", "settings", "extract", "ocr", "recipes", "command-center", "notifications", "relay"]
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
-PHONE = {"width": 390, "height": 844}
 
 LASAGNE = {
     "@context": "https://schema.org", "@type": "Recipe", "name": "Weeknight Lasagne",
@@ -96,23 +96,13 @@ def notify(daemon: Daemon, user_id: str, title: str, body: str):
         return thread.submit(run_voxd, daemon.env, "notify", "--user", user_id, "--inbox", title, body).result()
 
 
-def screenshot(page, name: str) -> None:
-    """docs/screenshots/NAME-desktop.png and NAME-phone.png of the page as it is now."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-desktop.png"))
-    page.set_viewport_size(PHONE)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
-    page.set_viewport_size(size)
-
-
 def test_a_recipe_is_imported_from_a_page_and_viewed_scaled(logged_in_tab, web_daemon, site, cook):
     url = site.serve("/lasagne", "<html><head><script type=\"application/ld+json\">"
                      f"{json.dumps(LASAGNE)}</script></head><body><h1>Lasagne</h1></body></html>")
     page = logged_in_tab(cook, "recipes").page
     page.get_by_label("Import from a web page").fill(url)
     page.get_by_role("button", name="Import page").click()
-    page.locator("#imported-link").wait_for()
+    page.locator("#imported-link").wait_for(timeout=IMPORT_WAIT_MS)
     assert page.locator("#imported-link").inner_text() == "Weeknight Lasagne"
 
     page.get_by_label("Import from a web page").fill(url)  # the same page again: a clear refusal
@@ -133,10 +123,10 @@ def test_a_recipe_is_imported_from_a_page_and_viewed_scaled(logged_in_tab, web_d
     ingredients = page.locator("ul.ingredients li").all_inner_texts()
     assert "1000 g beef mince" in ingredients and "3 cups ricotta" in ingredients and "salt to taste" in ingredients
     assert "Scaled from 4 to 8 servings" in page.locator("#scaling-note").inner_text()
-    screenshot(page, "recipe")
+    screens(page, "recipe")
     page.goto(page_url(web_daemon, "recipes"))
     page.locator("#recipe-results li").first.wait_for()
-    screenshot(page, "recipes")
+    screens(page, "recipes")
 
 
 def test_a_recipe_is_imported_from_a_photo_and_a_wrong_file_is_refused_plainly(logged_in_tab, cook, tmp_path):
@@ -145,7 +135,7 @@ def test_a_recipe_is_imported_from_a_photo_and_a_wrong_file_is_refused_plainly(l
     page = logged_in_tab(cook, "recipes").page
     page.get_by_label("Import from a photo").set_input_files(str(photo))
     page.get_by_role("button", name="Import photo").click()
-    page.locator("#imported-link").wait_for(timeout=120_000)  # OCR on a loaded machine
+    page.locator("#imported-link").wait_for(timeout=IMPORT_WAIT_MS)
     assert "Pancakes" in page.locator("#imported-link").inner_text()
 
     not_a_photo = tmp_path / "notes.png"
@@ -163,7 +153,7 @@ def test_the_weeks_plan_is_made_and_its_list_pushed_to_the_household_list(logged
     assert "beef mince" in page.locator("#plan-shopping").inner_text()
     page.get_by_role("button", name="Put these on the household's shopping list").click()
     page.get_by_text("to the shopping list;").wait_for()
-    screenshot(page, "mealplan")
+    screens(page, "mealplan")
     shopping = httpx.get(web_daemon.url("command-center") + "/api/v0/lists/shopping/items",
                          headers=user_headers(web_daemon, cook)).json()["items"]
     assert any("beef mince" in item["text"] for item in shopping)
@@ -182,7 +172,7 @@ def test_the_household_lists_are_read_added_to_and_removed_from(logged_in_tab, w
     page.get_by_role("button", name="Add").click()
     page.get_by_role("button", name="Remove fix the gate").click()
     page.get_by_text("Removed “fix the gate”").wait_for()
-    screenshot(page, "lists")
+    screens(page, "lists")
     todo = httpx.get(web_daemon.url("command-center") + "/api/v0/lists/todo/items",
                      headers=user_headers(web_daemon, cook)).json()["items"]
     assert [item["text"] for item in todo] == ["call the plumber"]
@@ -261,7 +251,7 @@ def test_push_subscribes_delivers_shows_and_opens_the_inbox_item(logged_in_tab, 
     item = httpx.get(notifications + "/api/v0/inbox", headers=headers).json()["items"][0]
     until(lambda: httpx.get(notifications + f"/api/v0/inbox/{item['id']}", headers=headers).json()["read"],
           "the opened item is marked read")
-    screenshot(page, "inbox")
+    screens(page, "inbox")
 
 
 def test_the_inbox_marks_read_and_deletes(logged_in_tab, web_daemon):

@@ -21,7 +21,7 @@ from browser import chromium, logged_in_tab, new_web_user, page_url  # noqa: F40
 from conftest import Daemon, run_voxd
 from daemons import serving
 from spoken import espeak
-from test_web_household import screenshot
+from web_shots import screens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -81,7 +81,7 @@ def test_push_to_talk_is_heard_answered_and_played(logged_in_tab, web_daemon, sp
     assert {"stt", "tts", "total"} <= set(stages)
     page.locator("#reply-audio[data-played=ended]").wait_for(state="attached", timeout=60_000)  # played to its end
     assert page.locator("#reply-audio").evaluate("audio => audio.duration") > 0.3
-    screenshot(page, "talk")
+    screens(page, "talk")
 
 
 def test_typed_words_are_answered_and_spoken_too(logged_in_tab, web_daemon):
@@ -114,4 +114,4 @@ def test_over_plain_http_from_another_machine_the_page_says_how_to_get_https(log
     certificate = httpx.get(page_url(web_daemon) + "ca.crt")
     assert certificate.status_code == 200 and certificate.headers["Content-Type"] == "application/x-x509-ca-cert"
     assert certificate.content.startswith(b"-----BEGIN CERTIFICATE-----")
-    screenshot(page, "talk-https")
+    screens(page, "talk-https")

@@ -30,8 +30,7 @@ export async function render(main, ctx) {
   const plan = plans[0];
   main.replaceChildren(el("h1", {}, "Meal plan"),
     plan ? planSection(plan) : el("p", {}, "No meal plan covers this week yet."),
-    generateForm(ctx, main, plan));
-  if (plan) main.append(await shoppingSection(ctx, plan));
+    plan ? await shoppingSection(ctx, plan) : "", generateForm(ctx, main, plan));
 }
 
 function planSection(plan) {
