@@ -16,7 +16,6 @@ which shows the notification, and a click on it opens the page at the inbox item
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -28,6 +27,7 @@ from conftest import Daemon, run_voxd
 from daemons import serving
 from push_fakes import running_fakes
 from recipe_cards import card_image
+from test_settings_api import poll
 from web_pages import PageServer
 from web_shots import screens
 
@@ -76,17 +76,6 @@ def cook(web_daemon):
 def user_headers(daemon: Daemon, user) -> dict:
     tokens = httpx.post(daemon.url("auth") + "/auth/login", json={"email": user.email, "password": user.password}).json()
     return {"Authorization": f"Bearer {tokens['access_token']}"}
-
-
-def until(check, what: str, seconds: float = 30.0):
-    """Poll `check` until it answers something true (a readiness wait, not a speed target)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        answer = check()
-        if answer:
-            return answer
-        time.sleep(0.1)
-    raise AssertionError(f"never happened: {what}")
 
 
 def notify(daemon: Daemon, user_id: str, title: str, body: str):
@@ -232,11 +221,11 @@ def test_push_subscribes_delivers_shows_and_opens_the_inbox_item(logged_in_tab, 
     user_id = httpx.get(web_daemon.url("auth") + "/auth/me", headers=headers).json()["user_id"]
     sent = notify(web_daemon, user_id, "Parcel", "It is at the door")
     assert sent.exit_code == 0, sent.output
-    delivery = until(lambda: fakes.web_for(subscription), "the push reached the Web Push endpoint")[0]
+    delivery = poll(lambda: fakes.web_for(subscription), 30)[0]
     message = delivery.payload  # decrypted at the fake endpoint with the subscription's keys
     assert (message["title"], message["body"]) == ("Parcel", "It is at the door")
 
-    worker = until(lambda: context.service_workers, "the page's service worker is running")[0]
+    worker = poll(lambda: context.service_workers, 30)[0]
     shown = worker.evaluate(SHOW_PUSH, delivery.plaintext.decode())
     assert [(n["title"], n["body"], n["tag"]) for n in shown] == [("Parcel", "It is at the door", message["tag"])]
     assert shown[0]["data"]["notification_id"] == message["data"]["notification_id"]
@@ -249,8 +238,7 @@ def test_push_subscribes_delivers_shows_and_opens_the_inbox_item(logged_in_tab, 
     opened.wait_for()
     assert "Parcel" in opened.inner_text() and "It is at the door" in opened.inner_text()
     item = httpx.get(notifications + "/api/v0/inbox", headers=headers).json()["items"][0]
-    until(lambda: httpx.get(notifications + f"/api/v0/inbox/{item['id']}", headers=headers).json()["read"],
-          "the opened item is marked read")
+    poll(lambda: httpx.get(notifications + f"/api/v0/inbox/{item['id']}", headers=headers).json()["read"], 30)
     screens(page, "inbox")
 
 
