@@ -22,14 +22,14 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from browser import chromium, chromium_args, logged_in_tab, new_web_user, page_url  # noqa: F401
+from browser import Tab, chromium, chromium_args, log_in, logged_in_tab, new_web_user, page_url  # noqa: F401
 from conftest import Daemon, run_voxd
 from daemons import serving
 from push_fakes import running_fakes
 from recipe_cards import card_image
 from test_settings_api import poll
 from web_pages import PageServer
-from web_shots import screens
+from web_shots import SIZES, screens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -256,3 +256,43 @@ def test_the_inbox_marks_read_and_deletes(logged_in_tab, web_daemon):
     page.get_by_text("Deleted “Dentist at 3”").wait_for()
     items = httpx.get(web_daemon.url("notifications") + "/api/v0/inbox", headers=headers).json()["items"]
     assert [(item["title"], item["read"]) for item in items] == [("Bins tonight", True)]
+
+
+IPHONE_SAFARI = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+                 "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
+
+
+def test_it_installs_as_a_web_app_and_ios_safari_is_shown_the_home_screen_step(chromium, logged_in_tab, web_daemon, cook):
+    tab = logged_in_tab(cook, "inbox")
+    page = tab.page
+    page.get_by_role("button", name="Turn on notifications").wait_for()
+    manifest = httpx.get(page_url(web_daemon) + "manifest.webmanifest")
+    assert manifest.headers["Content-Type"].startswith("application/manifest+json")
+    app = manifest.json()
+    assert (app["name"], app["short_name"], app["display"], app["start_url"]) == \
+        ("voxd household assistant", "voxd", "standalone", "/#/talk")
+    sizes = {icon["sizes"] for icon in app["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in app["icons"]:
+        drawn = httpx.get(page_url(web_daemon) + icon["src"].lstrip("/"))
+        assert drawn.status_code == 200 and drawn.headers["Content-Type"] == "image/png"
+    page.evaluate("navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)")
+    page.reload()
+    page.get_by_role("button", name="Turn on notifications").wait_for()
+    checks = page.context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Chromium's own verdict: nothing stops installing it but the test's context being a private one
+    assert [check["errorId"] for check in checks] == ["in-incognito"]
+    assert tab.console_csp_violations() == []
+
+    context = chromium.new_context(user_agent=IPHONE_SAFARI, viewport=SIZES["phone"], is_mobile=True, has_touch=True)
+    try:
+        iphone = Tab(context.new_page())
+        log_in(iphone, web_daemon, cook, "inbox")
+        steps = iphone.page.locator("#ios-home-screen")
+        steps.wait_for()
+        assert "Add to Home Screen" in steps.inner_text()
+        assert iphone.page.get_by_role("button", name="Turn on notifications").is_disabled()
+        assert "add voxd to the Home Screen first" in iphone.page.locator("#push-state").inner_text()
+        screens(iphone.page, "install-ios")
+    finally:
+        context.close()
