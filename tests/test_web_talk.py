@@ -115,3 +115,28 @@ def test_over_plain_http_from_another_machine_the_page_says_how_to_get_https(log
     assert certificate.status_code == 200 and certificate.headers["Content-Type"] == "application/x-x509-ca-cert"
     assert certificate.content.startswith(b"-----BEGIN CERTIFICATE-----")
     screens(page, "talk-https")
+
+
+def test_the_keyboard_starts_and_stops_talking(logged_in_tab, web_daemon, spoken_command):
+    page = logged_in_tab(new_web_user(web_daemon), "talk").page
+    page.get_by_role("button", name="Hold to talk").focus()
+    page.keyboard.press("Space")  # press to start
+    page.get_by_text("Listening.").wait_for()
+    page.wait_for_timeout(int(spoken_seconds(spoken_command) * 1000))
+    page.keyboard.press("Space")  # and again to send
+    page.locator("dd[data-field=command]").wait_for(timeout=120_000)
+    assert page.locator("dd[data-field=command]").inner_text() == "get_current_time"
+
+
+def test_a_service_that_is_down_is_said_on_its_page_and_the_rest_work(logged_in_tab, web_daemon):
+    """This daemon runs neither the recipes nor the notifications service."""
+    tab = logged_in_tab(new_web_user(web_daemon), "recipes")
+    page = tab.page
+    page.get_by_text("Recipes could not be loaded").wait_for()
+    assert "recipes" in page.get_by_role("alert").inner_text()
+    page.goto(page_url(web_daemon, "inbox"))
+    page.get_by_role("alert").wait_for()
+    assert "notifications" in page.get_by_role("alert").inner_text()
+    page.goto(page_url(web_daemon, "lists"))
+    page.get_by_text("Nothing on this list.").wait_for()  # the command center still answers
+    assert tab.console_csp_violations() == []
