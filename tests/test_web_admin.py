@@ -1,6 +1,7 @@
 """The admin page in Chromium against `voxd serve` (issue 22 §5): logging in (also by keyboard
-alone), the token kept out of web storage, the CSP on everything the page loads, a setting changed
-and in use, a node's key shown once, and the logs followed live."""
+alone), the token kept out of web storage and refreshed once on a 401, the CSP on everything the page loads, settings changed and
+refused, households and users managed, a node's key shown once, rotated and revoked, the logs
+followed live, one's own password changed."""
 
 from __future__ import annotations
 
@@ -302,3 +303,24 @@ def test_an_expired_token_is_refreshed_once_and_the_call_tried_again(logged_in_t
     retried = [response for response in tab.responses if response.url.endswith("/ui-api/auth/users")]
     assert [response.status for response in retried] == [401, 200]
     assert retried[1].request.headers["authorization"] != refused[0]  # the new token
+
+
+def test_a_switch_saved_says_it_waits_for_a_restart(logged_in_page, web_daemon: Daemon, web_admin: WebUser) -> None:
+    key = "command-center.speech_bias"  # on/off, used from the next start
+    page = logged_in_page(web_admin, "settings")
+    page.locator('main[data-shown="settings"]').wait_for()
+    block = setting_block(page, key)
+    assert "needs a restart" in block.inner_text()
+    switch = block.get_by_role("switch", name=key)
+    assert switch.is_checked()
+    switch.press("Space")  # the keyboard flips it
+    block.get_by_role("button", name=f"Save {key}").click()
+    page.get_by_text(f"{key} saved.").wait_for()
+    block = setting_block(page, key)
+    block.get_by_text("changed; restart to use it").wait_for()
+    assert not block.get_by_role("switch", name=key).is_checked()
+    answer = httpx.get(web_daemon.url("settings") + f"/api/v0/settings/{key}",
+                       headers={"X-Admin-Key": web_daemon.admin_key}).json()
+    assert (answer["value"], answer["pending_restart"]) == (False, True)
+    block.get_by_role("button", name=f"Reset {key} to its default").click()
+    page.get_by_text(f"{key} is back to its default.").wait_for()

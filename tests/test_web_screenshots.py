@@ -1,24 +1,32 @@
 """Screenshots of the admin page's main pages at desktop (1280×800) and phone (390×844) width for
 docs/screenshots/ (linked from the README and docs/admin-page.md). Opt-in, since it writes into the
 tree: `VOXD_WRITE_SCREENSHOTS=1 pytest tests/test_web_screenshots.py`. It also checks what it can
-without eyes: at phone width no page is wider than the screen."""
+without eyes: at phone width no page is wider than the screen, and every control has a name."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-import httpx
 import pytest
 
 from browser import WebUser, show_page
-from conftest import Daemon
+from conftest import Daemon, register_node
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 PAGES = ("overview", "settings", "people", "nodes", "logs")
+
+
+# Every visible control's accessible name: its <label>s, aria-label(ledby), or a button's own words.
+UNNAMED = """() => [...document.querySelectorAll('main input, main select, main textarea, main button, header button')]
+  .filter((control) => control.offsetParent !== null && control.type !== 'hidden')
+  .filter((control) => !((control.labels && control.labels.length) || control.getAttribute('aria-label')
+    || control.getAttribute('aria-labelledby') || (control.tagName === 'BUTTON' && control.textContent.trim())))
+  .map((control) => control.outerHTML.slice(0, 120))"""
 
 
 def open_something(page, name: str) -> None:
@@ -30,24 +38,21 @@ def open_something(page, name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def furnished(web_daemon: Daemon, web_admin: WebUser) -> WebUser:
+def kitchen_node(web_daemon: Daemon, web_admin: WebUser) -> dict:
     """A node, so the nodes page has a row to show."""
-    body = {"household_id": web_admin.household_id, "room": "kitchen", "name": "kitchen-pi"}
-    answer = httpx.post(web_daemon.url("command-center") + "/api/v0/nodes/register", json=body,
-                        headers={"X-Admin-Key": web_daemon.admin_key})
-    assert answer.status_code == 201, answer.text
-    return web_admin
+    return register_node(web_daemon, household={"household_id": web_admin.household_id}, room="kitchen")
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_main_pages_fit_the_screen(logged_in_page, furnished: WebUser, size: str) -> None:
-    page = logged_in_page(furnished, viewport=SIZES[size])
+def test_main_pages_fit_the_screen(logged_in_page, kitchen_node: dict, web_admin: WebUser, size: str) -> None:
+    page = logged_in_page(web_admin, viewport=SIZES[size])
     write = os.environ.get("VOXD_WRITE_SCREENSHOTS") == "1"
     for name in PAGES:
         show_page(page, name)
         open_something(page, name)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= SIZES[size]["width"], f"{name} is {width} px wide at {size} width"
+        assert page.evaluate(UNNAMED) == [], f"controls without a name on {name}"
         if write:
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=False)

@@ -23,6 +23,13 @@ function visiblePages(user) {
   return PAGES.filter((page) => !page.admin || (user && user.is_admin));
 }
 
+/** Where a person lands: their first page, but never their own account page (a household
+ * member's first page would otherwise be "My account", which sits before the household's pages). */
+function landing(user) {
+  const pages = visiblePages(user);
+  return pages.find((page) => page.path !== "account") || pages[0];
+}
+
 function routeName() {
   return location.hash.replace(/^#\/?/, "").split("?")[0];
 }
@@ -43,7 +50,7 @@ async function showLogin() {
 
 function onLoggedIn(user) {
   const wanted = visiblePages(user).find((page) => page.path === routeName());
-  const target = wanted || visiblePages(user)[0];
+  const target = wanted || landing(user);
   if (routeName() === target.path) route();
   else location.hash = `#/${target.path}`;
 }
@@ -56,7 +63,7 @@ async function route() {
   if (!user) return showLogin();
   const page = visiblePages(user).find((entry) => entry.path === routeName());
   if (!page) {
-    location.hash = `#/${visiblePages(user)[0].path}`;
+    location.hash = `#/${landing(user).path}`;
     return undefined;
   }
   document.title = `${page.title} · voxd`;

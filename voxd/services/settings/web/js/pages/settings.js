@@ -54,7 +54,8 @@ function describe(setting) {
   const range = [setting.minimum !== undefined && setting.minimum !== null ? `at least ${setting.minimum}` : null,
     setting.maximum !== undefined && setting.maximum !== null ? `at most ${setting.maximum}` : null].filter(Boolean);
   const shownDefault = setting.secret ? "" : ` Default: ${JSON.stringify(setting.default)}.`;
-  return `${setting.description || ""} (${setting.type}${range.length ? ", " + range.join(", ") : ""}).${shownDefault}`;
+  const type = setting.type === "bool" ? "on or off" : setting.type;
+  return `${setting.description || ""} (${type}${range.length ? ", " + range.join(", ") : ""}).${shownDefault}`;
 }
 
 function changedLine(setting) {
@@ -90,7 +91,9 @@ function settingBlock(setting, ctx) {
   ];
   const label = el("label", { for: input.id }, setting.key);
   if (setting.type === "bool") {
-    block.append(el("h3", {}, setting.key), el("label", { class: "switch" }, input, " on"), description, error.slot);
+    const state = el("span", {}, input.checked ? "on" : "off");
+    input.addEventListener("change", () => { state.textContent = input.checked ? "on" : "off"; });
+    block.append(el("h3", {}, setting.key), el("label", { class: "switch" }, input, " ", state), description, error.slot);
     input.setAttribute("aria-label", setting.key);
   } else {
     block.append(el("h3", {}, label), input, description, error.slot);
