@@ -166,8 +166,11 @@ def test_refresh_renews_the_session_and_logout_ends_it(voxd, client):
     assert renewed.json()["user"]["user_id"] == user["user_id"]
     new_cookie = renewed.cookies["voxd_refresh"]
     assert new_cookie != cookie
+    client.cookies.clear()
+    assert client.post("/ui-api/auth/refresh", headers=with_cookie(new_cookie)).status_code == 200
+    client.cookies.clear()
     spent = client.post("/ui-api/auth/refresh", headers=with_cookie(cookie))
-    assert spent.status_code == 401  # a refresh token is spent by its use
+    assert spent.status_code == 401  # a refresh token is spent by its use (two tabs: the next test)
     assert "Max-Age=0" in spent.headers["set-cookie"]
     session = page_login(client, user).cookies["voxd_refresh"]
     client.cookies.clear()
@@ -178,6 +181,29 @@ def test_refresh_renews_the_session_and_logout_ends_it(voxd, client):
     after = client.post("/ui-api/auth/refresh", headers=with_cookie(session))
     assert after.status_code == 401 and after.json()["error"]["code"] == "invalid_refresh_token"
     assert client.post("/ui-api/auth/refresh").json()["error"]["code"] == "no_session"
+
+
+def test_two_tabs_refreshing_at_once_keep_the_session(voxd, client):
+    """The same cookie presented twice in a row (two tabs reloading, a browser restoring its
+    session) gets the same new pair, not the end of the session; once the new token is used, the old
+    one is a stolen token's reuse again and ends the whole session."""
+    cookie = page_login(client, make_user(voxd)).cookies["voxd_refresh"]
+    client.cookies.clear()
+    first = client.post("/ui-api/auth/refresh", headers=with_cookie(cookie))
+    client.cookies.clear()
+    second = client.post("/ui-api/auth/refresh", headers=with_cookie(cookie))
+    assert first.status_code == second.status_code == 200, second.text
+    assert first.json()["access_token"] == second.json()["access_token"]
+    assert first.cookies["voxd_refresh"] == second.cookies["voxd_refresh"]
+    client.cookies.clear()
+    newest = client.post("/ui-api/auth/refresh", headers=with_cookie(first.cookies["voxd_refresh"]))
+    assert newest.status_code == 200
+    client.cookies.clear()
+    reused = client.post("/ui-api/auth/refresh", headers=with_cookie(cookie))
+    assert reused.status_code == 401 and reused.json()["error"]["code"] == "invalid_refresh_token"
+    client.cookies.clear()
+    ended = client.post("/ui-api/auth/refresh", headers=with_cookie(newest.cookies["voxd_refresh"]))
+    assert ended.status_code == 401  # the reuse ended the whole session
 
 
 def test_a_wrong_password_is_the_auth_services_own_401(voxd, client):
@@ -279,3 +305,7 @@ def test_the_service_worker_may_control_the_whole_page():
     """Unit: /sw.js is served with Service-Worker-Allowed: / (and a file of that name elsewhere is not)."""
     assert file_response(WEB_ROOT / "sw.js").headers["Service-Worker-Allowed"] == "/"
     assert "Service-Worker-Allowed" not in file_response(WEB_ROOT / "js" / "sw.js").headers
+
+
+def test_voxd_serve_says_where_the_admin_page_is(voxd):
+    assert f"the admin page: {voxd.url('settings')}/" in voxd.output()

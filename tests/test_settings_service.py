@@ -220,3 +220,19 @@ def test_a_change_is_used_at_once_kept_without_the_settings_service_and_after_a_
 
     assert change_ship_level(settings, "DELETE")["value"] == "INFO"
     wait_logged(host, new_household(host))  # info lines reach the logs service again
+
+
+def test_the_settings_services_own_time_outs_apply_at_once(voxd, admin):
+    changed = settings_api(voxd, "PUT", "/settings.settings_peer_timeout", headers=admin, json={"value": "1s"})
+    assert changed.status_code == 200, changed.text
+    assert (changed.json()["value"], changed.json()["restart_required"], changed.json()["pending_restart"]) == (1.0, False, False)
+    assert settings_api(voxd, "GET", headers=admin).status_code == 200
+    assert settings_api(voxd, "DELETE", "/settings.settings_peer_timeout", headers=admin).json()["value"] == 3.0
+
+
+def test_the_cli_says_when_the_daemon_is_not_running(tmp_path):
+    env = {"VOXD_HOME": str(tmp_path / "home"), "VOXD_PORT_OFFSET": "41000"}
+    assert run_voxd(env, "init").exit_code == 0
+    answer = run_voxd(env, "settings", "set", "recipes.log_level", "DEBUG")
+    assert answer.exit_code == 1 and "the voxd daemon is not running" in answer.output
+    assert run_voxd(env, "settings", "list", "--service", "settings").exit_code == 0  # offline as ever

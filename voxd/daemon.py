@@ -143,6 +143,8 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
                  counts.limits.max_total, descriptors, counts.limits.max_per_service, counts.limits.max_per_address)
         write_running(settings, names)  # where the CLI finds this daemon, whatever its environment
         log.info("voxd is ready (%d services); Ctrl+C stops it", len(runners))
+        if "settings" in names:
+            log.info("the admin page: %s://%s:%d/", settings.scheme, settings.advertise_host, settings.port("settings"))
         await stop.wait()
         log.info("stopping")
     finally:

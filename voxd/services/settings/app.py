@@ -10,7 +10,8 @@ from voxd.kit.routes import Route
 from voxd.kit.settings import Settings
 from voxd.services.settings import browser_session, forwarding, overview, page, runtime_settings
 
-# Each module declares its `ROUTES`; the page's catch-all file route comes after all of them.
+# Each module declares its `ROUTES` (and, when it keeps something on the app, its `RESOURCES`);
+# the page's file routes come after all of them.
 ROUTE_MODULES = (page, browser_session, forwarding, runtime_settings, overview)
 
 
@@ -19,6 +20,7 @@ def all_routes() -> list[Route]:
 
 
 def create_app(settings: Settings) -> web.Application:
-    app = create_service_app("settings", settings, all_routes())
+    resources = [resource for module in ROUTE_MODULES for resource in getattr(module, "RESOURCES", ())]
+    app = create_service_app("settings", settings, all_routes(), resources=resources)
     app.on_response_prepare.append(page.security_headers)
     return app

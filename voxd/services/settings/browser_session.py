@@ -9,12 +9,16 @@ ever carries it. The auth service does the checking; this module only carries th
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
+from cachetools import TTLCache
 
 from voxd.kit.appkeys import CLIENT, SETTINGS
+from voxd.kit.auth import secret_digest
 from voxd.kit.errors import ApiError, UpstreamError, unauthorized
 from voxd.kit.fields import Secret
 from voxd.kit.routes import Call, Route, json_response
@@ -24,6 +28,8 @@ from voxd.services.auth.settings import REFRESH_TOKEN_TTL
 COOKIE = "voxd_refresh"
 COOKIE_PATH = "/ui-api/auth/refresh"
 PASSED_ON = (400, 401, 403, 429)  # the auth service's answers about the person logging in
+GRACE_SECONDS = 10.0  # how long a refresh token's new pair is handed out again (RecentRefreshes)
+MAX_REMEMBERED = 4096
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,44 @@ class PageSession:
     access_token: str
     expires_in: int
     user: PageUser
+
+
+class RecentRefreshes:
+    """A cookie presented again while its refresh is recent gets the same new pair: two tabs (or a
+    browser restoring its session) reloading at once send the same cookie, and the auth service
+    would take the second as a stolen token's reuse and end the session for all of them. The grace
+    ends after GRACE_SECONDS, or as soon as the new pair's own token is used, so the old token is
+    never good for more than that."""
+
+    def __init__(self) -> None:
+        self._pairs: TTLCache[str, asyncio.Task[dict[str, Any]]] = TTLCache(MAX_REMEMBERED, GRACE_SECONDS)
+        self._predecessor: TTLCache[str, str] = TTLCache(MAX_REMEMBERED, GRACE_SECONDS)
+
+    async def refresh(self, token: str, trade: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+        digest = secret_digest(token)
+        older = self._predecessor.pop(digest, None)
+        if older is not None:
+            self._pairs.pop(older, None)  # the new token is in use: the old one's grace is over
+        task = self._pairs.get(digest)
+        if task is None:
+            task = self._pairs[digest] = asyncio.ensure_future(trade())
+            task.add_done_callback(lambda done: self._remember(digest, done))
+        return await asyncio.shield(task)
+
+    def _remember(self, digest: str, done: asyncio.Task[dict[str, Any]]) -> None:
+        if not done.cancelled() and done.exception() is None:
+            self._predecessor[secret_digest(done.result()["refresh_token"])] = digest
+
+
+RECENT_REFRESHES = web.AppKey("recent_refreshes", RecentRefreshes)
+
+
+async def recent_refreshes(app: web.Application) -> AsyncIterator[None]:
+    app[RECENT_REFRESHES] = RecentRefreshes()
+    yield
+
+
+RESOURCES = [recent_refreshes]
 
 
 async def ask_auth(call: Call, method: str, path: str, **kwargs: Any) -> Any:
@@ -92,7 +136,8 @@ async def refresh(call: Call[None]) -> web.Response:
     if not token:
         raise unauthorized("there is no session to refresh; log in", "no_session")
     try:
-        pair = await ask_auth(call, "POST", "/auth/refresh", json={"refresh_token": token})
+        pair = await call.app[RECENT_REFRESHES].refresh(
+            token, lambda: ask_auth(call, "POST", "/auth/refresh", json={"refresh_token": token}))
     except ApiError as refused:  # spent, revoked or expired: the cookie is of no more use
         return cleared(refused.response(), call)
     return await opened(call, pair)

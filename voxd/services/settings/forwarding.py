@@ -18,7 +18,7 @@ from aiohttp import web
 from multidict import CIMultiDict, CIMultiDictProxy
 from yarl import URL
 
-from voxd.kit.appkeys import HTTP, RESOLVER, SETTINGS
+from voxd.kit.appkeys import HTTP, LIVE, RESOLVER
 from voxd.kit.auth import Pattern
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
 from voxd.kit.errors import ApiError, UpstreamError, not_found
@@ -89,7 +89,7 @@ async def forward(call: Call[None]) -> web.StreamResponse:
         raise service_down(service, error.message) from None
     body = await read_limited(call.request, FORWARD_MAX_BODY) if call.request.body_exists else None
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT,
-                                    sock_read=call.app[SETTINGS].value(FORWARD_TIMEOUT))
+                                    sock_read=call.app[LIVE].value(FORWARD_TIMEOUT))
     try:
         async with call.app[HTTP].request(call.request.method, URL(base + path, encoded=True), data=body,
                                           headers=sent_on(call.request), allow_redirects=False,

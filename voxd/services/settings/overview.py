@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from voxd.catalog import CATALOG
-from voxd.kit.appkeys import CLIENT, SETTINGS
+from voxd.kit.appkeys import CLIENT, LIVE
 from voxd.kit.errors import UpstreamError
 from voxd.kit.routes import Call, Route, json_response
 from voxd.services.settings.runtime_settings import ADMINS, timeout
@@ -34,7 +34,7 @@ class Overview:
 async def state(call: Call, service: str) -> ServiceState:
     client, url = call.app[CLIENT], None
     try:
-        async with asyncio.timeout(call.app[SETTINGS].value(PEER_TIMEOUT)):
+        async with asyncio.timeout(call.app[LIVE].value(PEER_TIMEOUT)):
             url = await client.resolve(service)
             health = await client.call(service, "GET", CATALOG[service].health_path, timeout=timeout(call))
     except (UpstreamError, TimeoutError):

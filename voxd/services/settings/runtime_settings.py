@@ -17,7 +17,7 @@ import aiohttp
 from aiohttp import web
 
 from voxd.catalog import CATALOG
-from voxd.kit.appkeys import CLIENT, SETTINGS
+from voxd.kit.appkeys import CLIENT, LIVE
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.errors import ApiError, UpstreamError, not_found
 from voxd.kit.routes import Call, Route, json_response
@@ -77,7 +77,7 @@ def shown(view: SettingView) -> View:
 
 
 def timeout(call: Call) -> aiohttp.ClientTimeout:
-    return aiohttp.ClientTimeout(total=call.app[SETTINGS].value(PEER_TIMEOUT))
+    return aiohttp.ClientTimeout(total=call.app[LIVE].value(PEER_TIMEOUT))
 
 
 def owner_failed(service: str, error: UpstreamError) -> ApiError:
@@ -93,7 +93,7 @@ async def own_settings(call: Call, service: str) -> OwnSettings:
     """A service's settings, or `UpstreamError` when it cannot be found or asked in time (the
     time-out covers the discovery lookup too)."""
     try:
-        async with asyncio.timeout(call.app[SETTINGS].value(PEER_TIMEOUT)):
+        async with asyncio.timeout(call.app[LIVE].value(PEER_TIMEOUT)):
             return await call.app[CLIENT].call_as(OwnSettings, service, "GET", "/internal/settings",
                                                   timeout=timeout(call))
     except TimeoutError:
