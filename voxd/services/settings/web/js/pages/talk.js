@@ -97,9 +97,9 @@ async function ask(ctx, answer, call) {
   try {
     reply = await call();
   } catch (error) {
-    // voxd's 503 llm_unavailable still carries a sentence to say (docs/api.md, POST /command)
-    const said = error.body && error.body.text;
-    answer.replaceChildren(el("p", { class: "error", role: "alert" }, said || problem(error)), said ? el("p", {}, el("small", {}, problem(error))) : null);
+    // voxd's 503s (no model, no speech service) still carry a sentence to say (docs/api.md, POST /command)
+    answer.replaceChildren(el("p", { class: "error", role: "alert" }, error.said || problem(error)),
+      error.said ? el("p", {}, el("small", {}, problem(error))) : null);
     return;
   }
   answer.replaceChildren(...describe(reply));
