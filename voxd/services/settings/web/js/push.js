@@ -67,9 +67,18 @@ export function notificationsPanel(ctx) {
     }
   } }, "Turn on notifications");
   if (blocker) status.textContent = blocker;
+  else showIfOn(status);
   return el("section", { class: "notifications", "aria-labelledby": "notifications-heading" },
     el("h2", { id: "notifications-heading" }, "Notifications on this device"), button, status,
     isIosSafari() && !isStandalone() ? homeScreenSteps() : null);
+}
+
+// Says so when this browser already has a subscription (registering it again is harmless: the
+// notifications service answers 200 for a token it knows).
+async function showIfOn(status) {
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  const subscription = registration && (await registration.pushManager.getSubscription());
+  if (subscription) status.textContent = "Notifications are on for this browser.";
 }
 
 export function homeScreenSteps() {
