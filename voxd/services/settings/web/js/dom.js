@@ -29,6 +29,11 @@ export function problem(error) {
   return "Something went wrong: " + String(error);
 }
 
+// A failed call said where the person looks: an alert with what came before it, then the problem.
+export function failure(error, tag = "span", before = "") {
+  return el(tag, { class: "error", role: "alert" }, before, problem(error));
+}
+
 // A labelled input: the label wraps the control, so it is named for screen readers.
 export function field(labelText, input) {
   return el("label", {}, labelText, input);

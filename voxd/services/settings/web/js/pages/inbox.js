@@ -1,6 +1,6 @@
 // The user's inbox: newest first, mark read, delete; #/inbox?item=ID (or ?notification=ID, what a
 // tapped push carries) opens one item. Also the device's notifications switch.
-import { el, hashQuery, problem, when } from "../dom.js";
+import { el, failure, hashQuery, when } from "../dom.js";
 import { notificationsPanel } from "../push.js";
 
 const SERVICE = "notifications";
@@ -14,7 +14,7 @@ export async function render(main, ctx) {
   try {
     items = (await ctx.api.get(SERVICE, INBOX, { limit: 100 })).items;
   } catch (error) {
-    status.replaceChildren(el("span", { class: "error", role: "alert" }, problem(error)));
+    status.replaceChildren(failure(error));
     return;
   }
   const { item: itemId, notification } = hashQuery();
@@ -30,7 +30,7 @@ async function fetchItem(ctx, id, status) {
   try {
     return await ctx.api.get(SERVICE, `${INBOX}/${encodeURIComponent(id)}`);
   } catch (error) {
-    status.replaceChildren(el("span", { class: "error", role: "alert" }, "That item is gone: ", problem(error)));
+    status.replaceChildren(failure(error, "span", "That item is gone: "));
     return null;
   }
 }
@@ -54,7 +54,7 @@ async function markRead(ctx, row, item, status) {
     const updated = await ctx.api.patch(SERVICE, `${INBOX}/${encodeURIComponent(item.id)}/read`, {});
     row.replaceWith(itemRow(ctx, updated, status));
   } catch (error) {
-    status.replaceChildren(el("span", { class: "error", role: "alert" }, problem(error)));
+    status.replaceChildren(failure(error));
   }
 }
 
@@ -64,7 +64,7 @@ async function remove(ctx, row, item, status) {
     row.remove();
     status.textContent = `Deleted “${item.title}”.`;
   } catch (error) {
-    status.replaceChildren(el("span", { class: "error", role: "alert" }, problem(error)));
+    status.replaceChildren(failure(error));
   }
 }
 

@@ -1,6 +1,6 @@
 // The household's shopping and to-do lists: the same lists the voice commands keep (docs/api.md,
 // Household lists). #/lists?list=todo shows the to-do list.
-import { el, field, hashQuery, problem } from "../dom.js";
+import { el, failure, field, hashQuery } from "../dom.js";
 
 const SERVICE = "command-center";
 const LISTS = { shopping: "Shopping", todo: "To-do" };
@@ -27,7 +27,7 @@ export async function render(main, ctx) {
   try {
     show(ctx, list, items, status, (await ctx.api.get(SERVICE, itemsPath(list))).items);
   } catch (error) {
-    status.replaceChildren(el("span", { class: "error", role: "alert" }, problem(error)));
+    status.replaceChildren(failure(error));
   }
 }
 
@@ -50,6 +50,6 @@ async function change(ctx, list, items, status, call, said) {
     show(ctx, list, items, status, answer.items);
     status.textContent = said(answer);
   } catch (error) {
-    status.replaceChildren(el("span", { class: "error", role: "alert" }, problem(error)));
+    status.replaceChildren(failure(error));
   }
 }

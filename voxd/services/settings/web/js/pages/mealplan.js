@@ -1,6 +1,6 @@
 // This week's meal plan, its merged shopping list, and the push of that list onto the household's
 // shopping list in the command center (docs/mealplans.md).
-import { el, field, problem } from "../dom.js";
+import { el, failure, field } from "../dom.js";
 
 const SERVICE = "recipes";
 const PLANS = "/api/v0/meal-plans";
@@ -24,7 +24,7 @@ export async function render(main, ctx) {
   try {
     plans = (await ctx.api.get(SERVICE, PLANS, { date: isoDate(new Date()), limit: 1 })).meal_plans;
   } catch (error) {
-    main.replaceChildren(el("h1", {}, "Meal plan"), el("p", { class: "error", role: "alert" }, problem(error)));
+    main.replaceChildren(el("h1", {}, "Meal plan"), failure(error, "p"));
     return;
   }
   const plan = plans[0];
@@ -58,7 +58,7 @@ function generateForm(ctx, main, plan) {
       else await ctx.api.post(SERVICE, PLANS, { generate });
       await render(main, ctx);
     } catch (error) {
-      status.replaceChildren(el("span", { class: "error", role: "alert" }, problem(error)));
+      status.replaceChildren(failure(error));
     }
   } }, el("fieldset", {}, el("legend", {}, "Meals"), meals), field("Only recipes tagged (optional)", tag),
   el("button", { type: "submit" }, plan ? "Plan this week again" : "Plan this week"), status);
@@ -71,7 +71,7 @@ async function shoppingSection(ctx, plan) {
   try {
     items = (await ctx.api.get(SERVICE, `${PLANS}/${plan.id}/shopping-list`)).items;
   } catch (error) {
-    section.append(el("p", { class: "error", role: "alert" }, problem(error)));
+    section.append(failure(error, "p"));
     return section;
   }
   const status = el("p", { id: "push-status", "aria-live": "polite" });
@@ -81,7 +81,7 @@ async function shoppingSection(ctx, plan) {
       const answer = await ctx.api.post(SERVICE, `${PLANS}/${plan.id}/shopping-list/push`, {});
       status.textContent = `Added ${answer.added.length} to the shopping list; ${answer.already_there.length} already there.`;
     } catch (error) {
-      status.replaceChildren(el("span", { class: "error", role: "alert" }, problem(error)));
+      status.replaceChildren(failure(error));
     } finally {
       push.disabled = false;
     }

@@ -1,6 +1,6 @@
 // Recipes: the household's list and search, an import from a web page or a photo, and one recipe
 // scaled to N servings (#/recipes?id=ID&servings=N). docs/recipes.md says what each route does.
-import { el, field, hashQuery, problem } from "../dom.js";
+import { el, failure, field, hashQuery, problem } from "../dom.js";
 
 const SERVICE = "recipes";
 const RECIPES = "/api/v0/recipes";
@@ -44,7 +44,7 @@ async function showResults(ctx, results, q, cursor = null, append = false) {
   try {
     page = await ctx.api.get(SERVICE, RECIPES, { ...(q ? { q } : {}), ...(cursor ? { cursor } : {}), limit: 50 });
   } catch (error) {
-    results.replaceChildren(el("p", { class: "error", role: "alert" }, "Recipes could not be loaded: ", problem(error)));
+    results.replaceChildren(failure(error, "p", "Recipes could not be loaded: "));
     return;
   }
   const list = append ? results.querySelector("ul") : el("ul", { class: "recipe-list" });
@@ -116,7 +116,7 @@ async function renderRecipe(main, ctx, id, servings) {
   try {
     recipe = await ctx.api.get(SERVICE, `${RECIPES}/${encodeURIComponent(id)}`, servings ? { servings } : {});
   } catch (error) {
-    main.replaceChildren(el("p", { class: "error", role: "alert" }, problem(error)), backLink());
+    main.replaceChildren(failure(error, "p"), backLink());
     return;
   }
   main.replaceChildren(backLink(), el("article", { class: "recipe" },
