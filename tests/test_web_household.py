@@ -266,6 +266,7 @@ def test_it_installs_as_a_web_app_and_ios_safari_is_shown_the_home_screen_step(c
     tab = logged_in_tab(cook, "inbox")
     page = tab.page
     page.get_by_role("button", name="Turn on notifications").wait_for()
+    assert page.evaluate("Notification.permission") == "default"  # never asked on load, only from the button
     manifest = httpx.get(page_url(web_daemon) + "manifest.webmanifest")
     assert manifest.headers["Content-Type"].startswith("application/manifest+json")
     app = manifest.json()
