@@ -4,10 +4,17 @@ import { encodeWav, resample } from "./wav.js";
 
 export class Recorder {
   async start() {
-    this.stream = await navigator.mediaDevices.getUserMedia({
-      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-    });
+    // Made inside the press itself, before anything is awaited: Safari lets audio start only from a gesture.
     this.context = new AudioContext();
+    try {
+      this.stream = await navigator.mediaDevices.getUserMedia({
+        audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+      });
+    } catch (error) {
+      await this.context.close();
+      throw error;
+    }
+    await this.context.resume();
     await this.context.audioWorklet.addModule(new URL("./capture-worklet.js", import.meta.url));
     this.chunks = [];
     this.node = new AudioWorkletNode(this.context, "voxd-capture");
