@@ -41,6 +41,8 @@ export function httpsSteps() {
       `This page was opened over ${location.protocol.replace(":", "").toUpperCase()} from another machine, so push-to-talk cannot work here yet.`),
     el("p", {}, "When voxd listens on the network it serves HTTPS with a certificate from its own authority. Trust that authority once on this device, then open ",
       el("code", {}, https), "."),
+    el("p", {}, el("small", {}, "If that address does not answer, voxd's HTTPS is off: an administrator turns it on with ",
+      el("code", {}, "VOXD_BIND_HOST=0.0.0.0"), " (or ", el("code", {}, "VOXD_TLS=on"), ") in voxd.env and restarts voxd.")),
     el("p", {}, el("a", { href: "/ca.crt", download: "voxd-ca.crt", role: "button", id: "ca-download" }, "Download voxd's certificate")),
     el("p", {}, "Check its fingerprint against ", el("code", {}, "voxd tls show"), " on the server before you trust it."),
     ...platformSteps().map(([platform, steps]) => el("details", {}, el("summary", {}, platform),
