@@ -114,13 +114,16 @@ def open_tab(browser, viewport: dict | None = None) -> Tab:
 
 
 def log_in(tab: Tab, daemon: Daemon, user: WebUser, fragment: str = "") -> None:
-    """Through the login form, as a person would; waits for the logged-in nav."""
+    """Through the login form, as a person would; waits for the logged-in nav (and for the page
+    `fragment` names to have drawn what it first loads)."""
     page = tab.page
     page.goto(page_url(daemon, fragment))
     page.get_by_label("Email").fill(user.email)
     page.get_by_label("Password").fill(user.password)
     page.get_by_role("button", name="Log in").click()
     page.get_by_role("button", name="Log out").wait_for()
+    if fragment:
+        page.locator(f'main[data-shown="{fragment.split("?")[0]}"]').wait_for()
 
 
 def show_page(page, name: str) -> None:

@@ -20,10 +20,13 @@ import httpx
 import pytest
 from click.testing import CliRunner, Result
 
+from shared_tls import share_default_context
 from voxd.catalog import CATALOG, default_ports
 from voxd.cli import main as cli_main
 from voxd.kit.optional import installed
 from voxd.kit.settings import PORT_OFFSET, read_env_file
+
+share_default_context()  # every httpx.get/post of the suite: no CA bundle loaded per request
 
 # The browser tests' fixtures (Chromium, a daemon per module, a logged-in page): tests/browser.py.
 pytest_plugins = ["browser"]

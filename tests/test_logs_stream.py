@@ -16,10 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 import httpx
+import jwt
 import pytest
 from conftest import Daemon, app_headers, free_port_offset, household_member, node_headers, register_node
 from test_contract import routes
 from test_logs import iso, post_batch
+
+from voxd.services.auth.tokens import issue_access_token
 
 STREAM = "/api/v0/logs/stream"
 MAX_STREAMS = 3
@@ -224,6 +227,16 @@ def test_an_admin_user_follows_too(daemon, client):
     assert post_batch(daemon, [entry(service, "for the boss")], app_headers(daemon, "auth")).status_code == 201
     assert stream.entry()["message"] == "for the boss"
     stream.close()
+
+
+def test_a_tokens_stream_ends_when_the_token_expires(daemon, client):
+    boss = household_member(daemon, is_admin=True)
+    claims = jwt.decode(boss["headers"]["Authorization"].split()[1], options={"verify_signature": False})
+    short = issue_access_token(daemon.secrets["JWT_SIGNING_KEY"], claims["sub"], claims["household_id"], True,
+                               lifetime_seconds=2, generation=claims["gen"])
+    stream = open_stream(client, daemon, {"Authorization": f"Bearer {short}"})
+    assert stream.next(lambda event: event.get("event") == "expired")
+    assert stream.done.wait(WAIT) and stream.ended == "eof"
 
 
 def test_streams_past_the_cap_are_refused_until_one_closes(daemon, client):

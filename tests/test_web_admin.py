@@ -5,6 +5,7 @@ followed live, one's own password changed."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 
@@ -110,7 +111,6 @@ def test_every_file_and_answer_carries_the_csp_and_nothing_breaks_it(logged_in_t
 def test_a_node_is_registered_and_its_key_shown_once(logged_in_page, web_daemon: Daemon,
                                                      web_admin: WebUser) -> None:
     page = logged_in_page(web_admin, "nodes")
-    page.locator('main[data-shown="nodes"]').wait_for()
     name = f"porch-{uuid.uuid4().hex[:6]}"
     form = page.get_by_role("form", name="Register a node")
     form.get_by_label("Room").fill("porch")
@@ -138,7 +138,6 @@ def test_a_setting_changed_on_the_page_is_in_use(logged_in_page, web_daemon: Dae
     admin = {"X-Admin-Key": web_daemon.admin_key}
     assert httpx.get(url, headers=admin).json()["value"] != "DEBUG"
     page = logged_in_page(web_admin, "settings")
-    page.locator('main[data-shown="settings"]').wait_for()
     block = setting_block(page, key)
     block.get_by_label(key, exact=True).select_option("DEBUG")
     block.get_by_role("button", name=f"Save {key}").click()
@@ -161,7 +160,6 @@ def test_a_refused_value_is_said_beside_its_input(logged_in_page, web_daemon: Da
                   if setting["type"] == "whole number" and setting.get("minimum") is not None
                   and not setting["locked"])
     page = logged_in_page(web_admin, "settings")
-    page.locator('main[data-shown="settings"]').wait_for()
     block = setting_block(page, ranged["key"])
     minimum = int(ranged["minimum"])  # a whole number's bound (JSON may write it 1.0)
     block.get_by_label(ranged["key"], exact=True).fill(str(minimum - 1))
@@ -177,7 +175,6 @@ def user_named(web_daemon: Daemon, email: str) -> dict | None:
 
 def test_households_and_users_are_managed_on_the_page(logged_in_page, web_daemon: Daemon, web_admin: WebUser) -> None:
     page = logged_in_page(web_admin, "people")
-    page.locator('main[data-shown="people"]').wait_for()
     page.get_by_text("New household").click()
     made = page.get_by_role("form", name="New household")
     made.get_by_label("Name").fill("The Lakehouse")
@@ -214,7 +211,6 @@ def test_followed_logs_show_a_new_entry_on_top(logged_in_page, web_daemon: Daemo
     """The lag from the entry's arrival at the logs service to its row on the page is printed
     (docs/performance.md); the wait here is only a generous deadline."""
     page = logged_in_page(web_admin, "logs")
-    page.locator('main[data-shown="logs"]').wait_for()
     filters = page.get_by_role("form", name="Log filters")
     filters.get_by_label("Service").fill("recipes")
     filters.get_by_label("Level").select_option("warning")  # only what this test sends, while paused too
@@ -308,7 +304,6 @@ def test_an_expired_token_is_refreshed_once_and_the_call_tried_again(logged_in_t
 def test_a_switch_saved_says_it_waits_for_a_restart(logged_in_page, web_daemon: Daemon, web_admin: WebUser) -> None:
     key = "command-center.speech_bias"  # on/off, used from the next start
     page = logged_in_page(web_admin, "settings")
-    page.locator('main[data-shown="settings"]').wait_for()
     block = setting_block(page, key)
     assert "needs a restart" in block.inner_text()
     switch = block.get_by_role("switch", name=key)
@@ -324,3 +319,59 @@ def test_a_switch_saved_says_it_waits_for_a_restart(logged_in_page, web_daemon: 
     assert (answer["value"], answer["pending_restart"]) == (False, True)
     block.get_by_role("button", name=f"Reset {key} to its default").click()
     page.get_by_text(f"{key} is back to its default.").wait_for()
+
+
+def test_an_ended_session_brings_back_the_login_form(logged_in_page, web_daemon: Daemon) -> None:
+    other_admin = new_web_user(web_daemon, is_admin=True)
+    page = logged_in_page(other_admin)
+    answer = httpx.post(web_daemon.url("auth") + f"/users/{other_admin.user['user_id']}/disable",
+                        headers={"X-Admin-Key": web_daemon.admin_key})
+    assert answer.status_code == 200, answer.text
+    page.get_by_role("link", name="Households & users").click()
+    page.get_by_text("Your session has ended").wait_for()
+    page.get_by_role("button", name="Log in").wait_for()
+
+
+def stored_entry(daemon: Daemon, message: str) -> dict:
+    """Send an entry as the recipes service and answer it as the logs service stored it."""
+    httpx.post(daemon.url("logs") + "/api/v0/logs", headers=app_headers(daemon, "recipes"),
+               json={"service": "recipes", "level": "info", "message": message}).raise_for_status()
+    deadline = time.monotonic() + 10  # a readiness wait, not a speed target
+    while time.monotonic() < deadline:
+        found = httpx.get(daemon.url("logs") + "/api/v0/logs", params={"search": message},
+                          headers={"X-Admin-Key": daemon.admin_key}).json()["logs"]
+        if found:
+            return found[0]
+        time.sleep(0.1)
+    raise AssertionError(f"the logs service never stored {message!r}")
+
+
+def test_a_follow_goes_on_after_the_token_expired(logged_in_page, web_daemon: Daemon, web_admin: WebUser) -> None:
+    """The logs service ends a stream when its token expires (an `expired` event): the page gets a
+    new token and follows on from the last entry it showed (Last-Event-ID)."""
+    newest = stored_entry(web_daemon, f"a real entry to resume after {uuid.uuid4().hex}")
+    word = f"resumed{uuid.uuid4().hex}"  # the filter: the table starts empty, then shows these two
+    shown = {**newest, "message": f"shown before the token expired {word}"}
+    streams = []
+
+    def first_one_expires(route) -> None:
+        streams.append(route.request.headers.get("last-event-id"))
+        if len(streams) > 1:
+            route.continue_()
+            return
+        body = f"id: {shown['id']}\ndata: {json.dumps(shown)}\n\nevent: expired\ndata: {{}}\n\n"
+        route.fulfill(status=200, content_type="text/event-stream", body=body)
+
+    page = logged_in_page(web_admin, "logs")
+    page.route("**/ui-api/logs/api/v0/logs/stream*", first_one_expires)
+    page.get_by_role("form", name="Log filters").get_by_label("Text").fill(word)
+    page.get_by_role("button", name="Show").click()
+    page.get_by_text("No entries match.").wait_for()
+    page.get_by_role("button", name="Follow").click()
+    page.get_by_text(shown["message"]).wait_for()
+    page.locator("button[data-open]").wait_for()
+    later = f"after the new token {word}"
+    httpx.post(web_daemon.url("logs") + "/api/v0/logs", headers=app_headers(web_daemon, "recipes"),
+               json={"service": "recipes", "level": "warning", "message": later})
+    page.locator("#log-entries tr").first.filter(has_text=later).wait_for()
+    assert streams[:2] == [None, str(shown["id"])]

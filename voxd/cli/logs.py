@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 import json
-import time
-from datetime import datetime, timedelta
 
 import click
 from rich.markup import escape
 from rich.table import Table
 
-from voxd.cli.admin_client import admin_call
+from voxd.cli.admin_client import admin_call, run_admin
 from voxd.cli.output import console, print_json, print_table
 from voxd.cli.settings_option import load_settings
+from voxd.kit.service_client import ServiceClient
 from voxd.kit.settings import TIME_ZONE, Settings
 from voxd.kit.timeparse import RELATIVE, local_zone, parse_time, rfc3339
 
 LEVEL_STYLES = {"debug": "dim", "info": "green", "warning": "yellow", "error": "red", "critical": "bold white on red"}
-FOLLOW_INTERVAL_SECONDS = 1.0
-# Each service ships its entries a second or more after writing them (longer while the logs service
-# is away), so they arrive out of time order: a follower asks again from this long before the newest
-# entry it has shown, and leaves out the ones it has (`seen`).
-FOLLOW_OVERLAP_SECONDS = 120.0
 
 
 @click.group()
@@ -110,26 +104,26 @@ def query(service, level, node_id, request_id, since, until, search, limit, as_j
         if not page["logs"] and not as_json:
             console.print("No entries match.")
         return
-    seen = {entry["id"] for entry in page["logs"]}
-    newest = page["logs"][0]["timestamp"] if page["logs"] else None
+    filters = {key: value for key, value in params.items() if key not in ("since", "until", "limit") and value}
+    last_id = max((entry["id"] for entry in page["logs"]), default=None)
+    if last_id is None:  # nothing matched yet: from the newest entry of all, so none is missed
+        last_id = max((entry["id"] for entry in fetch(settings, {"limit": 1})["logs"]), default=0)
     try:
-        while True:
-            time.sleep(FOLLOW_INTERVAL_SECONDS)
-            fresh = fetch(settings, {**params, "since": before(newest) or since, "until": None, "limit": 1000})["logs"]
-            fresh = [entry for entry in fresh if entry["id"] not in seen]
-            if fresh:
-                show(fresh, as_json, as_lines=True)
-                seen.update(entry["id"] for entry in fresh)
-                newest = max(newest or "", fresh[0]["timestamp"])
+        run_admin(settings, lambda client: follow_stream(client, filters, last_id, as_json))
     except KeyboardInterrupt:
         pass
 
 
-def before(newest: str | None) -> str | None:
-    """Where a follower's next poll starts: FOLLOW_OVERLAP_SECONDS before the newest entry shown."""
-    if newest is None:
-        return None
-    return rfc3339(datetime.fromisoformat(newest) - timedelta(seconds=FOLLOW_OVERLAP_SECONDS))
+async def follow_stream(client: ServiceClient, filters: dict, last_id: int, as_json: bool) -> None:
+    """The logs service's stream of what it accepts after entry `last_id`, one line each as it
+    comes, until Ctrl+C (or the daemon stops). Entries shipped late still come: the stream is in
+    the order entries were accepted, not their times."""
+    stream = client.events("logs", "/api/v0/logs/stream", params=filters,
+                           headers={"Last-Event-ID": str(last_id)})
+    async for event in stream:
+        if event.event == "message":
+            show([json.loads(event.data)], as_json, as_lines=True)
+    console.print("The logs service ended the stream (the daemon stopped).")
 
 
 @logs.command("stats")

@@ -5,6 +5,7 @@ credentials and the current request id, and turns every failure into one `Upstre
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -15,9 +16,12 @@ from voxd.kit.adapters import adapter
 from voxd.kit.auth import APP_ID_HEADER, APP_KEY_HEADER
 from voxd.kit.context import REQUEST_ID_HEADER, request_id_var
 from voxd.kit.errors import UpstreamError
+from voxd.kit.server_events import ServerEvent, server_events
 from voxd.kit.settings import AppCredentials
 
 DEFAULT_TIMEOUT = aiohttp.ClientTimeout(total=10)
+# A stream lasts as long as it is read; a minute without a byte (heartbeats come every 15 s) is a dead one.
+STREAM_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=10, sock_read=60)
 T = TypeVar("T")
 
 
@@ -102,6 +106,24 @@ class ServiceClient:
         if status >= 400:
             raise upstream_error(service, status, decoded)
         return ServiceResponse(status, decoded, headers=dict(resp.headers))
+
+    async def events(self, service: str, path: str, *, params: dict[str, str] | None = None,
+                     headers: dict[str, str] | None = None) -> AsyncIterator[ServerEvent]:
+        """A GET answered with server-sent events: each event until the service ends the stream.
+        An error answer, or a service that is not reachable, raises `UpstreamError` as `request` does."""
+        base = await self._resolver.resolve(service)
+        try:
+            async with self._session.get(base + path, params=params, headers={**self._headers, **(headers or {})},
+                                         timeout=STREAM_TIMEOUT) as resp:
+                if resp.status >= 400:
+                    raise upstream_error(service, resp.status, await resp.json(content_type=None))
+                async for event in server_events(resp.content):
+                    yield event
+        except (aiohttp.ClientConnectionError, asyncio.TimeoutError):
+            self._resolver.forget(service)
+            raise UpstreamError(service, None, None, f"the stream of the {service} service broke off") from None
+        except ValueError:
+            raise UpstreamError(service, None, None, f"the {service} service answered something that is not JSON") from None
 
     async def call(self, service: str, method: str, path: str, **kwargs: Any) -> Any:
         """The parsed answer of one call (bytes for audio); any failure raises `UpstreamError`."""

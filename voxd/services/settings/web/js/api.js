@@ -45,12 +45,22 @@ function forget() {
   currentUser = null;
 }
 
+/** The session is over (the refresh cookie was refused): the shell shows the login form. */
+export const SESSION_ENDED = "voxd-session-ended";
+
+function ended() {
+  const hadSession = currentUser !== null;
+  forget();
+  if (hadSession) window.dispatchEvent(new Event(SESSION_ENDED));
+  return null;
+}
+
 /** Trade the refresh cookie for a new access token; concurrent callers share one request. */
 export function refresh() {
   if (!refreshing) {
     refreshing = fetch(AUTH + "/refresh", { method: "POST", credentials: "same-origin" })
-      .then(async (response) => (response.ok ? session(await response.json()) : (forget(), null)))
-      .catch(() => (forget(), null))
+      .then(async (response) => (response.ok ? session(await response.json()) : ended()))
+      .catch(() => null) // the network, not the session: the token may still be good
       .finally(() => { refreshing = null; });
   }
   return refreshing;

@@ -2,7 +2,7 @@
 // (#/overview imports js/pages/overview.js and calls its render(main, ctx)). A reload keeps the
 // person logged in through the refresh cookie: api.refresh() asks for a new access token first.
 
-import { api } from "./api.js";
+import { SESSION_ENDED, api } from "./api.js";
 import { el } from "./dom.js";
 import { PAGES } from "./pages/index.js";
 
@@ -90,6 +90,10 @@ logoutButton.addEventListener("click", async () => {
 });
 
 window.addEventListener("hashchange", route);
+window.addEventListener(SESSION_ENDED, () => {
+  toast("Your session has ended: log in again.");
+  route();
+});
 
 (async () => {
   await api.refresh(); // a reload: the cookie, if there is one, gives a new access token

@@ -68,68 +68,85 @@ function entryList(ctx, view) {
 }
 
 /** Follow and Pause: one stream at a time; entries that come while paused wait in `held`. */
-function follower(ctx, view, list) {
-  let stream = null;
-  let held = [];
-  let lastId = null; // resumes after the token expired: the logs service ends a stream then
-  const paused = () => view.pause.getAttribute("aria-pressed") === "true";
-  const setPaused = (value) => {
-    view.pause.setAttribute("aria-pressed", String(value));
-    view.pause.textContent = value ? "Resume" : "Pause";
-  };
-  const stop = () => {
-    if (stream) stream.close();
-    stream = null;
-    held = [];
-    view.follow.setAttribute("aria-pressed", "false");
-    view.follow.removeAttribute("data-open");
-    view.follow.textContent = "Follow";
-    view.pause.disabled = true;
-    setPaused(false);
-  };
-  const arrived = (event) => {
-    if (!event.data || typeof event.data !== "object" || event.data.id === undefined) return;
-    lastId = event.id || String(event.data.id);
-    if (!paused()) {
-      list.prepend([event.data]);
+class Follower {
+  constructor(ctx, view, list) {
+    Object.assign(this, { ctx, view, list, stream: null, held: [], lastId: null });
+  }
+
+  following() {
+    return Boolean(this.stream);
+  }
+
+  paused() {
+    return this.view.pause.getAttribute("aria-pressed") === "true";
+  }
+
+  setPaused(value) {
+    this.view.pause.setAttribute("aria-pressed", String(value));
+    this.view.pause.textContent = value ? "Resume" : "Pause";
+  }
+
+  stop() {
+    if (this.stream) this.stream.close();
+    this.stream = null;
+    this.held = [];
+    const { follow, pause } = this.view;
+    follow.setAttribute("aria-pressed", "false");
+    follow.removeAttribute("data-open");
+    follow.textContent = "Follow";
+    pause.disabled = true;
+    this.setPaused(false);
+  }
+
+  arrived(entry) {
+    this.lastId = String(entry.id);
+    if (!this.paused()) {
+      this.list.prepend([entry]);
       return;
     }
-    held.push(event.data);
-    view.status.textContent = `Paused: ${held.length} new entr${held.length === 1 ? "y" : "ies"} held.`;
-  };
-  const start = (query, resumeAfter = null) => {
+    this.held.push(entry);
+    const count = this.held.length;
+    this.view.status.textContent = `Paused: ${count} new entr${count === 1 ? "y" : "ies"} held.`;
+  }
+
+  /** Follow with these filters; `resumeAfter` (an entry id) goes on after a stream that ended. */
+  start(query, resumeAfter = null) {
+    const { follow, pause, status } = this.view;
+    follow.setAttribute("aria-pressed", "true");
+    follow.textContent = "Stop following";
+    pause.disabled = false;
+    status.textContent = "Following: new entries appear on top.";
     let expired = false;
-    lastId = resumeAfter;
-    view.follow.setAttribute("aria-pressed", "true");
-    view.follow.textContent = "Stop following";
-    view.pause.disabled = false;
-    view.status.textContent = "Following: new entries appear on top.";
     const onEvent = (event) => {
       if (event.event === "expired") expired = true;
-      else arrived(event);
+      else if (event.data && typeof event.data === "object" && event.data.id !== undefined) this.arrived(event.data);
     };
-    const handle = ctx.api.stream(SERVICE, "/api/v0/logs/stream", onEvent,
-      { query, signal: ctx.signal, lastEventId: resumeAfter, onOpen: () => view.follow.setAttribute("data-open", "") });
-    stream = handle;
-    const ended = async (text) => {
-      if (stream !== handle) return; // stopped by hand, or a newer stream runs
-      if (expired && (await ctx.api.refresh())) {
-        start(query, lastId); // the access token ran out: a fresh one, and on from the last entry seen
-        return;
-      }
-      view.status.textContent = text;
-      stop();
-    };
+    const handle = this.ctx.api.stream(SERVICE, "/api/v0/logs/stream", onEvent, {
+      query, signal: this.ctx.signal, lastEventId: resumeAfter, onOpen: () => follow.setAttribute("data-open", ""),
+    });
+    this.stream = handle;
+    const ended = (text) => this.ended(handle, query, expired, text);
     handle.done.then(() => ended("The stream ended; press Follow to start again."), (error) => ended(failureText(error)));
-  };
-  const togglePause = () => {
-    setPaused(!paused());
-    if (paused()) return;
-    list.prepend(held);
-    held = [];
-    view.status.textContent = "Following: new entries appear on top.";
-  };
-  return { start, stop, togglePause, following: () => Boolean(stream) };
+  }
+
+  /** A stream ended by the service: after the access token expired, a fresh one and on; else say so. */
+  async ended(handle, query, expired, text) {
+    if (this.stream !== handle) return; // stopped by hand, or a newer stream runs
+    if (expired && (await this.ctx.api.refresh())) {
+      this.start(query, this.lastId);
+      return;
+    }
+    this.view.status.textContent = text;
+    this.stop();
+  }
+
+  togglePause() {
+    this.setPaused(!this.paused());
+    if (this.paused()) return;
+    this.list.prepend(this.held);
+    this.held = [];
+    this.view.status.textContent = "Following: new entries appear on top.";
+  }
 }
 
 export async function render(main, ctx) {
@@ -144,7 +161,7 @@ export async function render(main, ctx) {
   filters.form.append(el("div", { class: "actions" }, el("button", { type: "submit" }, "Show"), view.follow, view.pause));
   main.append(el("h1", {}, "Logs"), filters.form, view.status, entriesTable(view.body), view.older);
   const list = entryList(ctx, view);
-  const live = follower(ctx, view, list);
+  const live = new Follower(ctx, view, list);
   filters.form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const wasFollowing = live.following();
@@ -154,7 +171,7 @@ export async function render(main, ctx) {
   });
   view.older.addEventListener("click", () => list.load(filters.values(), true));
   view.follow.addEventListener("click", () => (live.following() ? live.stop() : live.start(filters.values())));
-  view.pause.addEventListener("click", live.togglePause);
-  ctx.signal.addEventListener("abort", live.stop);
+  view.pause.addEventListener("click", () => live.togglePause());
+  ctx.signal.addEventListener("abort", () => live.stop());
   await list.load(filters.values(), false);
 }
