@@ -8,13 +8,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import unquote
 
 import httpx
 import pytest
+from aiohttp.test_utils import make_mocked_request
 
 from conftest import unique_email
 from daemons import serving
 from loopback import LoopbackServer, QuietHandler
+from voxd.kit.errors import ApiError
+from voxd.services.settings.forwarding import forwarded_path
 from voxd.services.settings.page import CONTENT_SECURITY_POLICY, WEB_ROOT, content_type, file_response
 
 PAGE_HEADERS = {"content-security-policy": CONTENT_SECURITY_POLICY, "x-content-type-options": "nosniff",
@@ -28,6 +32,7 @@ class StandInLogs(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802
         site: LogsSite = self.server.site  # type: ignore[attr-defined]
         site.seen.append(dict(self.headers))
+        site.paths.append(self.path)
         if self.path.startswith("/api/v0/logs/stream"):
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -49,6 +54,7 @@ class StandInLogs(QuietHandler):
 class LogsSite:
     def __init__(self) -> None:
         self.seen: list[dict[str, str]] = []
+        self.paths: list[str] = []
         self.release = threading.Event()
         self.server = LoopbackServer(StandInLogs)
         self.server.server.site = self  # type: ignore[attr-defined]
@@ -225,6 +231,13 @@ def test_the_page_reaches_user_routes_with_the_users_token_only(voxd, client, be
     assert not {"cookie", "x-admin-key", "x-custom", "x-service-app-id", "x-service-app-key"} & set(sent)
 
 
+def test_an_encoded_slash_reaches_the_service_encoded(client, bearer, logs_site):
+    """A Web Push token is JSON with a URL in it: its encoded slashes stay in their segment."""
+    token = "%7B%22endpoint%22%3A%22https%3A%2F%2Fpush.example%2Fx%22%7D"
+    assert client.get(f"/ui-api/logs/api/v0/logs/{token}", headers=bearer).status_code == 200
+    assert unquote(logs_site.paths[-1]) == unquote(f"/api/v0/logs/{token}") and "%2F%2F" in logs_site.paths[-1]
+
+
 @pytest.mark.parametrize("path", ["/ui-api/auth/internal/nodes", "/ui-api/auth/internal/validate-token",
                                   "/ui-api/auth/auth/login", "/ui-api/auth/usersx", "/ui-api/config/services",
                                   "/ui-api/logs/internal/settings", "/ui-api/auth/users/%2e%2e/internal/nodes",
@@ -309,3 +322,27 @@ def test_the_service_worker_may_control_the_whole_page():
 
 def test_voxd_serve_says_where_the_admin_page_is(voxd):
     assert f"the admin page: {voxd.url('settings')}/" in voxd.output()
+
+
+@pytest.mark.parametrize(("path", "service", "forwarded"), [
+    ("/ui-api/auth/users/abc/password?x=1&y=%20", "auth", "/users/abc/password?x=1&y=%20"),
+    ("/ui-api/notifications/api/v0/device-tokens/%7B%22endpoint%22%3A%22https%3A%2F%2Fpush%22%7D", "notifications",
+     "/api/v0/device-tokens/%7B%22endpoint%22%3A%22https%3A%2F%2Fpush%22%7D"),  # a Web Push token, still encoded
+    ("/ui-api/logs/api/v0/logs/stream", "logs", "/api/v0/logs/stream"),
+    ("/ui-api/auth/users/..%2Finternal%2Fnodes", "auth", None),
+    ("/ui-api/auth/users%2F..%2F..%2Finternal", "auth", None),
+    ("/ui-api/auth/users//x", "auth", None),
+    ("/ui-api/command-center/api/v0/nodesx", "command-center", None),
+    ("/ui-api/stt/voices", "stt", None),
+])
+def test_which_paths_are_forwarded_and_how(path, service, forwarded):
+    """Unit: the target gets the path as the browser encoded it; a `..` or empty segment, or a prefix
+    that is only the start of a word, is refused."""
+    request = make_mocked_request("GET", path)
+    if forwarded is None:
+        with pytest.raises(ApiError) as refused:
+            forwarded_path(request, service)
+        assert refused.value.code == "route_not_forwarded"
+    else:
+        sent = forwarded_path(request, service)
+        assert unquote(sent) == unquote(forwarded) and sent.count("%2F") == forwarded.count("%2F")

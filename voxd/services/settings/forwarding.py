@@ -36,6 +36,8 @@ FORWARDED: dict[str, tuple[str, ...]] = {
     "notifications": ("/api/v0/inbox", "/api/v0/device-tokens"),
     "settings": ("/api/v0/settings", "/api/v0/overview"),
 }
+FORWARDED_SEGMENTS = {service: [prefix.split("/")[1:] for prefix in prefixes]
+                      for service, prefixes in FORWARDED.items()}
 # The largest body a forwarded route takes is a recipe photo (20 MiB at most); each service still
 # refuses what is over its own route's limit with its own 413.
 FORWARD_MAX_BODY = 21 * 1024 * 1024
@@ -47,15 +49,17 @@ METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
 def forwarded_path(request: web.Request, service: str) -> str:
-    """The path (still encoded) and query the target gets, or 404 when the page may not reach it."""
+    """The path (as the browser encoded it) and query the target gets, or 404 when the page may not
+    reach it. Segments are checked one by one, decoded: an encoded `/` stays inside its segment
+    (a Web Push token is JSON with a URL in it), as it does in the target's own routing, and no
+    `.` or `..` may hide behind one either."""
     encoded = request.rel_url.raw_path.split("/", 3)[3]
-    decoded = "/" + unquote(encoded)
-    segments = decoded.split("/")[1:]
-    reachable = all(segment not in ("", ".", "..") for segment in segments) and any(
-        decoded == prefix or decoded.startswith(prefix + "/") for prefix in FORWARDED.get(service, ()))
+    segments = [unquote(segment) for segment in encoded.split("/")]
+    plain = all(segment and not {".", ".."} & set(segment.split("/")) for segment in segments)
+    reachable = plain and any(segments[:len(prefix)] == prefix for prefix in FORWARDED_SEGMENTS.get(service, ()))
     if not reachable:
-        raise not_found(f"the web page does not reach {request.method} {decoded} of the {service} service "
-                        "(only user-facing routes are forwarded, never /internal/)", "route_not_forwarded")
+        raise not_found(f"the web page does not reach {request.method} /{'/'.join(segments)} of the {service} "
+                        "service (only user-facing routes are forwarded, never /internal/)", "route_not_forwarded")
     query = request.rel_url.raw_query_string
     return "/" + encoded + (f"?{query}" if query else "")
 
