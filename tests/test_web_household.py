@@ -169,15 +169,19 @@ def test_the_household_lists_are_read_added_to_and_removed_from(logged_in_tab, w
 
 def fake_subscribe_script(subscription: str) -> str:
     """Stands in for PushManager.subscribe, which needs Google's push service (see the docstring):
-    it keeps the key the page passed and answers the fake's subscription."""
+    it keeps the key the page passed and answers the fake's subscription (and getSubscription,
+    unsubscribe for it, within the page)."""
     return f"""
       PushManager.prototype.subscribe = async function (options) {{
         const key = new Uint8Array(options.applicationServerKey);
         self.subscribedWithKey = btoa(String.fromCharCode(...key)).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
         self.subscribedVisibly = options.userVisibleOnly;
         const subscription = {subscription};
-        return {{ endpoint: subscription.endpoint, toJSON: () => subscription }};
-      }};"""
+        self.fakeSubscription = {{ endpoint: subscription.endpoint, toJSON: () => subscription,
+                                  unsubscribe: async () => {{ self.fakeSubscription = null; return true; }} }};
+        return self.fakeSubscription;
+      }};
+      PushManager.prototype.getSubscription = async function () {{ return self.fakeSubscription || null; }};"""
 
 
 SHOW_PUSH = """async (plaintext) => {
@@ -240,6 +244,11 @@ def test_push_subscribes_delivers_shows_and_opens_the_inbox_item(logged_in_tab, 
     item = httpx.get(notifications + "/api/v0/inbox", headers=headers).json()["items"][0]
     poll(lambda: httpx.get(notifications + f"/api/v0/inbox/{item['id']}", headers=headers).json()["read"], 30)
     screens(page, "inbox")
+
+    page.get_by_role("button", name="Turn off notifications").click()  # the token's JSON travels in the path
+    page.get_by_text("Notifications are off for this browser").wait_for()
+    assert httpx.get(notifications + "/api/v0/device-tokens", headers=headers).json()["device_tokens"] == []
+    page.get_by_role("button", name="Turn on notifications").wait_for()
 
 
 def test_the_inbox_marks_read_and_deletes(logged_in_tab, web_daemon):

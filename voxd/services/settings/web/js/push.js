@@ -51,34 +51,54 @@ export async function turnOnNotifications(api) {
   return api.post(SERVICE, "/api/v0/device-tokens", { token, platform: "web", device_name: deviceName() });
 }
 
-// The panel the inbox shows: the button, or what stands in its way, and the iOS Home Screen step.
+// This browser's subscription, if it has one.
+async function currentSubscription() {
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  return registration ? registration.pushManager.getSubscription() : null;
+}
+
+// The way back: the device token removed from voxd first (so nothing more is sent to it), then the
+// browser's subscription ended.
+export async function turnOffNotifications(api) {
+  const subscription = await currentSubscription();
+  if (!subscription) return;
+  const token = JSON.stringify(subscription.toJSON ? subscription.toJSON() : subscription);
+  await api.delete(SERVICE, `/api/v0/device-tokens/${encodeURIComponent(token)}`);
+  await subscription.unsubscribe();
+}
+
+// The panel the inbox shows: the switch, or what stands in its way, and the iOS Home Screen step.
 export function notificationsPanel(ctx) {
   const status = el("p", { id: "push-state", "aria-live": "polite" });
   const blocker = pushBlocker();
-  const button = el("button", { type: "button", id: "turn-on-notifications", disabled: Boolean(blocker), onclick: async () => {
+  const on = el("button", { type: "button", id: "turn-on-notifications", disabled: Boolean(blocker) }, "Turn on notifications");
+  const off = el("button", { type: "button", id: "turn-off-notifications", class: "secondary", hidden: true }, "Turn off notifications");
+  const shown = (isOn, said) => {
+    on.hidden = isOn;
+    off.hidden = !isOn;
+    on.disabled = Boolean(blocker);
+    off.disabled = false;
+    if (said) status.textContent = said;
+  };
+  const act = async (button, doing, call, after, failed) => {
     button.disabled = true;
-    status.textContent = "Turning on notifications…";
+    status.textContent = doing;
     try {
-      const token = await turnOnNotifications(ctx.api);
-      status.textContent = `Notifications are on for ${token.device_name || "this browser"}.`;
+      shown(...after(await call()));
     } catch (error) {
-      status.textContent = `Notifications could not be turned on: ${error.message || error}`;
+      status.textContent = `${failed}: ${error.message || error}`;
       button.disabled = false;
     }
-  } }, "Turn on notifications");
+  };
+  on.addEventListener("click", () => act(on, "Turning on notifications…", () => turnOnNotifications(ctx.api),
+    (token) => [true, `Notifications are on for ${token.device_name || "this browser"}.`], "Notifications could not be turned on"));
+  off.addEventListener("click", () => act(off, "Turning off notifications…", () => turnOffNotifications(ctx.api),
+    () => [false, "Notifications are off for this browser."], "Notifications could not be turned off"));
   if (blocker) status.textContent = blocker;
-  else showIfOn(status);
+  else currentSubscription().then((subscription) => subscription && shown(true, "Notifications are on for this browser."));
   return el("section", { class: "notifications", "aria-labelledby": "notifications-heading" },
-    el("h2", { id: "notifications-heading" }, "Notifications on this device"), button, status,
+    el("h2", { id: "notifications-heading" }, "Notifications on this device"), on, off, status,
     isIosSafari() && !isStandalone() ? homeScreenSteps() : null);
-}
-
-// Says so when this browser already has a subscription (registering it again is harmless: the
-// notifications service answers 200 for a token it knows).
-async function showIfOn(status) {
-  const registration = await navigator.serviceWorker.getRegistration("/");
-  const subscription = registration && (await registration.pushManager.getSubscription());
-  if (subscription) status.textContent = "Notifications are on for this browser.";
 }
 
 export function homeScreenSteps() {
