@@ -26,12 +26,13 @@ from web_shots import screens
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SERVICES = ["config", "auth", "logs", "settings", "stt", "tts", "command-center"]
+SILENCE_BEFORE = 0.5  # seconds of quiet before the words: the recording may join the microphone a moment late
 SILENCE_AFTER = 1.0  # seconds of quiet after the words, so a hold a little long adds no second "what"
 
 
 @pytest.fixture(scope="module")
 def spoken_command(tmp_path_factory) -> Path:
-    """espeak-ng saying the command, 16 kHz mono, with quiet after it (the fake microphone loops the file)."""
+    """espeak-ng saying the command, 16 kHz mono, with quiet around it (the fake microphone loops the file)."""
     words = espeak("what time is it")
     with wave.open(io.BytesIO(words)) as reader:
         frames, rate = reader.readframes(reader.getnframes()), reader.getframerate()
@@ -40,7 +41,7 @@ def spoken_command(tmp_path_factory) -> Path:
         writer.setnchannels(1)
         writer.setsampwidth(2)
         writer.setframerate(rate)
-        writer.writeframes(frames + b"\0\0" * int(rate * SILENCE_AFTER))
+        writer.writeframes(b"\0\0" * int(rate * SILENCE_BEFORE) + frames + b"\0\0" * int(rate * SILENCE_AFTER))
     return path
 
 
@@ -75,7 +76,10 @@ def test_push_to_talk_is_heard_answered_and_played(logged_in_tab, web_daemon, sp
     page.mouse.up()
 
     answer = page.locator("#talk-answer")
-    answer.locator("dd[data-field=heard]").wait_for(timeout=120_000)  # whisper and piper on a loaded machine
+    try:
+        answer.locator("dd[data-field=heard]").wait_for(timeout=120_000)  # whisper and piper on a loaded machine
+    except Exception as error:
+        raise AssertionError(f"no answer; the page says: {page.locator('main').inner_text()}") from error
     assert "time" in answer.locator("dd[data-field=heard]").inner_text().lower()
     assert answer.locator("dd[data-field=command]").inner_text() == "get_current_time"
     assert answer.locator("dd[data-field=speaker]").inner_text() == "Robin"  # the logged-in user

@@ -27,8 +27,11 @@ function talkButton(ctx, answer) {
     recorder = new Recorder();
     button.setAttribute("aria-pressed", "true");
     button.textContent = "Listening… let go to send";
-    state.textContent = "Listening.";
-    starting = recorder.start().catch((error) => {
+    state.textContent = "Opening the microphone…";
+    const current = recorder;
+    starting = recorder.start().then(() => {
+      if (recorder === current) state.textContent = "Listening."; // from now on the words are kept
+    }, (error) => {
       state.textContent = microphoneProblem(error);
       reset();
       throw error;

@@ -6,16 +6,18 @@ export class Recorder {
   async start() {
     // Made inside the press itself, before anything is awaited: Safari lets audio start only from a gesture.
     this.context = new AudioContext();
+    // The worklet loads while the microphone opens, so the first words are not lost waiting for it.
+    const loading = this.context.audioWorklet.addModule(new URL("./capture-worklet.js", import.meta.url));
     try {
       this.stream = await navigator.mediaDevices.getUserMedia({
         audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
       });
+      await loading;
     } catch (error) {
       await this.context.close();
       throw error;
     }
     await this.context.resume();
-    await this.context.audioWorklet.addModule(new URL("./capture-worklet.js", import.meta.url));
     this.chunks = [];
     this.node = new AudioWorkletNode(this.context, "voxd-capture");
     this.node.port.onmessage = (event) => this.chunks.push(event.data);
