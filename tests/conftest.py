@@ -20,6 +20,7 @@ import httpx
 import pytest
 from click.testing import CliRunner, Result
 
+import semantic_pool
 from shared_tls import share_default_context
 from voxd.catalog import CATALOG, default_ports
 from voxd.cli import main as cli_main
@@ -30,6 +31,14 @@ share_default_context()  # every httpx.get/post of the suite: no CA bundle loade
 
 # The browser tests' fixtures (Chromium, a daemon per module, a logged-in page): tests/browser.py.
 pytest_plugins = ["browser"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The semantic stage's model and router caches, shared by the daemons of this and later runs."""
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        semantic_pool.use_pool(cache.mkdir("voxd-semantic"))
+
 
 STARTUP_TIMEOUT = 90.0  # a readiness wait, not a speed target: a loaded 2-core machine starts slowly
 
@@ -152,6 +161,8 @@ class Daemon:
     def launch(self) -> Daemon:
         """Start `voxd serve` without waiting for it (`wait_ready` waits): daemons a test expects
         to refuse their settings start side by side."""
+        if self.semantic:
+            semantic_pool.seed(self.home)
         self.log_path = self.home.parent / f"{self.home.name}-serve.log"
         log = open(self.log_path, "ab")
         selection = [] if self.serve_all else ["--services", ",".join(self.services)]
@@ -200,11 +211,18 @@ class Daemon:
             return self.process.returncode if self.process else 0
         self.process.send_signal(signal.SIGTERM)
         try:
-            return self.process.wait(timeout=20)
+            code = self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
             raise
+        if self.semantic:
+            semantic_pool.harvest(self.home)
+        return code
+
+    @property
+    def semantic(self) -> bool:
+        return self.env.get("VOXD_SEMANTIC", "").lower() == "true"
 
 
 @pytest.fixture

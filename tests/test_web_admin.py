@@ -75,20 +75,22 @@ def test_the_keyboard_alone_reaches_the_login_form_and_submits(chromium, web_dae
     page.context.close()
 
 
-def test_no_token_in_web_storage_after_login_or_reload(logged_in_tab, web_admin: WebUser) -> None:
+def test_no_token_in_web_storage_after_login_or_reload_and_logout_ends_it(logged_in_tab, web_admin: WebUser) -> None:
     tab = logged_in_tab(web_admin)
     page = tab.page
     tokens = issued_tokens(tab)  # the login's (read before a reload makes its body unreadable)
     assert len(tokens) == 1 and web_storage(page) == "[[],[]]"
     tab.responses.clear()
     page.reload()
-    page.get_by_role("button", name="Log out").wait_for()  # the refresh cookie logged us back in
-    page.locator('main[data-shown="overview"]').wait_for()
+    page.locator('main[data-shown="overview"]').wait_for()  # the refresh cookie logged us back in
     tokens += issued_tokens(tab)
     assert len(tokens) == 2 and tokens[0] != tokens[1]
     stored = web_storage(page)
     assert stored == "[[],[]]" and not any(token in stored for token in tokens)
     assert "voxd_refresh" not in page.evaluate("document.cookie")  # HttpOnly: no script reads it
+    page.get_by_role("button", name="Log out").click()
+    page.reload()  # logging out ended the session and cleared the cookie: the login form again
+    page.get_by_role("button", name="Log in").wait_for()
 
 
 def test_every_file_and_answer_carries_the_csp_and_nothing_breaks_it(logged_in_tab, web_daemon: Daemon,
