@@ -3,6 +3,7 @@
 // the stage timings and the spoken reply. Typed words work too (`voxd ask --speak`).
 import { el, field, problem } from "../dom.js";
 import { Recorder } from "../talk/recorder.js";
+import { encodeWav, RATE } from "../talk/wav.js";
 import { httpsSteps } from "../talk/https-steps.js";
 
 const SERVICE = "command-center";
@@ -44,6 +45,7 @@ function talkButton(ctx, answer) {
   };
   const stop = async () => {
     if (!recorder) return;
+    const player = unlockedPlayer(); // while the release is still a gesture
     const current = recorder;
     try {
       await starting;
@@ -57,7 +59,7 @@ function talkButton(ctx, answer) {
       return;
     }
     state.textContent = `Sending ${seconds.toFixed(1)} s of speech…`;
-    await ask(ctx, answer, () => ctx.api.post(SERVICE, COMMAND, wav));
+    await ask(ctx, answer, () => ctx.api.post(SERVICE, COMMAND, wav), player);
     state.textContent = "Hold the button (or press Space on it) while you speak; let go to send.";
   };
 
@@ -90,11 +92,12 @@ function typedForm(ctx, answer) {
   return el("form", { id: "talk-typed", onsubmit: async (event) => {
     event.preventDefault();
     if (!words.value.trim()) return;
-    await ask(ctx, answer, () => ctx.api.post(SERVICE, COMMAND, { text: words.value.trim(), speak: true }));
+    const player = unlockedPlayer();
+    await ask(ctx, answer, () => ctx.api.post(SERVICE, COMMAND, { text: words.value.trim(), speak: true }), player);
   } }, field("Or type it", words), el("button", { type: "submit" }, "Ask"));
 }
 
-async function ask(ctx, answer, call) {
+async function ask(ctx, answer, call, player) {
   answer.replaceChildren(el("progress", { "aria-label": "Waiting for voxd's answer" }));
   let reply;
   try {
@@ -106,7 +109,7 @@ async function ask(ctx, answer, call) {
     return;
   }
   answer.replaceChildren(...describe(reply));
-  if (reply.audio) play(answer, reply.audio);
+  if (reply.audio) play(answer, reply.audio, player);
 }
 
 function describe(reply) {
@@ -122,12 +125,25 @@ function describe(reply) {
   return [el("h2", { id: "answer-heading" }, "voxd's answer"), facts, timings.length ? table : null];
 }
 
-function play(answer, base64) {
+// The reply's player, made and started on a moment of silence while the person's press or click is
+// still a gesture: Safari then lets the same element play the reply that arrives seconds later.
+function unlockedPlayer() {
+  const audio = el("audio", { id: "reply-audio", controls: true, "aria-label": "voxd's spoken reply" });
+  audio.src = URL.createObjectURL(encodeWav(new Float32Array(RATE / 100)));
+  audio.play().catch(() => null);
+  return audio;
+}
+
+function play(answer, base64, audio) {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: "audio/wav" }));
-  const audio = el("audio", { id: "reply-audio", controls: true, src: url, "aria-label": "voxd's spoken reply" });
-  audio.addEventListener("ended", () => audio.setAttribute("data-played", "ended"));
-  audio.addEventListener("playing", () => audio.setAttribute("data-played", "playing"));
+  URL.revokeObjectURL(audio.src);
+  const reply = URL.createObjectURL(new Blob([bytes], { type: "audio/wav" }));
+  audio.src = reply;
+  const mark = (event) => {
+    if (audio.currentSrc === reply) audio.setAttribute("data-played", event.type); // not the silence before it
+  };
+  audio.addEventListener("ended", mark);
+  audio.addEventListener("playing", mark);
   answer.append(audio);
   audio.play().catch(() => {
     answer.append(el("p", {}, "The browser did not play the reply by itself: press play above."));
