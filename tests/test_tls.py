@@ -13,6 +13,7 @@ import socket
 import ssl
 import stat
 import subprocess
+import threading
 import time
 import tomllib
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from cryptography import x509
 
 from conftest import Daemon, run_voxd
 from daemons import serving
@@ -30,6 +32,7 @@ from voxd.kit import tls
 from voxd.kit.errors import StartupError
 from voxd.kit.settings import Settings, SettingsError
 from voxd.kit.tls import certificate_info, ensure_certificates
+from voxd.kit.tls_renewal import renew
 from voxd_node.config import ConfigError, load_config
 
 TLS = {"VOXD_TLS": "on"}
@@ -275,10 +278,17 @@ def test_the_server_certificate_is_renewed_by_the_same_authority_when_it_must_be
 
     monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=20))
     assert ensure_certificates(renamed, reissue=True).issued_server
-    monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=730))
+    monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=397))
     assert ensure_certificates(renamed).issued_server  # 20 days left: renewed
     renewed = certificate_info(tmp_path / "tls" / "server.pem")
-    assert renewed.not_after > datetime.now(timezone.utc) + timedelta(days=700)
+    assert renewed.not_after - renewed.not_before <= timedelta(days=397, minutes=5)  # what Apple's devices accept
+    assert renewed.not_after > datetime.now(timezone.utc) + timedelta(days=390)
+
+    monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=730))
+    assert ensure_certificates(renamed, reissue=True).issued_server  # an older voxd's two-year certificate
+    monkeypatch.setattr(tls, "SERVER_LIFETIME", timedelta(days=397))
+    assert ensure_certificates(renamed).issued_server  # lives too long for an iPhone: replaced at start
+    assert not ensure_certificates(renamed).issued_server
 
     other = Settings(tmp_path / "other", {})
     ensure_certificates(other)
@@ -290,6 +300,37 @@ def test_the_server_certificate_is_renewed_by_the_same_authority_when_it_must_be
     (tmp_path / "tls" / "ca.pem").write_text("garbage")
     with pytest.raises(StartupError, match="voxd tls init"):
         ensure_certificates(renamed)
+
+
+def test_a_running_daemon_renews_its_certificate_and_new_connections_get_it(tmp_path, monkeypatch):
+    """tls_renewal.renew, as keep_renewed calls it while voxd runs: the shared server context loads
+    the new certificate, so the next handshake presents it without a restart."""
+    settings = Settings(tmp_path, {"VOXD_TLS": "on"})
+    context = tls.server_tls(settings)
+    assert not renew(settings, context)  # nothing due: nothing changes
+    before = presented_fingerprint(context, tmp_path)
+    monkeypatch.setattr(tls, "RENEW_BEFORE", timedelta(days=400))  # as if the certificate were ending
+    assert renew(settings, context)
+    after = presented_fingerprint(context, tmp_path)
+    assert after != before and after == certificate_info(tmp_path / "tls" / "server.pem").sha256
+
+
+def presented_fingerprint(context: ssl.SSLContext, home: Path) -> str:
+    """The SHA-256 fingerprint of the certificate a TLS server with `context` presents on loopback."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        client = ssl.create_default_context(cafile=home / "tls" / "ca.pem")
+        with socket.create_connection(("127.0.0.1", port)) as raw:
+            accepted, _ = listener.accept()
+            result: list[bytes] = []
+            server = threading.Thread(target=lambda: result.append(context.wrap_socket(accepted, server_side=True).recv(1)))
+            server.start()
+            with client.wrap_socket(raw, server_hostname="localhost") as wrapped:
+                der = wrapped.getpeercert(binary_form=True)
+                wrapped.sendall(b"x")
+            server.join(10)
+            accepted.close()
+    return tls.fingerprint(x509.load_der_x509_certificate(der))
 
 
 def test_a_node_config_with_a_broken_server_ca_is_refused_in_one_line(tmp_path):

@@ -26,6 +26,7 @@ from voxd.kit.settings import DATABASE_URL, LOG_SHIP_LEVEL, SERVICE_DATABASE_URL
 from voxd.registration import keep_registered
 from voxd.running import remove_running, write_running
 from voxd.kit.tls import server_tls
+from voxd.kit.tls_renewal import keep_renewed
 from voxd.kit import torch_threads
 
 log = logging.getLogger("voxd.daemon")
@@ -131,6 +132,7 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
     stop = stop_on_signals()
     runners: list[web.AppRunner] = []
     registration: asyncio.Task[None] | None = None
+    renewal: asyncio.Task[None] | None = None
     shipper = install_shipper(Redactor(settings.secret_values()), settings.value(LOG_SHIP_LEVEL))
     shipping = asyncio.create_task(shipper.run())
     try:
@@ -139,6 +141,7 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
             runners.append(await start_service(settings, name, counts, tls))
             log.info("%-15s %s", name, f"{settings.scheme}://{settings.bind_host}:{settings.port(name)}")
         registration = asyncio.create_task(keep_registered(settings, names))
+        renewal = asyncio.create_task(keep_renewed(settings, tls)) if tls else None
         log.info("up to %d connections in all (open-file limit %d), %d per service, %d per client address",
                  counts.limits.max_total, descriptors, counts.limits.max_per_service, counts.limits.max_per_address)
         write_running(settings, names)  # where the CLI finds this daemon, whatever its environment
@@ -149,7 +152,7 @@ async def serve(settings: Settings, names: list[str], skip_missing: bool = False
         log.info("stopping")
     finally:
         remove_running(settings)
-        await stop_tasks(registration)
+        await stop_tasks(registration, renewal)
         await shipper.drain()  # deliver what is buffered while the services can still send
         await stop_tasks(shipping)
         logging.getLogger().removeHandler(shipper)
@@ -179,12 +182,15 @@ async def serve_alone(settings: Settings, name: str, factory: AppFactory, port: 
     quiet_accept_errors()
     stop = stop_on_signals()
     try:
-        runner = await start_service(settings, name, counts, server_tls(settings), factory=factory, port=port)
+        tls = server_tls(settings)
+        runner = await start_service(settings, name, counts, tls, factory=factory, port=port)
+        renewal = asyncio.create_task(keep_renewed(settings, tls)) if tls else None
         try:
             log.info("%s alone at %s://%s:%d; Ctrl+C stops it", name, settings.scheme, settings.bind_host, port)
             await stop.wait()
             log.info("stopping")
         finally:
+            await stop_tasks(renewal)
             await runner.cleanup()
     finally:
         forget_signals()

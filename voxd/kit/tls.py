@@ -4,9 +4,10 @@ built on them (docs/architecture.md, Contracts: Transport).
 A household has no public name a public authority could vouch for, so voxd keeps its own authority
 in `$VOXD_HOME/tls/` (folder 0700, private keys 0600): `ca.pem` is what nodes and browsers are told
 to trust, `server.pem` is what every service and the embedded broker present. The authority lives
-ten years; the server certificate two (Apple's clients refuse more than 825 days) and is re-issued
-by the same authority at start-up when it nears its end or misses one of the server's names, so
-nodes never need to be told again.
+ten years; the server certificate 397 days (Apple's devices and browsers refuse a server certificate
+that lives longer) and is re-issued by the same authority when it nears its end, lives longer than
+that (one made by an older voxd) or misses one of the server's names: at start-up, and while voxd
+runs (tls_renewal.py). Nodes never need to be told again.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from voxd.kit.settings import CONFIG_URL_STYLE, TLS_NAMES, Settings
 log = logging.getLogger("voxd.tls")
 
 AUTHORITY_LIFETIME = timedelta(days=3650)
-SERVER_LIFETIME = timedelta(days=730)
+SERVER_LIFETIME = timedelta(days=397)  # the most Apple's clients accept (and Chrome's rule for public ones)
 RENEW_BEFORE = timedelta(days=30)
 BACKDATE = timedelta(minutes=5)  # a node whose clock runs a little behind still accepts a new certificate
 # Documentation addresses (RFC 5737, RFC 3849): "connecting" a UDP socket to them sends nothing but
@@ -165,7 +166,7 @@ def server_names(settings: Settings, extra: Iterable[str] = ()) -> ServerNames:
 def ensure_certificates(settings: Settings, extra_names: Iterable[str] = (), *, reissue: bool = False,
                         new_authority: bool = False) -> TlsSetup:
     """Make what is missing: the authority once, the server certificate when it is missing, expiring,
-    signed by another authority, or blind to one of the server's names (`reissue` forces it). A new
+    longer-lived than Apple's clients accept, signed by another authority, or blind to one of the server's names (`reissue` forces it). A new
     server certificate keeps the names of the one it replaces."""
     wanted = server_names(settings, extra_names)
     files = TlsFiles.of(settings)
@@ -178,7 +179,8 @@ def ensure_certificates(settings: Settings, extra_names: Iterable[str] = (), *, 
     issue = created or reissue or current is None
     if current is not None:
         issue = issue or (not certificate_names(current).covers(wanted) or not signed_by(current, authority)
-                          or current.not_valid_after_utc - datetime.now(timezone.utc) < RENEW_BEFORE)
+                          or current.not_valid_after_utc - datetime.now(timezone.utc) < RENEW_BEFORE
+                          or current.not_valid_after_utc - current.not_valid_before_utc > SERVER_LIFETIME + BACKDATE)
         wanted = certificate_names(current).union(wanted)
     if issue:
         write_server_certificate(files, authority_key, authority, wanted)

@@ -63,6 +63,7 @@ ROUTES = [
           summary="the caller's device tokens, deactivated ones included"),
     Route("GET", "/api/v0/device-tokens/web-push-key", web_push_key, USER, response=WebPushKey,
           summary="the VAPID public key a browser subscribes to Web Push with"),
-    Route("DELETE", "/api/v0/device-tokens/{token}", delete_token, (Pattern.USER, Pattern.ADMIN), status=204,
+    # `.+`: a Web Push token is JSON with its endpoint URL in it, slashes and all (sent percent-encoded)
+    Route("DELETE", "/api/v0/device-tokens/{token:.+}", delete_token, (Pattern.USER, Pattern.ADMIN), status=204,
           summary="unregister a device token (its owner or an administrator)"),
 ]

@@ -9,13 +9,15 @@ let accessToken = null;
 let currentUser = null;
 let refreshing = null;
 
-/** An error answer of a service: status, code and message from voxd's one error shape. */
+/** An error answer of a service: status, code and message from voxd's one error shape; `said`, the
+ * sentence a voice answer's error carries for a person (the command center's 503s, docs/api.md). */
 export class ApiError extends Error {
-  constructor(status, code, message, details) {
+  constructor(status, code, message, details, said = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.details = details;
+    this.said = said;
   }
 }
 
@@ -28,7 +30,8 @@ async function errorOf(response) {
   }
   const error = body && body.error ? body.error : {};
   return new ApiError(response.status, error.code || "http_" + response.status,
-    error.message || response.statusText || "request failed", error.details);
+    error.message || response.statusText || "request failed", error.details,
+    body && typeof body.text === "string" ? body.text : null);
 }
 
 function session(body) {

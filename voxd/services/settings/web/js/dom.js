@@ -9,7 +9,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (name === "text") node.textContent = value;
     else node.setAttribute(name, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : String(child));
   }
@@ -27,6 +27,11 @@ export function hashQuery() {
 export function problem(error) {
   if (error && error.message) return error.message;
   return "Something went wrong: " + String(error);
+}
+
+// A failed call said where the person looks: an alert with what came before it, then the problem.
+export function failure(error, tag = "span", before = "") {
+  return el(tag, { class: "error", role: "alert" }, before, problem(error));
 }
 
 // A labelled input: the label wraps the control, so it is named for screen readers.

@@ -9,4 +9,10 @@ export const PAGES = [
   { path: "nodes", title: "Nodes", module: "nodes.js", admin: true },
   { path: "logs", title: "Logs", module: "logs.js", admin: true },
   { path: "account", title: "My account", module: "account.js", admin: false },
+  // part B: the household's pages, for every user
+  { path: "talk", title: "Talk", module: "talk.js", admin: false },
+  { path: "recipes", title: "Recipes", module: "recipes.js", admin: false },
+  { path: "mealplan", title: "Meal plan", module: "mealplan.js", admin: false },
+  { path: "lists", title: "Lists", module: "lists.js", admin: false },
+  { path: "inbox", title: "Inbox", module: "inbox.js", admin: false },
 ];
