@@ -186,6 +186,10 @@ class HouseholdList(Command):
                 refined["items"] = items
         return refined
 
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A list named or an item read: "erase all" or "clear my calendar" names neither."""
+        return bool(arguments.get("items")) or NAMES_A_LIST.search(normalize_utterance(text)) is not None
+
     def items_named(self, said: str) -> str | None:
         """The items in words said before a pointer; on a list of tasks also a task said done
         ("I've paid the gas bill, tick it off": "pay the gas bill")."""

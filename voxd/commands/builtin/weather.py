@@ -35,6 +35,11 @@ FORECAST_DAYS = 5
 UNREACHABLE = "I can't reach the weather service right now."
 RIGHT_NOW = {"now", "right now", "today"}  # current conditions, not a forecast
 
+# Words of the weather: with no place or time said, a request without one is about something else.
+WEATHER_WORDS = re.compile(
+    r"\b(?:weather|forecast|rain\w*|snow\w*|sun\w*|cloud\w*|wind\w*|storm\w*|thunder\w*|lightning|umbrella|"
+    r"brolly|coat|jacket|temperature|degrees|hot|cold|warm\w*|chilly|freez\w*|humid\w*|fog\w*|frost\w*|hail|"
+    r"drizzl\w*|showers?|outside|sky|heat|ice|icy|dreich|mild|muggy|wet|dry|gloves|scarf|shorts|sunscreen)\b")
 
 class WeatherUnavailable(Exception):
     """The message is spoken: why there is no weather to tell."""
@@ -88,6 +93,11 @@ class GetWeather(Command):
         if when and not (isinstance(when, str) and when in RIGHT_NOW):
             refined["resolved_datetimes"] = [when]
         return refined
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A place, a time or a word of the weather: "how hot should the oven be" has none."""
+        said = normalize_utterance(text)
+        return bool(arguments.get("city") or arguments.get("resolved_datetimes")) or WEATHER_WORDS.search(said) is not None
 
     async def execute(self, request: CommandRequest, city: str | None = None,
                       resolved_datetimes: list[str | dict[str, str]] | None = None) -> CommandResponse:

@@ -32,6 +32,7 @@ import contextlib
 import hashlib
 import io
 import logging
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,7 +73,8 @@ class Choice:
 class SemanticRouter:
     def __init__(self, commands: list[Command], embedder: Embedder, threshold: float, margin: float,
                  cache_dir: Path | None = None, broad_threshold: float | None = None,
-                 out_of_scope: tuple[str, ...] = (), regularisation: float = REGULARISATION) -> None:
+                 out_of_scope: tuple[str, ...] | Mapping[str, tuple[str, ...]] = (),
+                 regularisation: float = REGULARISATION) -> None:
         self.embedder, self.threshold, self.margin = embedder, threshold, margin
         self.broad_threshold = threshold if broad_threshold is None else broad_threshold  # Command.broad
         self.sentences: list[str] = []
@@ -82,8 +84,10 @@ class SemanticRouter:
         for index, command in enumerate(self.commands):
             self.sentences += examples[command]
             owners += [index] * len(examples[command])
-        self.sentences += out_of_scope  # a class of its own: when it is likeliest the stage abstains
-        owners += [len(self.commands)] * len(out_of_scope)
+        kinds = out_of_scope if isinstance(out_of_scope, Mapping) else {"out_of_scope": out_of_scope}
+        for kind, texts in enumerate(kinds.values()):  # each a class: when one is likeliest the stage abstains
+            self.sentences += texts
+            owners += [len(self.commands) + kind] * len(texts)
         self.owners = np.array(owners, dtype=np.int64)
         names = [command.name for command in self.commands]
         self.vectors, self.classifier = trained(embedder, self.sentences, self.owners, names, cache_dir,
