@@ -69,7 +69,7 @@ def daemon(services: list[str], **env: str) -> Iterator[BenchDaemon]:
             yield BenchDaemon(Path(home), offset, process)
         finally:
             process.send_signal(signal.SIGTERM)
-            process.wait(timeout=30)
+            process.wait(timeout=120)  # a loaded machine stops slowly
 
 
 def machine() -> str:

@@ -279,8 +279,8 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
 def register_node(voxd) -> dict[str, str]:
     admin = {"X-Admin-Key": voxd.secrets["ADMIN_API_KEY"]}
     household = httpx.post(voxd.url("auth") + "/households", json={"name": "Bench", "timezone": HOUSEHOLD_ZONE},
-                           headers=admin).json()
-    node = httpx.post(voxd.url("command-center") + "/api/v0/nodes/register", headers=admin,
+                           headers=admin, timeout=60).json()  # a loaded machine answers slowly
+    node = httpx.post(voxd.url("command-center") + "/api/v0/nodes/register", headers=admin, timeout=60,
                       json={"household_id": household["household_id"], "room": "kitchen", "name": "bench"}).json()
     return {"X-API-Key": f"{node['node_id']}:{node['api_key']}"}
 
