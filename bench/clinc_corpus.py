@@ -1,5 +1,5 @@
 """CLINC150 (/work/shared/corpora/clinc150, CC BY 3.0) as bench/clinc.py reads it: its queries by
-split, and which of voxd's commands should answer each intent (bench/README.md, "CLINC150").
+split, and which of voxd's commands should answer each intent (bench/corpus/README.md, "CLINC150").
 
 An intent voxd has a command for is in-domain: the answer is right when that command claims it.
 Every other intent, and every out-of-scope query, must not be claimed by any command, with one

@@ -168,3 +168,25 @@ def test_without_the_embeddings_package_the_stage_is_skipped_with_one_line(make_
     skipped = [line for line in daemon.output().splitlines() if "semantic stage" in line]
     assert len(skipped) == 1 and "sentence_transformers is not installed" in skipped[0], skipped
     assert "Traceback" not in daemon.output()
+
+
+NOT_VOXDS = {  # kinds of request voxd has no command for (issue 23 §2); none of them CLINC150 test queries
+    "calendar": ("mark that I'm busy tomorrow at two", "clear my calendar for friday", "what meetings have I got"),
+    "appliances": ("make me a coffee", "get the vacuum going in the lounge", "turn the dishwasher on"),
+    "messages": ("read out my new emails", "text my sister that I'm running late"),
+    "money": ("move fifty pounds into my savings account", "how much is left on my credit card"),
+    "travel": ("is my flight on time", "book me a hotel in lisbon for next week"),
+    "settings": ("switch the language to french", "change your voice to a man's voice"),
+    "music": ("play something by fleetwood mac", "skip this song"),
+}
+
+
+@pytest.mark.slow
+def test_requests_of_kinds_voxd_does_not_do_are_not_claimed(semantic_daemon):
+    """No command claims them: no model here, so "not understood" (a 503 today; a 200 with
+    routed_by "none" once that is an answer)."""
+    node = register_node(semantic_daemon)
+    for kind, sentences in NOT_VOXDS.items():
+        for words in sentences:
+            body = say(semantic_daemon, node, words).json()
+            assert body.get("command") is None and body.get("routed_by") in (None, "none"), (kind, words, body)
