@@ -96,7 +96,7 @@ class Served:
     """POST /api/v0/command of a running daemon."""
 
     def __init__(self, url: str, headers: dict[str, str]) -> None:
-        self.client = httpx.Client(base_url=url, headers=headers, timeout=120)
+        self.client = httpx.Client(base_url=url, headers=headers, timeout=300)
 
     def __call__(self, text: str) -> Answer:
         response = self.client.post("/api/v0/command", json={"text": text})
@@ -105,6 +105,21 @@ class Served:
         if response.status_code != 200 or body.get("routed_by") in (None, NO_STAGE):
             return Answer(NO_STAGE, None, semantic_ms=semantic)
         return Answer(body["routed_by"], body.get("command"), body.get("arguments") or {}, semantic)
+
+
+def warm(url: str, patience: float = 1800.0) -> None:
+    """Wait until the daemon has built its semantic stage (embedding the examples and fitting the
+    classifier take minutes on a loaded machine), so no request times out waiting for it."""
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        try:
+            engines = httpx.get(url + "/api/v0/health", timeout=30).json().get("engines", {})
+            if engines.get("semantic stage") not in (None, "loading"):
+                return
+        except (httpx.HTTPError, ValueError):
+            pass
+        time.sleep(2)
+    sys.exit("the semantic stage did not load")
 
 
 class InProcess:
@@ -285,6 +300,7 @@ def main() -> None:
 
     loaded = {c.name for c in load_commands()}
     with daemon(ALL, VOXD_LLM_BACKEND="none") as voxd:
+        warm(voxd.url("command-center"))
         route = Served(voxd.url("command-center"), register_node(voxd))
         run(route, splits, loaded, args.show)
 
