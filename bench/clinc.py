@@ -35,7 +35,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
 from clinc_corpus import SPLITS, TOLERATED, Query, expected, queries  # noqa: E402
-from common import daemon, machine, percentile  # noqa: E402
+from common import daemon, machine, percentile, warm  # noqa: E402
 from routing import ALL, HOUSEHOLD_ZONE, NO_STAGE, STAGE_ORDER, register_node, words  # noqa: E402
 
 NUMBER_WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -105,21 +105,6 @@ class Served:
         if response.status_code != 200 or body.get("routed_by") in (None, NO_STAGE):
             return Answer(NO_STAGE, None, semantic_ms=semantic)
         return Answer(body["routed_by"], body.get("command"), body.get("arguments") or {}, semantic)
-
-
-def warm(url: str, patience: float = 1800.0) -> None:
-    """Wait until the daemon has built its semantic stage (embedding the examples and fitting the
-    classifier take minutes on a loaded machine), so no request times out waiting for it."""
-    deadline = time.monotonic() + patience
-    while time.monotonic() < deadline:
-        try:
-            engines = httpx.get(url + "/api/v0/health", timeout=30).json().get("engines", {})
-            if engines.get("semantic stage") not in (None, "loading"):
-                return
-        except (httpx.HTTPError, ValueError):
-            pass
-        time.sleep(2)
-    sys.exit("the semantic stage did not load")
 
 
 class InProcess:

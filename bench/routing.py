@@ -34,7 +34,7 @@ from zoneinfo import ZoneInfo
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import daemon, machine, percentile  # noqa: E402
+from common import daemon, machine, percentile, warm  # noqa: E402
 from perfect_model import PerfectModel  # noqa: E402
 
 ALL = ["config", "auth", "logs", "llm", "command-center"]
@@ -314,6 +314,7 @@ def main() -> None:
     zone = ZoneInfo(HOUSEHOLD_ZONE)
     results: list[tuple[dict, str, str, dict]] = []
     with daemon(ALL, **env) as voxd:
+        warm(voxd.url("command-center"))
         headers = register_node(voxd)
         for case in cases:
             answer = httpx.post(voxd.url("command-center") + "/api/v0/command", json={"text": case["text"]},
