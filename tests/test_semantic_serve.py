@@ -54,7 +54,7 @@ def semantic_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon
     """One daemon with the stage on, its shipped bars, and a plug-in installed: loading the model
     and fitting the classifier take seconds."""
     plugin = plugin_folder(tmp_path_factory.mktemp("plugin"))
-    with serving(tmp_path_factory, SERVICES, startup_timeout=300.0, warm=True,  # unpacking and loading the model
+    with serving(tmp_path_factory, SERVICES, startup_timeout=600.0, warm=True,  # unpacking, embedding 8,000 examples
                  VOXD_SEMANTIC="true", PYTHONPATH=python_path(plugin)) as daemon:
         yield daemon
 
