@@ -41,6 +41,9 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
 @pytest.mark.parametrize("name, text", [
     ("shopping_list", "what's on the list"),
     ("shopping_list", "we need eggs"),
+    ("shopping_list", "what do we need from the shops"),
+    ("todo_list", "read out my tasks please"),
+    ("get_weather", "do the kids need jackets today"),
     ("todo_list", "remind me on my to do list to call the bank"),
     ("set_timer", "start the timer"),
     ("set_timer", "wake me in twenty minutes"),
@@ -103,3 +106,11 @@ def test_the_pipeline_abstains_when_the_claim_does_not_stand():
     turn.now, turn.timezone = CONTEXT.now, CONTEXT.timezone
     asyncio.run(pipeline.route_semantically(turn, Chooser()))
     assert (turn.routed_by, turn.tool) == (RoutedBy.SEMANTIC, "set_timer")
+
+
+@pytest.mark.parametrize("text, declined", [
+    ("stop the music", True), ("cancel my order", True), ("stop the timer", True),
+    ("stop it", False), ("never mind", False), ("that's enough", False),
+])
+def test_stop_is_for_voxds_own_talk_not_for_stopping_other_things(text, declined):
+    assert COMMANDS["stop"].declines(text) is declined

@@ -38,8 +38,8 @@ RIGHT_NOW = {"now", "right now", "today"}  # current conditions, not a forecast
 # Words of the weather: with no place or time said, a request without one is about something else.
 WEATHER_WORDS = re.compile(
     r"\b(?:weather|forecast|rain\w*|snow\w*|sun\w*|cloud\w*|wind\w*|storm\w*|thunder\w*|lightning|umbrella|"
-    r"brolly|coat|jacket|temperature|degrees|hot|cold|warm\w*|chilly|freez\w*|humid\w*|fog\w*|frost\w*|hail|"
-    r"drizzl\w*|showers?|outside|sky|heat|ice|icy|dreich|mild|muggy|wet|dry|gloves|scarf|shorts|sunscreen)\b")
+    r"brolly|coats?|jackets?|jumpers?|temperature|degrees|hot|cold|warm\w*|chilly|freez\w*|humid\w*|fog\w*|frost\w*|hail|"
+    r"drizzl\w*|showers?|outside|sky|heat|ice|icy|dreich|mild|muggy|wet|dry|gloves|scar(?:f|ves)|shorts|sunscreen|today|tonight|tomorrow|weekend)\b")
 # Things with a temperature of their own: "how hot should the oven be" is no weather question.
 OTHER_SUBJECT = re.compile(
     r"\b(?:oven|fridge|freezer|thermostat|heating|heater|radiator|air con\w*|ac|room|house|bath|water|coffee|tea|"
