@@ -19,6 +19,8 @@ from conftest import COMMAND, Daemon, node_headers, register_node, say
 from daemons import serving
 
 SERVICES = ["config", "auth", "command-center"]
+# The first test waits for the shared daemon to embed its examples and fit the classifier.
+pytestmark = pytest.mark.timeout(900)
 PLUGIN = '''
 from voxd.commands.api import Command, CommandResponse
 
