@@ -9,8 +9,8 @@ meal idea may go to the meal plan, whose answers fit it; either may also be left
     .venv/bin/python bench/clinc_corpus.py --write-phrasebook
 
 writes the train split's sentences into voxd/commands/builtin/phrasebook/crowd/: those of the
-intents voxd serves as examples of their commands, and a share of every other intent's (and the
-out-of-scope train queries) as the out-of-scope class, one kind per intent (crowd/out_of_scope.tsv);
+intents voxd serves as examples of their commands, and a share of every other intent's as the
+out-of-scope class, one kind per intent (crowd/out_of_scope.tsv; not CLINC's own out-of-scope queries);
 the tolerated intents are in neither (a general question is answer_question's when a model is there).
 Val and test are never written there.
 """
@@ -108,8 +108,11 @@ def write_phrasebook(folder: Path = CROWD, per_kind: int = PER_KIND) -> None:
     for query in train:  # the intents voxd is to answer later are kinds too, dropped once answered
         if query.intent not in TOLERATED and (query.intent not in MAPPED or query.intent in ANSWERED_BY):
             texts = kept.setdefault(query.intent, [])
-            if len(texts) < per_kind or query.intent == OUT_OF_SCOPE:
+            if len(texts) < per_kind:
                 texts.append(query.text)
+    # CLINC's own out-of-scope queries are mostly general-knowledge questions ("who painted the
+    # mona lisa"), answer_question's with a model: as a kind they took them from it (issue-13 corpus).
+    kept.pop(OUT_OF_SCOPE, None)
     rows = [f"{intent}\t{text}" for intent, texts in sorted(kept.items()) for text in texts]
     (folder / "out_of_scope.tsv").write_text(header + "\n".join(rows) + "\n", encoding="utf-8")
 
