@@ -209,6 +209,10 @@ def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
     claimers = Counter(answer.command for _, answer, outcome in results if outcome == "claimed")
     if claimers:
         print("  claimed by: " + ", ".join(f"{name} {count}" for name, count in claimers.most_common()))
+        open_questions = sum(1 for query, answer, outcome in results if outcome == "claimed"
+                             and query.intent == "oos" and answer.command == "answer_question")
+        print(f"  of which CLINC out-of-scope queries taken by answer_question (a question a model "
+              f"would answer, or not): {open_questions}")
     spent = [answer.semantic_ms for _, answer, _ in results if answer.semantic_ms is not None]
     if spent:
         print(f"  semantic stage ms per request: p50 {percentile(spent, 0.5):.1f}, p95 "
