@@ -69,7 +69,7 @@ def daemon(services: list[str], **env: str) -> Iterator[BenchDaemon]:
             yield BenchDaemon(Path(home), offset, process)
         finally:
             process.send_signal(signal.SIGTERM)
-            process.wait(timeout=30)
+            process.wait(timeout=120)  # a loaded machine stops slowly
 
 
 def machine() -> str:
@@ -99,3 +99,18 @@ def login_headers(bench: BenchDaemon, email: str = "bench@example.org") -> dict[
     token = httpx.post(bench.url("auth") + "/auth/login",
                        json={"email": user["email"], "password": user["password"]}).json()["access_token"]
     return {"Authorization": f"Bearer {token}"}
+
+
+def warm(url: str, patience: float = 1800.0) -> None:
+    """Wait until the daemon has built its semantic stage (embedding the examples and fitting the
+    classifier take minutes on a loaded machine), so no request times out waiting for it."""
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        try:
+            engines = httpx.get(url + "/api/v0/health", timeout=30).json().get("engines", {})
+            if engines.get("semantic stage") not in (None, "loading"):
+                return
+        except (httpx.HTTPError, ValueError):
+            pass
+        time.sleep(2)
+    sys.exit("the semantic stage did not load")

@@ -34,7 +34,7 @@ from zoneinfo import ZoneInfo
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import daemon, machine, percentile  # noqa: E402
+from common import daemon, machine, percentile, warm  # noqa: E402
 from perfect_model import PerfectModel  # noqa: E402
 
 ALL = ["config", "auth", "logs", "llm", "command-center"]
@@ -279,8 +279,8 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
 def register_node(voxd) -> dict[str, str]:
     admin = {"X-Admin-Key": voxd.secrets["ADMIN_API_KEY"]}
     household = httpx.post(voxd.url("auth") + "/households", json={"name": "Bench", "timezone": HOUSEHOLD_ZONE},
-                           headers=admin).json()
-    node = httpx.post(voxd.url("command-center") + "/api/v0/nodes/register", headers=admin,
+                           headers=admin, timeout=60).json()  # a loaded machine answers slowly
+    node = httpx.post(voxd.url("command-center") + "/api/v0/nodes/register", headers=admin, timeout=60,
                       json={"household_id": household["household_id"], "room": "kitchen", "name": "bench"}).json()
     return {"X-API-Key": f"{node['node_id']}:{node['api_key']}"}
 
@@ -314,6 +314,7 @@ def main() -> None:
     zone = ZoneInfo(HOUSEHOLD_ZONE)
     results: list[tuple[dict, str, str, dict]] = []
     with daemon(ALL, **env) as voxd:
+        warm(voxd.url("command-center"))
         headers = register_node(voxd)
         for case in cases:
             answer = httpx.post(voxd.url("command-center") + "/api/v0/command", json={"text": case["text"]},

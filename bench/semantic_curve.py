@@ -25,7 +25,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from voxd.commands.api import RouteContext
-from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
+from voxd.commands.phrasebook import out_of_scope_kinds
 from voxd.commands.registry import built_in_commands
 from voxd.language.fillers import drop_fillers
 from voxd.services.command_center.pipeline.pipeline import template_claim
@@ -63,8 +63,9 @@ def main() -> None:
         embedder = load_embedder(Path(home))
         if embedder is None:
             sys.exit("sentence-transformers is not installed")
-        router = SemanticRouter(commands, embedder, 0, 0, out_of_scope=phrasebook(OUT_OF_SCOPE),
-                                regularisation=args.regularisation)
+        cache = Path(tempfile.gettempdir()) / "voxd-bench-semantic"  # the vectors bench/clinc.py cached too
+        router = SemanticRouter(commands, embedder, 0, 0, cache_dir=cache, regularisation=args.regularisation,
+                                out_of_scope=out_of_scope_kinds({command.name for command in commands}))
         timings, results = [], []
         router.nearest("warm up")
         for row in left:

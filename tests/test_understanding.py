@@ -1,170 +1,116 @@
-"""What the templates used to get wrong (issue 13 §3), through a real Pipeline with in-memory fakes
-(tests/pipeline_fakes.py) and no language model unless a test scripts one: leading fillers and wake
-words, list items joined by "and", and datetime arguments that are ranges."""
+"""Never claiming what voxd cannot do (issue 23 §2), without the real model: the out-of-scope
+side of the semantic router as one class per kind (crowd/out_of_scope.tsv), a kind dropped once a
+loaded command answers it, and the argument checks that make a semantic claim stand
+(`Command.stands`), alone and in the pipeline."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from pathlib import Path
 
 import pytest
 
-from pipeline_fakes import LONDON, FakeModel, FakeStore, chose, make_pipeline
-from test_builtin_commands import WEATHER_KEY, CannedWeather, Household, forecast_for_paris
-from voxd.commands.api import RouteContext
-from voxd.commands.arguments import ArgumentProblem, coerce_arguments
+from pipeline_fakes import make_pipeline
+from test_semantic import CONTEXT, SHOPPING, TIMER, WEATHER, WordsEmbedder
+from voxd.commands.phrasebook import ANSWERED_BY, OUT_OF_SCOPE, out_of_scope_kinds, phrasebook
 from voxd.commands.registry import built_in_commands
-from voxd.language.fillers import drop_fillers
+from voxd.commands.scanning import refined_arguments
+from voxd.services.command_center.pipeline.semantic import SemanticRouter
 from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
 
-NOW = datetime(2026, 3, 4, 15, 5, tzinfo=LONDON)  # a Wednesday afternoon
+COMMANDS = {command.name: command for command in built_in_commands()}
 
 
-class Home:
-    def __init__(self, script: list | None = None) -> None:
-        self.store = FakeStore()
-        self.model = FakeModel(script)
-        self.pipeline = make_pipeline(self.store, self.model, clock=lambda zone: NOW.astimezone(zone))
-
-    def turn(self, text: str, follow_up: bool = False) -> Turn:
-        return asyncio.run(self.pipeline.run(Turn("kitchen", "home", text=text, follow_up=follow_up)))
-
-    def items(self, name: str = "shopping_list") -> list[str]:
-        return [entry["item"] for entry in asyncio.run(self.store.get_document("home", name, name)) or []]
+def stands(name: str, text: str) -> bool:
+    command = COMMANDS[name]
+    return command.stands(refined_arguments(command, text, CONTEXT), text)
 
 
-# --- leading fillers and wake words --------------------------------------------------------------
-
-@pytest.mark.parametrize(("text", "left"), [
-    ("hey what time is it right now", "what time is it right now"),
-    ("Hey, um, what time is it?", "what time is it?"),
-    ("Hey Jarvis. Add milk to the shopping list", "Add milk to the shopping list"),
-    ("ok nabu, stop", "stop"),
-    ("alexa so uh set a timer", "set a timer"),
-    ("um set a timer for, uh, half an hour", "set a timer for, half an hour"),  # hesitations anywhere
-    ("add hummus and erm bread to the list", "add hummus and bread to the list"),
-    ("okay", "okay"),  # nothing but a filler: kept, it may answer a question
-    ("hello there", "hello there"),  # a greeting is not a filler
-    ("so-called timer", "so-called timer"),
-    ("heyday", "heyday"),
-    ("abeg how much time is left for the egusi", "how much time is left for the egusi"),
-    ("yo add ramen to the list", "add ramen to the list"),
-    ("check the timers for me would ya", "check the timers for me"),  # a tag after the request
-    ("what's the capital of canada eh", "what's the capital of canada"),
-    ("remind me what my dear", "remind me what my dear"),  # not after "my"
+@pytest.mark.parametrize("name, text", [
+    ("shopping_list", "clear my calendar for friday"),
+    ("shopping_list", "erase all of it"),
+    ("todo_list", "what do i have on at work"),
+    ("set_timer", "make me a coffee"),
+    ("set_timer", "get the vacuum going"),
+    ("get_weather", "how hot should the oven be"),
 ])
-def test_leading_fillers_are_dropped(text, left):
-    assert drop_fillers(text) == left
+def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
+    assert not stands(name, text)
 
 
-@pytest.mark.parametrize(("text", "command"), [
-    ("hey what time is it right now", "get_current_time"),
-    ("um, set a timer for five minutes", "set_timer"),
-    ("Hey Mycroft, what's on my shopping list?", "shopping_list"),
-    ("okay so how much time is left", "check_timers"),
-    ("um set a timer for, uh, half an hour", "set_timer"),
+@pytest.mark.parametrize("name, text", [
+    ("shopping_list", "what's on the list"),
+    ("shopping_list", "we need eggs"),
+    ("shopping_list", "what do we need from the shops"),
+    ("todo_list", "read out my tasks please"),
+    ("get_weather", "do the kids need jackets today"),
+    ("todo_list", "remind me on my to do list to call the bank"),
+    ("set_timer", "start the timer"),
+    ("set_timer", "wake me in twenty minutes"),
+    ("get_weather", "is it going to rain"),
+    ("get_weather", "what's it like in Leeds on Friday"),
+    ("get_current_time", "what hour is it"),  # no check of its own: any claim stands
 ])
-def test_the_pipeline_routes_what_follows_the_fillers(text, command):
-    turn = Home().turn(text)
-    assert (turn.tool, turn.routed_by) == (command, RoutedBy.PRE_ROUTE)
+def test_a_claim_with_what_the_command_acts_on_stands(name, text):
+    assert stands(name, text)
 
 
-# --- list items ------------------------------------------------------------------------------------
-
-def test_an_item_with_and_stays_one_once_the_list_knows_it():
-    home = Home([chose("shopping_list", {"action": "add", "items": ["mac and cheese", "salt and pepper"]})])
-    assert home.turn("we need mac and cheese and salt and pepper").routed_by is RoutedBy.MODEL
-    assert home.items() == ["mac and cheese", "salt and pepper"]
-    assert home.turn("remove mac and cheese and salt and pepper from the shopping list").reply == (
-        "Removed mac and cheese and salt and pepper from your shopping list.")
-    assert home.items() == []
-    # off the list, still known as one item; new pairs are still two
-    home.turn("add mac and cheese, milk and eggs to the shopping list")
-    assert home.items() == ["mac and cheese", "milk", "eggs"]
-    home.turn("add some salt and pepper to the shopping list")
-    assert home.items() == ["mac and cheese", "milk", "eggs", "salt and pepper"]
+def write_book(folder: Path) -> None:
+    (folder / "crowd").mkdir()
+    (folder / f"{OUT_OF_SCOPE}.txt").write_text("# hand-written\nturn on the lights\n")
+    (folder / "crowd" / f"{OUT_OF_SCOPE}.tsv").write_text(
+        "# crowd\ncalendar\tadd a meeting to my calendar\ncalendar\twhat is on my calendar\n"
+        "date\twhat is the date today\nbanking\thow much money is in my account\n")
 
 
-def test_lists_know_their_own_items():
-    home = Home([chose("todo_list", {"action": "add", "items": ["rock and roll night"]})])
-    home.turn("plan the rock and roll night")
-    home.turn("add rock and roll to the shopping list")
-    assert home.items() == ["rock", "roll"]
-    assert home.items("todo_list") == ["rock and roll night"]
+def test_the_out_of_scope_side_is_one_kind_per_thing_voxd_does_not_do(tmp_path: Path):
+    write_book(tmp_path)
+    kinds = out_of_scope_kinds({"set_timer"}, tmp_path)
+    assert kinds == {OUT_OF_SCOPE: ("turn on the lights",),
+                     "calendar": ("add a meeting to my calendar", "what is on my calendar"),
+                     "date": ("what is the date today",), "banking": ("how much money is in my account",)}
 
 
-def test_a_follow_up_answer_fills_a_list_with_several_items():
-    home = Home([chose("shopping_list", {"action": "add"})])
-    asked = home.turn("I need to do some shopping")
-    assert asked.reply == "What should I add?" and asked.response.wait_for_input
-    answered = home.turn("Milk and eggs.", follow_up=True)
-    assert (answered.tool, answered.routed_by) == ("shopping_list", RoutedBy.FOLLOW_UP)
-    assert answered.arguments["items"] == ["Milk", "eggs"] and home.items() == ["Milk", "eggs"]
+def test_a_kind_a_loaded_command_answers_is_no_longer_out_of_scope(tmp_path: Path):
+    write_book(tmp_path)
+    assert "date" not in out_of_scope_kinds({ANSWERED_BY["date"]}, tmp_path)
 
 
-# --- datetime arguments keep their ranges ----------------------------------------------------------
-
-SATURDAY = datetime(2026, 3, 7, 15, 5, tzinfo=LONDON)  # test_builtin_commands' Household's clock
-SAID_FOR_THE_WEEKEND = ("Today in Paris, expect clear sky, with a high of 16 and a low of 13 degrees. "
-                        "Tomorrow in Paris, expect light rain, with a high of 16 and a low of 7 degrees.")
-# the morning's slots only: the whole of Sunday would have a high of 16 and a low of 7
-SAID_FOR_SUNDAY_MORNING = "Tomorrow morning in Paris, expect light rain, with a high of 12 and a low of 9 degrees."
+def test_the_shipped_crowd_sentences_join_the_examples_and_the_kinds():
+    assert len(phrasebook("set_timer")) > len(phrasebook("set_timer", crowd=False))
+    kinds = out_of_scope_kinds({command.name for command in COMMANDS.values()})
+    assert {"calendar", "transfer", "play_music", "flight_status"} <= set(kinds)
+    assert not {"timer", "weather", "shopping_list"} & set(kinds)  # what voxd does is never out of scope
 
 
-def weather_arguments(raw: dict, now: datetime = SATURDAY) -> dict:
-    command = next(command for command in built_in_commands() if command.name == "get_weather")
-    return coerce_arguments(command, raw, RouteContext(now=now, timezone=LONDON))
+def test_each_out_of_scope_kind_is_a_class_of_its_own_and_any_of_them_abstains():
+    kinds = {"jokes": ("funny joke", "joke joke"), "laughter": ("laugh", "laugh laugh")}
+    router = SemanticRouter([TIMER, SHOPPING, WEATHER], WordsEmbedder(), 0.0, 0.0, out_of_scope=kinds)
+    assert len(set(router.owners.tolist())) == 5  # three commands and two kinds
+    assert [router.nearest(text).command for text in ("joke", "laugh")] == [None, None]
+    assert router.choose("timer for ten minutes") is TIMER
 
 
-@pytest.mark.parametrize(("said", "coerced"), [
-    ("this weekend", {"start": "2026-03-07T00:00:00+00:00", "end": "2026-03-08T23:59:59+00:00"}),
-    ("next weekend", {"start": "2026-03-14T00:00:00+00:00", "end": "2026-03-15T23:59:59+00:00"}),
-    ("tomorrow", {"start": "2026-03-08T00:00:00+00:00", "end": "2026-03-08T23:59:59+00:00"}),
-    ("tomorrow morning", {"start": "2026-03-08T06:00:00+00:00", "end": "2026-03-08T11:59:59+00:00"}),
-    ("tomorrow at 9am", "2026-03-08T09:00:00+00:00"),  # a moment stays an ISO string
-    ("in 20 minutes", "2026-03-07T15:25:00+00:00"),
-    ("2026-03-09T12:00:00", "2026-03-09T12:00:00+00:00"),
-    ({"start": "2026-03-09T12:00:00Z", "end": "2026-03-09T18:00:00+00:00"},
-     {"start": "2026-03-09T12:00:00+00:00", "end": "2026-03-09T18:00:00+00:00"}),
+def test_the_pipeline_abstains_when_the_claim_does_not_stand():
+    """The stage chose set_timer, but the sentence has no length and names no timer: no command."""
+    class Chooser:
+        async def choose_in_stage_thread(self, text: str):
+            return COMMANDS["set_timer"]
+
+    pipeline = make_pipeline(commands=list(COMMANDS.values()))
+    turn = Turn(text="make me a coffee", household_id="h", node_id="n")
+    turn.now, turn.timezone = CONTEXT.now, CONTEXT.timezone
+    asyncio.run(pipeline.route_semantically(turn, Chooser()))
+    assert turn.routed_by is RoutedBy.NONE and turn.command is None
+    turn = Turn(text="start the timer", household_id="h", node_id="n")
+    turn.now, turn.timezone = CONTEXT.now, CONTEXT.timezone
+    asyncio.run(pipeline.route_semantically(turn, Chooser()))
+    assert (turn.routed_by, turn.tool) == (RoutedBy.SEMANTIC, "set_timer")
+
+
+@pytest.mark.parametrize("text, declined", [
+    ("stop the music", True), ("cancel my order", True), ("stop the timer", True),
+    ("stop it", False), ("never mind", False), ("that's enough", False),
 ])
-def test_a_datetime_argument_that_names_a_stretch_of_time_keeps_its_end(said, coerced):
-    assert weather_arguments({"resolved_datetimes": [said]})["resolved_datetimes"] == [coerced]
-
-
-@pytest.mark.parametrize("said", [{"start": "2026-03-09T12:00:00"}, {"start": "2026-03-09", "end": "2026-03-08"},
-                                  {"start": "soon", "end": "later"}, "banana"])
-def test_a_datetime_argument_that_is_not_one_is_refused(said):
-    with pytest.raises(ArgumentProblem, match="didn't understand"):
-        weather_arguments({"resolved_datetimes": [said]})
-
-
-def test_the_weather_for_the_weekend_covers_both_days():
-    home = Household(secrets=WEATHER_KEY, http=CannedWeather({"forecast": forecast_for_paris()}))
-    turn = home.turn("hey, what's the weather in paris this weekend")
-    assert turn.arguments["resolved_datetimes"] == [
-        {"start": "2026-03-07T00:00:00+00:00", "end": "2026-03-08T23:59:59+00:00"}]
-    assert turn.reply == SAID_FOR_THE_WEEKEND
-    assert [day["date"] for day in turn.response.data["days"]] == ["2026-03-07", "2026-03-08"]
-    assert home.say("what's the weather in paris tomorrow morning") == SAID_FOR_SUNDAY_MORNING
-    assert home.say("what's the weather in paris this evening") == (
-        "This evening in Paris, expect clear sky, with a high of 16 and a low of 13 degrees.")
-
-
-def test_an_item_not_yet_named_is_asked_for():
-    home = Home()
-    asked = home.turn("add something to the shopping list")
-    assert (asked.tool, asked.routed_by, asked.reply) == ("shopping_list", RoutedBy.PRE_ROUTE, "What should I add?")
-    answered = home.turn("bread and butter", follow_up=True)
-    assert answered.routed_by is RoutedBy.FOLLOW_UP and home.items() == ["bread", "butter"]
-
-
-# --- removing a task by what it is about -----------------------------------------------------------
-
-def test_a_task_ticked_off_by_its_object_removes_the_one_task_that_holds_it():
-    home = Home()
-    home.turn("add finish my science project, pay the gas bill and pay the water bill to the to do list")
-    assert home.turn("i finished my science project so take it off the to do list").reply == (
-        "Removed finish my science project from your to-do list.")
-    # two tasks hold "bill": neither is guessed
-    assert home.turn("remove bill from the to do list").reply == "Bill isn't on your to-do list."
-    assert home.items("todo_list") == ["pay the gas bill", "pay the water bill"]
+def test_stop_is_for_voxds_own_talk_not_for_stopping_other_things(text, declined):
+    assert COMMANDS["stop"].declines(text) is declined

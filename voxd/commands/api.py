@@ -213,6 +213,13 @@ class Command:
         do; keep the default by calling it."""
         return reminder_at_a_time(text) and not any(p.type in ("date", "datetime") for p in self.parameters)
 
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """Whether the semantic stage's claim stands once the arguments are read from `text`: a
+        sentence near a command's examples that names none of what the command acts on is more
+        often a request for something else ("make me a coffee" is no timer). Override to say what
+        must be found (a length or the word "timer"; a list or an item); by default any claim does."""
+        return True
+
     def semantic_examples(self) -> tuple[str, ...]:
         """`examples`, then a typical sentence or two of each template (voxd.language.expansions)."""
         expanded = (sentence for pattern in self.templates for sentence in expansions(pattern))

@@ -24,6 +24,7 @@ ACTIONS = ("add", "remove", "read", "clear")
 # Buying for delivery, which voxd has no command for: "order more bin bags from amazon", "get it delivered".
 ORDERING = re.compile(r"\b(?:order|reorder)\b|\b(?:online|amazon|delivered)\b")
 NAMES_A_LIST = re.compile(r"\blist\b")
+LIST_WORDS = re.compile(r"\b(?:lists?|tasks?|to ?dos?|chores|shopping|shops?|groceries|grocery|errands)\b")
 # A reason said after the list that goes on to more changes ("... we're out, and add milk too"):
 # the template that read it as a reason gives it up to the stages that read the whole sentence.
 MORE_CHANGES = re.compile(r"\b(?:and|also|plus|add|put|remove|take|then)\b")
@@ -187,6 +188,11 @@ class HouseholdList(Command):
             if items:
                 refined["items"] = items
         return refined
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A list named (or its things: tasks, the shopping) or an item read: "erase all" or "clear
+        my calendar" names neither."""
+        return bool(arguments.get("items")) or LIST_WORDS.search(normalize_utterance(text)) is not None
 
     def items_named(self, said: str) -> str | None:
         """The items in words said before a pointer; on a list of tasks also a task said done

@@ -62,6 +62,8 @@ def research_topic(words: str | None, text: str) -> str | None:
     topic = re.sub(r"^(?:(?:more )?about|on|into) ", "", without_politeness(said.strip()) or "").strip(" ,.?!")
     return None if not topic or is_placeholder(topic) or topic in ("it", "that", "this") else topic
 
+# The asker's own things in a topic: "my account", "our booking", "i applied", "i owe".
+OWN_AFFAIRS = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:i|we) (?!(?:want|would|need|wonder)\b)\w+")
 
 class DeepResearch(Command):
     name = "deep_research"
@@ -86,7 +88,13 @@ class DeepResearch(Command):
     desk: ResearchDesk | None = None
 
     def declines(self, text: str) -> bool:
-        return super().declines(text) or not asks_for_research(normalize_utterance(text))
+        """Not asked as research, or about the asker's own affairs ("find out why my card was
+        declined", "look into the status of my application"), which no web search can know."""
+        said = normalize_utterance(text)
+        if super().declines(text) or not asks_for_research(said):
+            return True
+        topic = research_topic(None, text)
+        return topic is not None and OWN_AFFAIRS.search(topic) is not None
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """The topic as written; without one ("look into it") it is asked for."""

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 from voxd.commands.api import Command, CommandRequest, CommandResponse
 from voxd.commands.phrasebook import phrasebook
 
 ACKNOWLEDGEMENT = "Okay."
+# Things stopped or cancelled that are not voxd's talk: "stop the music", "cancel my order".
+OTHER_THINGS = re.compile(
+    r"\b(?:music|songs?|track|radio|podcast|playlist|video|tv|telly|alarms?|timers?|vacuum|hoover|washing|"
+    r"dishwasher|heating|lights?|recording|subscription|order|payment|card|membership|reservation|booking|"
+    r"flight|account|meeting|appointment)\b")
 
 
 class Stop(Command):
@@ -21,6 +28,10 @@ class Stop(Command):
         "[please|okay|ok|oh|no|cheers] (stop|stop it|cancel|cancel that|pause|nevermind|never mind|be quiet|quiet"
         "|shush|that is all|that is it|that is enough|forget it|forget about it) [please|thanks|thank you]",
     )
+
+    def declines(self, text: str) -> bool:
+        """Stopping something else (music, a timer, an order) is not this command's."""
+        return super().declines(text) or OTHER_THINGS.search(text.lower()) is not None
 
     async def execute(self, request: CommandRequest) -> CommandResponse:
         return CommandResponse(ACKNOWLEDGEMENT, data={"stop": True})

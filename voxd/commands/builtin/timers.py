@@ -29,6 +29,7 @@ from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import is_time_expression
 from voxd.language.reminders import reminder_task
 from voxd.language.scanners import name_in_clause, scan_duration, scan_numbers
+from voxd.language.templates import normalize_utterance
 
 SCOPE = "timers"  # the storage scope the three timer commands share (and the timer bell reads)
 STORAGE_KEY = "timers"
@@ -123,6 +124,7 @@ async def remove_timers(storage: CommandStorage, ids: set[str]) -> None:
 
 RINGS_EVERYWHERE = "It will ring on every voice node in your household."  # a timer set without a node
 CANCEL = "cancel|stop|delete|remove|end|turn off|switch off|scrap|kill|get rid of"  # verbs that end a timer
+TIMER_WORDS = re.compile(r"\b(?:timers?|countdown|count down|stopwatch)\b")  # a timer named, its length unsaid
 LABEL_HINT = "name of the timer, such as pasta, only when the user gives one"
 
 
@@ -173,6 +175,11 @@ class SetTimer(Command):
         if label and task and f" {label} " in f" {task} ":
             label = None
         return {**arguments, "label": label}
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A length of time, or a timer named ("start the timer" asks how long): "make me a
+        coffee" is neither."""
+        return bool(arguments.get("duration_seconds")) or TIMER_WORDS.search(normalize_utterance(text)) is not None
 
     async def execute(self, request: CommandRequest, duration_seconds: int,
                       label: str | None = None) -> CommandResponse:

@@ -35,6 +35,16 @@ FORECAST_DAYS = 5
 UNREACHABLE = "I can't reach the weather service right now."
 RIGHT_NOW = {"now", "right now", "today"}  # current conditions, not a forecast
 
+# Words of the weather: with no place or time said, a request without one is about something else.
+WEATHER_WORDS = re.compile(
+    r"\b(?:weather|forecast|rain\w*|snow\w*|sun\w*|cloud\w*|wind\w*|storm\w*|thunder\w*|lightning|umbrella|"
+    r"brolly|coats?|jackets?|jumpers?|temperature|degrees|hot|cold|warm\w*|chilly|freez\w*|humid\w*|fog\w*|frost\w*|hail|"
+    r"drizzl\w*|showers?|outside|sky|heat|ice|icy|dreich|mild|muggy|wet|dry|gloves|scar(?:f|ves)|shorts|sunscreen|today|tonight|tomorrow|weekend)\b")
+# Things with a temperature of their own: "how hot should the oven be" is no weather question.
+OTHER_SUBJECT = re.compile(
+    r"\b(?:oven|fridge|freezer|thermostat|heating|heater|radiator|air con\w*|ac|room|house|bath|water|coffee|tea|"
+    r"soup|milk|meat|chicken|turkey|steak|pork|fish|cake|bread|body|fever|baby|engine|tyres?|tires?|pool|hot tub|"
+    r"computer|cpu|phone|battery|kettle|cook\w*|bake|baking|roast\w*)\b")
 
 class WeatherUnavailable(Exception):
     """The message is spoken: why there is no weather to tell."""
@@ -89,6 +99,14 @@ class GetWeather(Command):
         if when and not (isinstance(when, str) and when in RIGHT_NOW):
             refined["resolved_datetimes"] = [when]
         return refined
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A place or a time, or else a word of the weather and none of another subject: "how hot
+        should the oven be" is about the oven."""
+        said = normalize_utterance(text)
+        if arguments.get("city") or arguments.get("resolved_datetimes"):
+            return True
+        return WEATHER_WORDS.search(said) is not None and OTHER_SUBJECT.search(said) is None
 
     async def execute(self, request: CommandRequest, city: str | None = None,
                       resolved_datetimes: list[str | dict[str, str]] | None = None) -> CommandResponse:

@@ -24,7 +24,7 @@ from voxd.commands.builtin.research import DeepResearch
 from voxd.commands.overview import CommandSummary, overview, spoken_help
 from voxd.commands.research.desk import ResearchDesk, ResearchSettings
 from voxd.commands.research.jobs import SCOPE as RESEARCH_SCOPE
-from voxd.commands.phrasebook import OUT_OF_SCOPE, phrasebook
+from voxd.commands.phrasebook import out_of_scope_kinds
 from voxd.commands.registry import load_commands
 from voxd.kit.appkeys import CLIENT, HTTP, SETTINGS
 from voxd.kit.audio import AUDIO_TYPES, WAV_TYPES, read_audio
@@ -238,7 +238,7 @@ def semantic_router(commands: list, settings: Settings):
     router = SemanticRouter(commands, embedder, settings.value(SEMANTIC_THRESHOLD),
                             settings.value(SEMANTIC_MARGIN), cache_dir=models,
                             broad_threshold=settings.value(SEMANTIC_BROAD_THRESHOLD),
-                            out_of_scope=phrasebook(OUT_OF_SCOPE))
+                            out_of_scope=out_of_scope_kinds({c.name for c in commands}))
     log.info("semantic stage ready: %d example sentences of %d commands", len(router.sentences),
              len(router.commands))
     return router

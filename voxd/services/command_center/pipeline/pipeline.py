@@ -243,14 +243,18 @@ class Pipeline:
 
     async def route_semantically(self, turn: Turn, router: SemanticRouter) -> None:
         """The command whose examples the utterance is nearest, with the arguments the scanners
-        find (through its refine); a required one they miss is asked for by validate. Embedding
+        find (through its refine), unless the command says they are not in the sentence
+        (`Command.stands`); a required one they miss is asked for by validate. Embedding
         takes milliseconds of CPU, so it runs in the stage's own thread."""
         with turn.timed(Stage.SEMANTIC):
             command = await router.choose_in_stage_thread(turn.text)
             if command is None:
                 return
+            arguments = refined_arguments(command, turn.text, self.route_context(turn))
+            if not command.stands(arguments, turn.text):  # what it acts on is not in the sentence
+                return
             turn.command, turn.tool, turn.routed_by = command, command.name, RoutedBy.SEMANTIC
-            turn.arguments = refined_arguments(command, turn.text, self.route_context(turn))
+            turn.arguments = arguments
 
     def remember_question(self, turn: Turn) -> None:
         if turn.command is not None and turn.response is not None and turn.response.wait_for_input:

@@ -2,15 +2,17 @@
 sentence embeddings (docs/architecture.md, The voice pipeline).
 
 Every command's example sentences (`Command.semantic_examples`, the built-ins' from
-voxd/commands/builtin/phrasebook/) and the sentences no command may claim (the phrasebook's
-out_of_scope.txt) are embedded once, and a multinomial logistic regression is fitted on them: the
-examples vote through learned weights rather than by nearness alone, so the words that tell two
-commands apart count more than the words they share ("how many minutes are LEFT for the rice" is
-checking a timer even though "a timer for the rice" is its nearest example). With the same
+voxd/commands/builtin/phrasebook/) and the sentences no command may claim, by kind (the
+phrasebook's out_of_scope.txt and the crowd's calendars, banking, music ... of crowd/out_of_scope.tsv,
+each kind a class: `voxd.commands.phrasebook.out_of_scope_kinds`) are embedded once, and a
+multinomial logistic regression is fitted on them: the examples vote through learned weights
+rather than by nearness alone, so the words that tell two commands apart count more than the
+words they share ("how many minutes are LEFT for the rice" is checking a timer even though "a
+timer for the rice" is its nearest example). With the same
 sentences, the five-nearest vote it replaced answered 363 of the 418 dev in-domain utterances right,
 sent 3 to a wrong command and claimed 8 of 121 must-not-claim ones; the classifier 380, 0 and 2
 (docs/performance.md). The router abstains - and the utterance goes on to the
-language model, or to the speakable "no model" answer - when the out-of-scope sentences are the
+language model, or to the speakable "no model" answer - when an out-of-scope kind is the
 likeliest class, when the winner's nearest example is less similar than `threshold` (a classifier
 is sure of some class even for a sentence far from every example; `broad_threshold` for a command
 whose examples only sample what it takes, `Command.broad`: answer_question), when the runner-up is
@@ -32,6 +34,7 @@ import contextlib
 import hashlib
 import io
 import logging
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +66,7 @@ class Embedder(Protocol):
 
 @dataclass(frozen=True)
 class Choice:
-    command: Command | None  # None: the out-of-scope sentences are the likeliest
+    command: Command | None  # None: an out-of-scope kind is the likeliest
     probability: float  # the classifier's, of the winner
     runner_up: float  # the classifier's, of the next likeliest (the out-of-scope sentences included)
     similarity: float  # of the winner's nearest example
@@ -72,7 +75,8 @@ class Choice:
 class SemanticRouter:
     def __init__(self, commands: list[Command], embedder: Embedder, threshold: float, margin: float,
                  cache_dir: Path | None = None, broad_threshold: float | None = None,
-                 out_of_scope: tuple[str, ...] = (), regularisation: float = REGULARISATION) -> None:
+                 out_of_scope: tuple[str, ...] | Mapping[str, tuple[str, ...]] = (),
+                 regularisation: float = REGULARISATION) -> None:
         self.embedder, self.threshold, self.margin = embedder, threshold, margin
         self.broad_threshold = threshold if broad_threshold is None else broad_threshold  # Command.broad
         self.sentences: list[str] = []
@@ -82,8 +86,10 @@ class SemanticRouter:
         for index, command in enumerate(self.commands):
             self.sentences += examples[command]
             owners += [index] * len(examples[command])
-        self.sentences += out_of_scope  # a class of its own: when it is likeliest the stage abstains
-        owners += [len(self.commands)] * len(out_of_scope)
+        kinds = out_of_scope if isinstance(out_of_scope, Mapping) else {"out_of_scope": out_of_scope}
+        for kind, texts in enumerate(kinds.values()):  # each a class: when one is likeliest the stage abstains
+            self.sentences += texts
+            owners += [len(self.commands) + kind] * len(texts)
         self.owners = np.array(owners, dtype=np.int64)
         names = [command.name for command in self.commands]
         self.vectors, self.classifier = trained(embedder, self.sentences, self.owners, names, cache_dir,

@@ -1,0 +1,298 @@
+"""Understanding crowd-written requests (issue 23 §1): CLINC150's queries (bench/clinc_corpus.py says
+which intents voxd answers) through `voxd serve` with no language model, reported per split and per
+stage (the answer's `routed_by`): in-domain right, wrong command, wrong arguments, abstained; of the
+must-not-claim queries, how many a command claimed; and the semantic stage's time per request.
+
+    .venv/bin/python bench/clinc.py [--splits train,val,test] [--in-process] [--curve] [--show]
+
+`--in-process` runs the same stages without a daemon (templates, then the semantic router, as
+pipeline.py chains them), fast enough to tune with; `--curve` then prints, per threshold and margin,
+what the semantic stage would do with the queries the templates leave (docs/performance.md has the
+val curve the settings were chosen from). The reported figures come through `voxd serve`. `--show`
+prints every query judged wrong: for train and val only (the test split is for reporting).
+
+"Wrong arguments": the right command, but an argument it was given cannot be found in the sentence
+(a list item, a place, a label whose words were not said; a number where none was said). A query
+no stage claims - a 503 `llm_unavailable` today, or a 200 with `routed_by` "none" once "not
+understood" is an answer (issue 23 §5) - is abstained.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).parent))
+from clinc_corpus import SPLITS, TOLERATED, Query, expected, queries  # noqa: E402
+from common import daemon, machine, percentile, warm  # noqa: E402
+from routing import ALL, HOUSEHOLD_ZONE, NO_STAGE, STAGE_ORDER, register_node, words  # noqa: E402
+
+NUMBER_WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "hundred", "thousand",
+                "half", "quarter", "a", "an", "dozen", "hour", "minute", "second"}
+IN_DOMAIN = ("right", "wrong_command", "wrong_arguments", "abstained")
+OUTSIDE = ("claimed", "tolerated", "declined")
+
+
+@dataclass
+class Answer:
+    stage: str  # routed_by, or NO_STAGE
+    command: str | None
+    arguments: dict[str, Any] = field(default_factory=dict)
+    semantic_ms: float | None = None
+
+
+# ---- judging -----------------------------------------------------------------------------------
+
+def found_in(value: Any, said: set[str]) -> bool:
+    """Whether an argument's value was said: a number where a number was said, text whose words were."""
+    if isinstance(value, bool) or value is None:
+        return True
+    if isinstance(value, (int, float)):
+        return bool(said & NUMBER_WORDS) or any(re.search(r"\d", word) for word in said)
+    if isinstance(value, list):
+        return all(found_in(item, said) for item in value)
+    if isinstance(value, str):
+        return set(words(value)) <= said
+    return True
+
+
+def arguments_said(arguments: dict[str, Any], text: str, kinds: dict[str, tuple[str, Any]]) -> bool:
+    """Every argument that is read from the sentence (not a choice, not a time phrase) was said."""
+    said = set(words(text))
+    checked = {name: value for name, value in arguments.items()
+               if name in kinds and not kinds[name][1] and kinds[name][0] not in ("datetime", "date", "time")}
+    return all(found_in(value, said) for value in checked.values())
+
+
+def judge(query: Query, answer: Answer, loaded: set[str], kinds: dict[str, dict]) -> str:
+    wanted = expected(query.intent, loaded)
+    if not wanted:
+        if answer.command is None:
+            return "declined"
+        return "tolerated" if answer.command in TOLERATED.get(query.intent, ()) else "claimed"
+    if answer.command is None:
+        return "abstained"
+    if answer.command not in wanted:
+        return "wrong_command"
+    said = arguments_said(answer.arguments, query.text, kinds.get(answer.command, {}))
+    return "right" if said else "wrong_arguments"
+
+
+# ---- routing: through the daemon, or in-process ------------------------------------------------
+
+class Served:
+    """POST /api/v0/command of a running daemon."""
+
+    def __init__(self, url: str, headers: dict[str, str]) -> None:
+        self.client = httpx.Client(base_url=url, headers=headers, timeout=300)
+
+    def __call__(self, text: str) -> Answer:
+        response = self.client.post("/api/v0/command", json={"text": text})
+        body = response.json()
+        semantic = (body.get("timings") or {}).get("semantic")
+        if response.status_code != 200 or body.get("routed_by") in (None, NO_STAGE):
+            return Answer(NO_STAGE, None, semantic_ms=semantic)
+        return Answer(body["routed_by"], body.get("command"), body.get("arguments") or {}, semantic)
+
+
+class InProcess:
+    """The text stages of pipeline.py without a daemon: fillers and slips, templates, the semantic
+    router (with the daemon's out-of-scope kinds and bars unless given others)."""
+
+    def __init__(self, threshold: float | None = None, margin: float | None = None) -> None:
+        from voxd.commands.phrasebook import out_of_scope_kinds
+        from voxd.commands.registry import built_in_commands
+        from voxd.services.command_center.pipeline.semantic import SemanticRouter, load_embedder
+        from voxd.services.command_center.settings import (SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN,
+                                                           SEMANTIC_THRESHOLD)
+
+        self.commands = built_in_commands()
+        cache = Path(tempfile.gettempdir()) / "voxd-bench-semantic"
+        embedder = load_embedder(cache)
+        if embedder is None:
+            sys.exit("sentence-transformers is not installed")
+        self.router = SemanticRouter(
+            self.commands, embedder, SEMANTIC_THRESHOLD.default if threshold is None else threshold,
+            SEMANTIC_MARGIN.default if margin is None else margin, cache_dir=cache,
+            broad_threshold=SEMANTIC_BROAD_THRESHOLD.default,
+            out_of_scope=out_of_scope_kinds({c.name for c in self.commands}))
+        self.router.embedder = Remembered(embedder)
+        self.choices: dict[str, Any] = {}  # text -> the router's choice, for the curve
+
+    def prepare(self, texts: list[str]) -> None:
+        """Embed the split's sentences in batches up front (tuning only: the stage's time per
+        request is measured through the daemon)."""
+        from voxd.language.fillers import drop_fillers
+        from voxd.language.regional import common_words
+        from voxd.language.slips import repair
+
+        self.router.embedder.embed([common_words(repair(drop_fillers(text))) for text in texts])
+
+    def __call__(self, text: str) -> Answer:
+        from voxd.commands.api import RouteContext
+        from voxd.commands.scanning import refined_arguments
+        from voxd.language.fillers import drop_fillers
+        from voxd.language.slips import repair
+        from voxd.services.command_center.pipeline.pipeline import template_claim
+
+        zone = ZoneInfo(HOUSEHOLD_ZONE)
+        context = RouteContext(now=datetime.now(zone), timezone=zone)
+        text = repair(drop_fillers(text))
+        claim = template_claim(self.commands, text, context)
+        if claim is not None:
+            return Answer("pre_route", claim[0].name, dict(claim[1].arguments))
+        started = time.perf_counter()
+        choice = self.router.nearest(text)
+        spent = (time.perf_counter() - started) * 1000
+        arguments = refined_arguments(choice.command, text, context) if choice and choice.command else {}
+        stands = choice is not None and choice.command is not None and choice.command.stands(arguments, text)
+        self.choices[text] = (choice, stands)
+        if not stands or not self.router.claims(choice, text):
+            return Answer(NO_STAGE, None, semantic_ms=spent)
+        return Answer("semantic", choice.command.name, arguments, spent)
+
+
+class Remembered:
+    """An embedder that embeds each sentence once."""
+
+    def __init__(self, embedder: Any) -> None:
+        self.embedder, self.name, self.vectors = embedder, embedder.name, {}
+
+    def embed(self, sentences: list[str]) -> Any:
+        new = [s for s in dict.fromkeys(sentences) if s not in self.vectors]
+        if new:
+            self.vectors.update(zip(new, self.embedder.embed(new)))
+        import numpy as np
+
+        return np.array([self.vectors[s] for s in sentences])
+
+
+# ---- reporting ---------------------------------------------------------------------------------
+
+def share(count: int, total: int) -> str:
+    return f"{count}/{total} ({100 * count / total:.1f}%)" if total else "0/0"
+
+
+def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
+    in_domain = [r for r in results if r[2] in IN_DOMAIN]
+    outside = [r for r in results if r[2] in OUTSIDE]
+    print(f"\n== {title}: {len(results)} queries ({len(in_domain)} in-domain, {len(outside)} must-not-claim)")
+    table: dict[str, Counter[str]] = defaultdict(Counter)
+    for _, answer, outcome in results:
+        table[answer.stage][outcome] += 1
+    stages = [s for s in STAGE_ORDER if s in table] + sorted(s for s in table if s not in STAGE_ORDER + [NO_STAGE])
+    stages += [NO_STAGE] if NO_STAGE in table else []
+    print(f"  {'stage':10} {'right':>6} {'wrong cmd':>10} {'wrong args':>11} {'abstained':>10} | "
+          f"{'claimed':>8} {'tolerated':>10} {'declined':>9}")
+    for stage in stages:
+        row = table[stage]
+        print(f"  {stage:10} " + " ".join(f"{row[o]:{w}}" for o, w in zip(IN_DOMAIN, (6, 10, 11, 10)))
+              + " | " + " ".join(f"{row[o]:{w}}" for o, w in zip(OUTSIDE, (8, 10, 9))))
+    totals = Counter(outcome for *_, outcome in results)
+    print(f"  in-domain: right {share(totals['right'], len(in_domain))}, wrong command "
+          f"{share(totals['wrong_command'], len(in_domain))}, wrong arguments "
+          f"{share(totals['wrong_arguments'], len(in_domain))}, abstained {share(totals['abstained'], len(in_domain))}")
+    print(f"  must-not-claim: claimed {share(totals['claimed'], len(outside))} "
+          f"(answered as a question or from the meal plan, allowed: {totals['tolerated']})")
+    claimers = Counter(answer.command for _, answer, outcome in results if outcome == "claimed")
+    if claimers:
+        print("  claimed by: " + ", ".join(f"{name} {count}" for name, count in claimers.most_common()))
+        open_questions = sum(1 for query, answer, outcome in results if outcome == "claimed"
+                             and query.intent == "oos" and answer.command == "answer_question")
+        print(f"  of which CLINC out-of-scope queries taken by answer_question (a question a model "
+              f"would answer, or not): {open_questions}")
+    spent = [answer.semantic_ms for _, answer, _ in results if answer.semantic_ms is not None]
+    if spent:
+        print(f"  semantic stage ms per request: p50 {percentile(spent, 0.5):.1f}, p95 "
+              f"{percentile(spent, 0.95):.1f} (n={len(spent)})")
+
+
+def curve(results: list[tuple[Query, Answer, str]], route: InProcess, loaded: set[str]) -> None:
+    """Per bar, what the semantic stage would do with the queries the templates leave; the cost
+    counts a wrong claim (a wrong command, a must-not-claim query claimed) as three abstentions."""
+    from voxd.language.fillers import drop_fillers
+    from voxd.language.slips import repair
+
+    router = route.router
+    left = [(query, repair(drop_fillers(query.text))) for query, answer, _ in results if answer.stage != "pre_route"]
+    print("\n| margin | threshold | right | wrong command | abstained | must-not-claim claimed | cost |")
+    print("|---|---|---|---|---|---|---|")
+    for margin in (0.2, 0.3, 0.4, 0.5, 0.6):
+        for threshold in (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6):
+            router.threshold, router.margin = threshold, margin
+            counts: Counter[str] = Counter()
+            for query, text in left:
+                choice, stands = route.choices.get(text, (None, False))
+                taken = stands and router.claims(choice, text)
+                answer = Answer("semantic", choice.command.name) if taken else Answer(NO_STAGE, None)
+                counts[judge(query, answer, loaded, {})] += 1
+            cost = 3 * (counts["wrong_command"] + counts["claimed"]) + counts["abstained"]
+            print(f"| {margin:.2f} | {threshold:.2f} | {counts['right']} | {counts['wrong_command']} | "
+                  f"{counts['abstained']} | {counts['claimed']} | {cost} |")
+
+
+def parameter_kinds() -> dict[str, dict[str, tuple[str, Any]]]:
+    from voxd.commands.registry import load_commands
+
+    return {c.name: {p.name: (p.type, p.choices) for p in c.parameters} for c in load_commands()}
+
+
+def run(route: Any, splits: list[str], loaded: set[str], show: bool) -> dict[str, list]:
+    kinds = parameter_kinds()
+    by_split: dict[str, list] = {}
+    for split in splits:
+        results = []
+        if hasattr(route, "prepare"):
+            route.prepare([query.text for query in queries(split)])
+        for query in queries(split):
+            answer = route(query.text)
+            outcome = judge(query, answer, loaded, kinds)
+            results.append((query, answer, outcome))
+            if show and split != "test" and outcome in ("wrong_command", "wrong_arguments", "claimed", "abstained"):
+                print(f"  {outcome:15} [{answer.stage:9}] {query.intent:22} {query.text!r} -> {answer.command} "
+                      f"{answer.arguments if answer.command else ''}")
+        report(f"split {split}", results)
+        by_split[split] = results
+    return by_split
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--splits", default="train,val,test")
+    parser.add_argument("--in-process", action="store_true", help="no daemon: for tuning, not for the figures")
+    parser.add_argument("--curve", action="store_true", help="with --in-process: the threshold curve")
+    parser.add_argument("--show", action="store_true", help="print the queries judged wrong (not for test)")
+    args = parser.parse_args()
+    splits = [s for s in args.splits.split(",") if s in SPLITS]
+    print(f"machine: {machine()}; {'in-process' if args.in_process else 'voxd serve, no model'}; "
+          f"splits {', '.join(splits)}")
+    if args.in_process:
+        route = InProcess()
+        loaded = {c.name for c in route.commands}
+        results = run(route, splits, loaded, args.show)
+        if args.curve:
+            curve([r for split in splits if split != "test" for r in results[split]], route, loaded)
+        return
+    from voxd.commands.registry import load_commands
+
+    loaded = {c.name for c in load_commands()}
+    with daemon(ALL, VOXD_LLM_BACKEND="none") as voxd:
+        warm(voxd.url("command-center"))
+        route = Served(voxd.url("command-center"), register_node(voxd))
+        run(route, splits, loaded, args.show)
+
+
+if __name__ == "__main__":
+    main()
