@@ -27,7 +27,7 @@ from conftest import Daemon, run_voxd
 from daemons import serving
 from push_fakes import running_fakes
 from recipe_cards import card_image
-from test_settings_api import poll
+from test_console_log import wait_until
 from web_pages import PageServer
 from web_shots import SIZES, screens
 
@@ -225,11 +225,15 @@ def test_push_subscribes_delivers_shows_and_opens_the_inbox_item(logged_in_tab, 
     user_id = httpx.get(web_daemon.url("auth") + "/auth/me", headers=headers).json()["user_id"]
     sent = notify(web_daemon, user_id, "Parcel", "It is at the door")
     assert sent.exit_code == 0, sent.output
-    delivery = poll(lambda: fakes.web_for(subscription), 30)[0]
+    deliveries = wait_until(lambda: fakes.web_for(subscription), 30)
+    assert deliveries, "no push reached the Web Push endpoint"
+    delivery = deliveries[0]
     message = delivery.payload  # decrypted at the fake endpoint with the subscription's keys
     assert (message["title"], message["body"]) == ("Parcel", "It is at the door")
 
-    worker = poll(lambda: context.service_workers, 30)[0]
+    workers = wait_until(lambda: context.service_workers, 30)
+    assert workers, "the service worker did not start"
+    worker = workers[0]
     shown = worker.evaluate(SHOW_PUSH, delivery.plaintext.decode())
     assert [(n["title"], n["body"], n["tag"]) for n in shown] == [("Parcel", "It is at the door", message["tag"])]
     assert shown[0]["data"]["notification_id"] == message["data"]["notification_id"]
@@ -242,7 +246,7 @@ def test_push_subscribes_delivers_shows_and_opens_the_inbox_item(logged_in_tab, 
     opened.wait_for()
     assert "Parcel" in opened.inner_text() and "It is at the door" in opened.inner_text()
     item = httpx.get(notifications + "/api/v0/inbox", headers=headers).json()["items"][0]
-    poll(lambda: httpx.get(notifications + f"/api/v0/inbox/{item['id']}", headers=headers).json()["read"], 30)
+    assert wait_until(lambda: httpx.get(notifications + f"/api/v0/inbox/{item['id']}", headers=headers).json()["read"], 30)
     screens(page, "inbox")
 
     page.get_by_role("button", name="Turn off notifications").click()  # the token's JSON travels in the path

@@ -113,7 +113,7 @@ async function ask(ctx, answer, call, player) {
 }
 
 function describe(reply) {
-  const rows = [["Heard", reply.transcript], ["Reply", reply.text], ["Command", reply.command || "none (answered in words)"],
+  const rows = [["Heard", reply.transcript], ["Reply", reply.text], ["Command", reply.command || (reply.understood === false ? "none (not understood)" : "none (answered in words)")],
     ["Arguments", Object.keys(reply.arguments || {}).length ? JSON.stringify(reply.arguments) : "none"],
     ["Routed by", reply.routed_by], ["Speaker", reply.speaker ? reply.speaker.name : null]]
     .filter(([, value]) => value !== undefined && value !== null);
