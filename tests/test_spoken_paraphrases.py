@@ -16,7 +16,9 @@ from spoken import piper
 from voxd.catalog import CATALOG
 
 PARAPHRASES = [  # what is said, the command, the arguments
-    ("put a reminder countdown on for ten minutes", "set_timer", {"duration_seconds": 600}),
+    # Not "put a reminder countdown on for ten minutes" any more: reminders are a kind voxd does not do
+    # yet (issue 23's out-of-scope classes), and that sentence is half one, so abstaining is right too.
+    ("let me know when ten minutes are up", "set_timer", {"duration_seconds": 600}),
     ("would you work out seven multiplied by eight", "calculate", {"num1": 7, "num2": 8, "operation": "multiply"}),
     ("could you stick some bread on the shopping list for me", "shopping_list", {"action": "add", "items": ["bread"]}),
 ]

@@ -261,7 +261,7 @@ def test_what_users_write_is_durable_and_logs_are_not():
     declared = {name: spec.durability for name, spec in CATALOG.items() if spec.database}
     assert declared == {"config": Durability.FULL, "auth": Durability.FULL, "logs": Durability.NORMAL,
                         "command-center": Durability.FULL, "stt": Durability.FULL,
-                        "recipes": Durability.FULL, "notifications": Durability.FULL, "settings": Durability.FULL}
+                        "recipes": Durability.FULL, "notifications": Durability.FULL}
 
 
 def test_each_service_opens_its_database_at_the_declared_durability(make_daemon):
