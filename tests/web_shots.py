@@ -12,15 +12,21 @@ SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
+def shot(page, name: str, size: str) -> None:
+    """The page at the viewport it has now (`size` of SIZES): checked to fit, NAME-SIZE.png written
+    when asked."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= SIZES[size]["width"], f"{name} is {width} px wide at {size} width"
+    if os.environ.get("VOXD_WRITE_SCREENSHOTS") == "1":
+        page.evaluate("window.scrollTo(0, 0)")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}-{size}.png"))
+
+
 def screens(page, name: str) -> None:
     """NAME-desktop.png and NAME-phone.png of the page as it is now; the viewport is put back."""
     before = page.viewport_size
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= viewport["width"], f"{name} is {width} px wide at {size} width"
-        if os.environ.get("VOXD_WRITE_SCREENSHOTS") == "1":
-            page.evaluate("window.scrollTo(0, 0)")
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / f"{name}-{size}.png"))
+        shot(page, name, size)
     page.set_viewport_size(before)
