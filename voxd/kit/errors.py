@@ -88,7 +88,8 @@ class UpstreamError(Exception):
     """
 
     def __init__(
-        self, service: str, status: int | None, code: str | None, message: str, details: Any = None
+        self, service: str, status: int | None, code: str | None, message: str, details: Any = None,
+        retry_after: str | None = None,
     ) -> None:
         super().__init__(f"{service}: {message}" if status is None else f"{service} answered {status}: {message}")
         self.service = service
@@ -96,6 +97,7 @@ class UpstreamError(Exception):
         self.code = code
         self.message = message
         self.details = details
+        self.retry_after = retry_after  # the peer's Retry-After header, passed on to whoever asked
 
     @property
     def credentials_rejected(self) -> bool:

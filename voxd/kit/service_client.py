@@ -104,7 +104,7 @@ class ServiceClient:
                 f"the {service} service answered something that is not JSON",
             ) from None
         if status >= 400:
-            raise upstream_error(service, status, decoded)
+            raise upstream_error(service, status, decoded, resp.headers.get("Retry-After"))
         return ServiceResponse(status, decoded, headers=dict(resp.headers))
 
     async def events(self, service: str, path: str, *, params: dict[str, str] | None = None,
@@ -139,16 +139,17 @@ class ServiceClient:
             raise UpstreamError(service, None, None, f"the {service} service answered something unexpected") from None
 
 
-def upstream_error(service: str, status: int, body: Any) -> UpstreamError:
+def upstream_error(service: str, status: int, body: Any, retry_after: str | None = None) -> UpstreamError:
     """A peer's error answer, read from the one error envelope (docs/architecture.md, Errors)."""
     error = body.get("error") if isinstance(body, dict) else None
     if not isinstance(error, dict):
         return UpstreamError(service, status, "upstream_rejected" if isinstance(body, dict) else None,
-                             f"the {service} service rejected the request ({status})")
+                             f"the {service} service rejected the request ({status})", retry_after=retry_after)
     return UpstreamError(
         service,
         status,
         str(error.get("code") or "upstream_rejected"),
         str(error.get("message") or f"the {service} service rejected the request ({status})"),
         error.get("details"),
+        retry_after,
     )

@@ -100,12 +100,14 @@ RESOURCES = [recent_refreshes]
 
 async def ask_auth(call: Call, method: str, path: str, **kwargs: Any) -> Any:
     """One call to the auth service; its refusals (wrong password, too many attempts, a spent
-    token) reach the page as they are, not as a 503 about our own credentials."""
+    token) reach the page as they are, with the wait a 429 asks for, not as a 503 about our own
+    credentials."""
     try:
         return await call.app[CLIENT].call("auth", method, path, **kwargs)
     except UpstreamError as error:
         if error.status in PASSED_ON and error.code:
-            raise ApiError(error.status, error.code, error.message, error.details) from None
+            wait = {"Retry-After": error.retry_after} if error.retry_after else None
+            raise ApiError(error.status, error.code, error.message, error.details, headers=wait) from None
         raise
 
 
