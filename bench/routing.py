@@ -46,7 +46,9 @@ OUTCOMES = ("right", "wrong_command", "wrong_arguments", "abstained")
 
 # ---- comparing arguments -----------------------------------------------------------------------
 
-FREE_TEXT = {"query", "content", "content_match"}  # compared by content words, not whole strings
+# Compared by content words, not whole strings (also a reminder's task, an announcement, a request for HA).
+FREE_TEXT = {"query", "content", "content_match", "task", "message", "request", "title", "topic"}
+DATETIME_KEYS = {"time", "day"}  # issue 25's time phrases: compared as times whatever type the registry gives
 DETERMINERS = {"a", "an", "the", "some", "more", "any", "my", "our"}
 STOPWORDS = DETERMINERS | {
     "i", "im", "m", "me", "is", "am", "are", "was", "be", "that", "this", "to", "of", "in", "on", "for", "and",
@@ -143,6 +145,8 @@ def same_date(expected: Any, actual: Any, now: datetime) -> bool:
 
 
 def same_value(key: str, kind: str | None, expected: Any, actual: Any, now: datetime) -> bool:
+    if key in DATETIME_KEYS and kind != "date":
+        kind = "datetime"
     if kind == "datetime":
         return same_datetime(expected, actual, now)
     if kind == "date":
