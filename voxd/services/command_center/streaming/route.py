@@ -20,7 +20,7 @@ from voxd.kit.routes import Call, Route
 from voxd.kit.settings_live import LiveSettings
 from voxd.services.command_center.pipeline.pipeline import PIPELINE
 from voxd.services.command_center.settings import (
-    ARBITRATION_WINDOW, END_OF_TURN_THRESHOLD, STREAM_FIXED_SILENCE, STREAM_IDLE_TIMEOUT, STREAM_MAX_TURN,
+    ARBITRATION_WINDOW, END_OF_TURN_MODEL, END_OF_TURN_THRESHOLD, STREAM_FIXED_SILENCE, STREAM_IDLE_TIMEOUT, STREAM_MAX_TURN,
     STREAM_PAUSE, STREAM_SILENCE_CEILING,
 )
 from voxd.services.command_center.streaming.arbitration import Arbiter
@@ -66,10 +66,11 @@ async def load_model(streams: Streams, model: SmartTurn) -> None:
 
 async def streams_context(app: web.Application) -> AsyncIterator[None]:
     app[STREAMS] = streams = Streams(app[LIVE])
-    path = model_path()
+    path = model_path(app[SETTINGS].value(END_OF_TURN_MODEL))
     if path is None:
-        log.warning("end of turn: the Smart Turn model is not installed (pip install --no-deps pipecat-ai==1.14.0); "
-                    "streamed turns end after %g s of silence", app[SETTINGS].value(STREAM_FIXED_SILENCE))
+        log.warning("end of turn: the Smart Turn model is not installed (pip install --no-deps pipecat-ai==1.14.0, "
+                    "or VOXD_END_OF_TURN_MODEL); streamed turns end after %g s of silence (VOXD_STREAM_FIXED_SILENCE)",
+                    app[SETTINGS].value(STREAM_FIXED_SILENCE))
     app[ENGINES].begin(SMART_TURN_ENGINE, lambda: load_model(streams, SmartTurn(path)), usable=path is not None,
                        preload=True)
     app.on_shutdown.append(streams.close_all)

@@ -24,6 +24,17 @@ from voxd.services.command_center.streaming.protocol import (BadFrame, Bye, End,
 log = logging.getLogger("voxd.command-center.stream")
 
 
+def log_end(node_id: str, reason: str, listening: ListeningTurn) -> None:
+    """One line a turn: why it ended and what its last judged pause cost (docs/performance.md)."""
+    judged, tracker = listening.judgement, listening.tracker
+    costs = (f"; last pause judged: transcription {judged.transcribe_ms:.0f} ms, smart turn "
+             f"{judged.smart_turn_ms if judged.smart_turn_ms is not None else '-'} ms, probability "
+             f"{judged.probability if judged.probability is not None else '-'}, complete {judged.complete}"
+             if judged is not None else "")
+    log.info("stream turn of %s ended (%s) after %.2f s of audio, %.2f s of it silence after the speech%s",
+             node_id, reason, tracker.seconds, tracker.silence, costs)
+
+
 class Stream:
     def __init__(self, ws: web.WebSocketResponse, tools: StreamTools, arbiter: Arbiter, node_id: str,
                  household_id: str) -> None:
@@ -49,7 +60,8 @@ class Stream:
                 else:  # closed, closing or broken
                     break
         finally:
-            await self.drop_turn()
+            if await self.drop_turn():
+                log.info("stream of %s closed during a turn: the turn is cancelled and its audio freed", self.node_id)
             await self.ws.close()
 
     async def send(self, frame: dict) -> None:
@@ -113,6 +125,7 @@ class Stream:
             await self.send(message("no_speech"))
             return
         await self.send(message("end_of_turn", reason=str(reason)))
+        log_end(self.node_id, reason, listening)
         self.listening = None  # frames in flight after the end are not the turn's
         try:
             heard = await listening.transcript()
@@ -124,12 +137,14 @@ class Stream:
         turn.hear(heard)
         await answer(self.ws, self.tools.pipeline, turn)
 
-    async def drop_turn(self) -> None:
-        """Cancels the open turn and frees its audio (a dropped stream, a new start, shutdown)."""
+    async def drop_turn(self) -> bool:
+        """Cancels the open turn and frees its audio (a dropped stream, a new start, shutdown);
+        True when one was still open."""
         task, self.turn = self.turn, None
-        if task is not None and not task.done():
-            task.cancel()
-        if task is not None:
-            with contextlib.suppress(BaseException):
-                await task
         self.listening = None
+        if task is None or task.done():
+            return False
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        return True

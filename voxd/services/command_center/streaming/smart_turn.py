@@ -18,8 +18,11 @@ SAMPLE_RATE = 16_000
 WINDOW_SAMPLES = 8 * SAMPLE_RATE
 
 
-def model_path() -> Path | None:
-    """The ONNX file inside the installed pipecat-ai package, or None (not installed)."""
+def model_path(configured: str | None = None) -> Path | None:
+    """The ONNX file (VOXD_END_OF_TURN_MODEL, else inside the installed pipecat-ai package), or
+    None when it is not there."""
+    if configured:
+        return Path(configured) if Path(configured).is_file() else None
     spec = importlib.util.find_spec("pipecat")
     if spec is None or not spec.submodule_search_locations:
         return None
