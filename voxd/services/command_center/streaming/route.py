@@ -14,7 +14,8 @@ from aiohttp import web
 
 from voxd.kit.appkeys import LIVE, SETTINGS
 from voxd.kit.auth import Pattern
-from voxd.kit.engines import ENGINES, EngineState
+from voxd.kit.engines import ENGINES
+from voxd.kit.errors import ApiError
 from voxd.kit.household_scope import acting_household
 from voxd.kit.routes import Call, Route
 from voxd.kit.settings_live import LiveSettings
@@ -84,6 +85,9 @@ async def open_stream(call: Call[None]) -> web.StreamResponse:
     app, node_id = call.app, call.principal.subject
     streams = app[STREAMS]
     ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES * 2, heartbeat=HEARTBEAT_SECONDS)
+    if not ws.can_prepare(call.request).ok:
+        raise ApiError(426, "upgrade_required", "the command stream is a WebSocket: open it with an upgrade "
+                       "(GET with Upgrade: websocket)", headers={"Upgrade": "websocket"})
     await ws.prepare(call.request)
     tools = StreamTools(app[PIPELINE], lambda: streams.model, streams.rules)
     stream = Stream(ws, tools, streams.arbiter, node_id, acting_household(call))
