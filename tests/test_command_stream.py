@@ -59,26 +59,26 @@ def test_bad_frames_get_an_error_frame_and_the_stream_goes_on(speechless):
     node = register_node(speechless)
 
     async def exchange():
-        async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(stream_url(speechless), headers=node_headers(node)) as ws:
-                answers = []
-                for bad in ("not json", '{"type": "sing"}', '{"type": "start", "sample_rate": 44100}',
-                            '{"type": "end", "reason": "bored"}', '{"type": "end", "reason": "cancelled"}',
-                            "x" * 5000):
-                    await ws.send_str(bad)
-                    answers.append(await receive_json(ws))
-                await ws.send_bytes(b"\0\0\0")  # an odd number of bytes is no 16-bit audio
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(stream_url(speechless), headers=node_headers(node)) as ws:
+            answers = []
+            for bad in ("not json", '{"type": "sing"}', '{"type": "start", "sample_rate": 44100}',
+                        '{"type": "end", "reason": "bored"}', '{"type": "end", "reason": "cancelled"}',
+                        "x" * 5000):
+                await ws.send_str(bad)
                 answers.append(await receive_json(ws))
-                await ws.send_bytes(b"\0" * (70 * 1024))  # past the frame cap
-                answers.append(await receive_json(ws))
-                await ws.send_bytes(b"\0" * 2560)  # audio before any start
-                answers.append(await receive_json(ws))
-                await ws.send_json({"type": "start", "wake_score": 0.8})
-                answers.append(await receive_json(ws))
-                await ws.send_json({"type": "end", "reason": "no_speech"})
-                answers.append(await receive_json(ws))
-                await ws.send_json({"type": "bye"})
-                return answers
+            await ws.send_bytes(b"\0\0\0")  # an odd number of bytes is no 16-bit audio
+            answers.append(await receive_json(ws))
+            await ws.send_bytes(b"\0" * (70 * 1024))  # past the frame cap
+            answers.append(await receive_json(ws))
+            await ws.send_bytes(b"\0" * 2560)  # audio before any start
+            answers.append(await receive_json(ws))
+            await ws.send_json({"type": "start", "wake_score": 0.8})
+            answers.append(await receive_json(ws))
+            await ws.send_json({"type": "end", "reason": "no_speech"})
+            answers.append(await receive_json(ws))
+            await ws.send_json({"type": "bye"})
+            return answers
     answers = run(exchange())
     codes = [answer.get("code") for answer in answers[:9]]
     assert codes == ["malformed_json", "invalid_message", "invalid_message", "invalid_message", "no_turn",
@@ -113,9 +113,9 @@ def test_without_the_end_of_turn_model_a_fixed_silence_ends_the_turn(speechless)
     node = register_node(speechless)
 
     async def spoken():
-        async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(stream_url(speechless), headers=node_headers(node)) as ws:
-                return await turn(ws, pcm_of(espeak("turn on the lights")))
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(stream_url(speechless), headers=node_headers(node)) as ws:
+            return await turn(ws, pcm_of(espeak("turn on the lights")))
     heard = run(spoken())
     assert heard.types() == ["listening", "end_of_turn", "error"], heard.frames
     assert heard.first("end_of_turn")["reason"] == "silence_ceiling"
@@ -133,11 +133,11 @@ def voice(tmp_path_factory):
 
 async def one_stream(daemon, node: dict, *clips: bytes) -> list[Heard]:
     """The turns of `clips` on one stream, each a follow-up of the one before."""
-    async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(stream_url(daemon), headers=node_headers(node)) as ws:
-            turns = [await turn(ws, clip, follow_up=index > 0) for index, clip in enumerate(clips)]
-            await ws.send_json({"type": "bye"})
-            return turns
+    async with aiohttp.ClientSession() as session, \
+            session.ws_connect(stream_url(daemon), headers=node_headers(node)) as ws:
+        turns = [await turn(ws, clip, follow_up=index > 0) for index, clip in enumerate(clips)]
+        await ws.send_json({"type": "bye"})
+        return turns
 
 
 def wav_seconds(data: bytes) -> float:

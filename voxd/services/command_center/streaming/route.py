@@ -21,8 +21,8 @@ from voxd.kit.routes import Call, Route
 from voxd.kit.settings_live import LiveSettings
 from voxd.services.command_center.pipeline.pipeline import PIPELINE
 from voxd.services.command_center.settings import (
-    ARBITRATION_WINDOW, END_OF_TURN_MODEL, END_OF_TURN_THRESHOLD, STREAM_FIXED_SILENCE, STREAM_IDLE_TIMEOUT, STREAM_MAX_TURN,
-    STREAM_PAUSE, STREAM_SILENCE_CEILING,
+    ARBITRATION_WINDOW, END_OF_TURN_MODEL, END_OF_TURN_THRESHOLD, STREAM_FIXED_SILENCE, STREAM_IDLE_TIMEOUT,
+    STREAM_MAX_TURN, STREAM_PAUSE, STREAM_SILENCE_CEILING,
 )
 from voxd.services.command_center.streaming.arbitration import Arbiter
 from voxd.services.command_center.streaming.end_of_turn import TurnRules

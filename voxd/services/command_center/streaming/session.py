@@ -10,9 +10,9 @@ import logging
 
 from aiohttp import WSMsgType, web
 
-from voxd.services.command_center.pipeline.turn import Turn
 from voxd.kit.errors import UpstreamError
 from voxd.services.command_center.pipeline.speech import SpeechUnavailable
+from voxd.services.command_center.pipeline.turn import Turn
 from voxd.services.command_center.streaming.answering import answer, cannot_hear
 from voxd.services.command_center.streaming.arbitration import Arbiter, Entrant
 from voxd.services.command_center.streaming.judging import StreamTools, wav_of

@@ -26,7 +26,7 @@ def model_path(configured: str | None = None) -> Path | None:
     spec = importlib.util.find_spec("pipecat")
     if spec is None or not spec.submodule_search_locations:
         return None
-    path = Path(list(spec.submodule_search_locations)[0]) / MODEL_FILE
+    path = Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
     return path if path.is_file() else None
 
 
