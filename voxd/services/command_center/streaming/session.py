@@ -113,6 +113,11 @@ class Stream:
             if not entrant.first:
                 await self.send(message("listening"))
             await self.hear_and_answer(start, listening, await listening.listen())
+        except ConnectionError:
+            pass  # the node went away while it was answered: the socket's loop cleans up
+        except Exception:  # a bug here must cost the node one turn, not the command center a crash
+            log.exception("stream turn of %s failed", self.node_id)
+            await self.send(error("internal_error", "the turn could not be answered"))
         finally:
             self.arbiter.leave(self.household_id, entrant)
             self.listening = None
