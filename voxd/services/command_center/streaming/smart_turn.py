@@ -23,7 +23,10 @@ def model_path(configured: str | None = None) -> Path | None:
     None when it is not there."""
     if configured:
         return Path(configured) if Path(configured).is_file() else None
-    spec = importlib.util.find_spec("pipecat")
+    try:
+        spec = importlib.util.find_spec("pipecat")
+    except ImportError:  # a broken install answers like a missing one
+        return None
     if spec is None or not spec.submodule_search_locations:
         return None
     path = Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
