@@ -146,3 +146,20 @@ def test_closing_a_turn_cancels_its_judgement_and_frees_its_audio():
         await listening.close()
         return judging.cancelled(), len(listening.pcm), listening._judging
     assert asyncio.run(dropped()) == (True, 0, None)
+
+
+def test_audio_that_trickles_in_ends_at_a_wall_clock_deadline(monkeypatch):
+    from types import SimpleNamespace
+
+    from voxd.services.command_center.streaming import listening as module
+    from voxd.services.command_center.streaming.judging import StreamTools
+
+    monkeypatch.setattr(module, "DEADLINE_SLACK", 0.05)
+    rules = TurnRules(pause=0.16, silence_ceiling=1.5, threshold=0.5, max_turn=0.05, fixed_silence=0.8)
+
+    async def trickle():
+        tools = StreamTools(SimpleNamespace(speech=SlowSpeech()), lambda: None, lambda: rules)
+        turn = module.ListeningTurn(tools, "home", voice_activity())
+        turn.feed(silence(0.02))  # far less audio than the longest turn, and then nothing
+        return await turn.listen()
+    assert asyncio.run(trickle()) is EndReason.MAX_LENGTH
