@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from daemons import serving
-from spoken import espeak
+from spoken import espeak, piper
 from stream_client import STREAM, Heard, collect, pcm_of, receive_json, silence, speak, turn
 from test_commands import node_headers, register_node
 
@@ -160,9 +160,10 @@ def test_a_streamed_turn_is_answered_sentence_by_sentence_and_a_follow_up_uses_t
 
 
 @pytest.mark.slow
-def test_a_pause_inside_the_sentence_does_not_cut_the_turn_off(voice):
+@pytest.mark.parametrize("speaker", [espeak, piper], ids=["espeak-ng", "piper"])
+def test_a_pause_inside_the_sentence_does_not_cut_the_turn_off(voice, speaker):
     node = register_node(voice)
-    clip = pcm_of(espeak("set a timer for")) + silence(0.4) + pcm_of(espeak("ten minutes"))
+    clip = pcm_of(speaker("set a timer for")) + silence(0.4) + pcm_of(speaker("ten minutes"))
     [heard] = run(one_stream(voice, node, clip))
     assert heard.first("reply")["command"] == "set_timer", heard.frames
     words = heard.first("transcript")["text"].lower()
