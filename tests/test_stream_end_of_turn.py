@@ -163,3 +163,62 @@ def test_audio_that_trickles_in_ends_at_a_wall_clock_deadline(monkeypatch):
         turn.feed(silence(0.02))  # far less audio than the longest turn, and then nothing
         return await turn.listen()
     assert asyncio.run(trickle()) is EndReason.MAX_LENGTH
+
+
+class HeardAs:
+    """A speech-to-text service that hears the given words at once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    async def transcribe(self, audio: bytes, household_id: str, identify: bool = True):
+        from voxd.wire.speech import Timings, Transcription
+        return Transcription(self.text, "en", 0, None, Timings(0, 0, 0))
+
+
+def pipeline_hearing(text: str):
+    """The pieces of the pipeline a judgement reads, with the real commands' templates."""
+    from types import SimpleNamespace
+    from zoneinfo import ZoneInfo
+
+    from voxd.commands.registry import load_commands
+
+    async def zone(household_id: str) -> ZoneInfo:
+        return ZoneInfo("UTC")
+    return SimpleNamespace(speech=HeardAs(text), commands=load_commands(), repair=str, household_zone=zone,
+                           clock=lambda timezone: __import__("datetime").datetime.now(timezone), fast_path=True,
+                           semantic=None, semantic_on=False)
+
+
+@pytest.mark.parametrize("text, complete", [("set a timer for", False), ("set a timer for ten minutes", True),
+                                            ("stop", True), ("tell me something nice", None)])
+def test_what_the_words_say(text, complete):
+    from voxd.services.command_center.streaming.judging import completeness
+    assert asyncio.run(completeness(pipeline_hearing(text), text, "home")) is complete
+
+
+class Certain:
+    """An end-of-turn model sure that every pause ends the turn (as it was of espeak-ng's "set a timer for")."""
+
+    def probability(self, pcm: bytes) -> float:
+        return 0.99
+
+
+def test_a_judged_half_sentence_waits_for_the_silence_ceiling_and_a_whole_command_does_not():
+    from voxd.services.command_center.streaming.judging import StreamTools
+    from voxd.services.command_center.streaming.listening import ListeningTurn
+
+    async def judged(text: str, pause: float) -> EndReason | None:
+        tools = StreamTools(pipeline_hearing(text), lambda: Certain(), lambda: RULES)
+        listening = ListeningTurn(tools, "home", voice_activity())
+        listening.feed(pcm_of(espeak(text)) + silence(pause))
+        listening.check()  # the pause is judged in the background
+        while not listening.current:
+            listening.changed.clear()
+            await asyncio.wait_for(listening.changed.wait(), 30)
+        reason = listening.check()
+        await listening.close()
+        return reason
+    assert asyncio.run(judged("set a timer for", 0.4)) is None
+    assert asyncio.run(judged("set a timer for", 1.6)) is EndReason.SILENCE_CEILING
+    assert asyncio.run(judged("set a timer for ten minutes", 0.3)) is EndReason.COMPLETE_COMMAND
