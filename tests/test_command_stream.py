@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 import wave
 
 import aiohttp
@@ -128,7 +129,23 @@ def voice(tmp_path_factory):
     the first turn; no language model (spoken fast-path commands)."""
     with serving(tmp_path_factory, ["config", "auth", "command-center", "stt", "tts"], startup_timeout=300,
                  warm=True, VOXD_STT_PRELOAD="true", VOXD_TTS_PRELOAD="true") as daemon:
+        warm_end_of_turn(daemon)
         yield daemon
+
+
+def warm_end_of_turn(daemon) -> None:
+    """The end-of-turn model loads when the first node opens a stream: open one, wait until it is in."""
+    node = register_node(daemon)
+    health = daemon.url("command-center") + "/api/v0/health"
+
+    async def first_stream():
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(stream_url(daemon), headers=node_headers(node)):
+            deadline = time.monotonic() + 120
+            while httpx.get(health).json()["engines"]["smart turn"] != "warm" and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+    run(first_stream())
+    assert httpx.get(health).json()["engines"]["smart turn"] == "warm"
 
 
 async def one_stream(daemon, node: dict, *clips: bytes) -> list[Heard]:

@@ -4,6 +4,7 @@ voice activity detector finds in real speech, and the arbitration between nodes 
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 
 import pytest
 
@@ -186,7 +187,7 @@ def pipeline_hearing(text: str):
     async def zone(household_id: str) -> ZoneInfo:
         return ZoneInfo("UTC")
     return SimpleNamespace(speech=HeardAs(text), commands=load_commands(), repair=str, household_zone=zone,
-                           clock=lambda timezone: __import__("datetime").datetime.now(timezone), fast_path=True,
+                           clock=lambda timezone: datetime.now(timezone), fast_path=True,
                            semantic=None, semantic_on=False)
 
 
