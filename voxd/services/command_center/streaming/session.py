@@ -82,10 +82,10 @@ class Stream:
             self.listening = ListeningTurn(self.tools, self.household_id, voice_activity())
             self.turn = asyncio.create_task(self.converse(sent, self.listening), name=f"stream turn {self.node_id}")
         elif isinstance(sent, End):
-            if self.listening is None:
-                await self.send(error("no_turn", "no turn is open: send start first"))
-            else:
+            if self.listening is not None:
                 self.listening.end(sent.reason)
+            elif self.turn is None:  # else it crossed our end_of_turn or stand_down: nothing left to end
+                await self.send(error("no_turn", "no turn is open: send start first"))
         return False
 
     async def on_audio(self, data: bytes) -> None:
