@@ -24,7 +24,7 @@ def speechless(tmp_path_factory):
     """The command center without the speech services or the end-of-turn model: the protocol,
     the limits, the refusals, the fixed-silence rule."""
     with serving(tmp_path_factory, ["config", "auth", "command-center"],
-                 VOXD_END_OF_TURN_MODEL="/nonexistent/smart-turn.onnx") as daemon:
+                 VOXD_END_OF_TURN_MODEL="/nonexistent/smart-turn.onnx", VOXD_STREAM_IDLE_TIMEOUT="3") as daemon:
         yield daemon
 
 
@@ -103,6 +103,20 @@ def test_a_second_stream_of_a_node_replaces_the_first(speechless):
     closed, still = run(twice())
     assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4000
     assert still["type"] == "listening"
+
+
+def test_a_stream_with_no_frame_for_the_idle_time_out_is_closed(speechless):
+    node = register_node(speechless)
+
+    async def idle():
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(stream_url(speechless), headers=node_headers(node)) as ws:
+            told = await receive_json(ws)  # after VOXD_STREAM_IDLE_TIMEOUT (3 s here) of nothing
+            closed = await asyncio.wait_for(ws.receive(), 30)
+            return told, closed.type
+    told, closed = run(idle())
+    assert told["type"] == "error" and told["code"] == "idle_timeout"
+    assert closed is aiohttp.WSMsgType.CLOSE
 
 
 def test_without_the_end_of_turn_model_a_fixed_silence_ends_the_turn(speechless):
