@@ -7,6 +7,7 @@ what voxd adds or moves is read back from Radicale."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -30,20 +31,27 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Radicale that checks logins: the household's is "family" with the password "right"."""
+    with radicale(tmp_path_factory.mktemp("radicale-logins"), {"family": "right"}) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def clocked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     with serving(tmp_path_factory, ["config", "auth", "command-center"], VOXD_TEST_CLOCK=WEDNESDAY) as daemon:
         yield daemon
 
 
 @pytest.fixture(scope="module")
-def home(clocked: Daemon, server: str) -> dict:
+def home(clocked: Daemon, server: str, guarded: str) -> dict:
     """The Smiths' node, Ann and Bob (logged in), and two households with no calendar and with one
     whose server is down, all made before anything is said (the command center reads households once)."""
     node = register_node(clocked, "Europe/London")
     household_id = node["household"]["household_id"]
     ann, bob = household_member(clocked, household_id), household_member(clocked, household_id)
     made = {"node": node, "ann": ann, "bob": bob, "unconnected": register_node(clocked, "Europe/London"),
-            "down": register_node(clocked, "Europe/London")}
+            "down": register_node(clocked, "Europe/London"), "refused": register_node(clocked, "Europe/London")}
     fill_calendars(server)
     connect(clocked, server, "family", household=household_id)
     connect(clocked, server, "ann", user=ann["email"])
@@ -51,6 +59,13 @@ def home(clocked: Daemon, server: str) -> dict:
     dead = f"http://127.0.0.1:{free_port()}/"
     stored = run_voxd(clocked.env, "calendar", "connect", "--url", dead, "--no-check",
                       "--household", made["down"]["household"]["household_id"])
+    assert stored.exit_code == 0, stored.output
+    calendar_of(guarded, "family", "right")
+    wrong = run_voxd(clocked.env, "calendar", "connect", "--url", guarded, "--username", "family",
+                     "--household", made["refused"]["household"]["household_id"], input="wrong\n")
+    assert wrong.exit_code == 1 and "turned down its username or app password" in wrong.output, wrong.output
+    stored = run_voxd(clocked.env, "calendar", "connect", "--url", guarded, "--username", "family", "--no-check",
+                      "--household", made["refused"]["household"]["household_id"], input="wrong\n")
     assert stored.exit_code == 0, stored.output
     return made
 
@@ -149,3 +164,27 @@ def test_no_calendar_connected_is_one_sentence(clocked, home):
                            ("when is my next appointment", "next_event"),
                            ("add the dentist on friday at 3", "add_event"), ("move the dentist to 4", "move_event")):
         assert heard(clocked, home["unconnected"], words, command) == NOT_CONNECTED
+
+
+def test_a_wrong_app_password_is_said(clocked, home):
+    assert heard(clocked, home["refused"], "when is my next appointment", "next_event") == (
+        "The household's calendar turned down its username or app password. "
+        "Connect it again with voxd calendar connect.")
+
+
+def test_a_persons_calendar_password_is_sealed_at_rest(clocked, home):
+    data = clocked.home / "data"
+    assert [path.name for path in data.iterdir() if b"app-password" in path.read_bytes()] == []
+
+
+def test_a_users_secret_names_a_known_user_and_one_owner_only(clocked, home):
+    url = clocked.url("command-center") + "/api/v0/secrets/CALDAV_URL"
+    admin = {"X-Admin-Key": clocked.admin_key}
+    unknown = httpx.put(url, json={"value": "http://x/", "user_id": str(uuid.uuid4())}, headers=admin)
+    assert (unknown.status_code, unknown.json()["error"]["code"]) == (404, "user_not_found")
+    both = httpx.put(url, json={"value": "http://x/", "user_id": str(uuid.uuid4()),
+                                "household_id": home["node"]["household"]["household_id"]}, headers=admin)
+    assert (both.status_code, both.json()["error"]["code"]) == (400, "secret_scope_required")
+    listed = httpx.get(clocked.url("command-center") + "/api/v0/secrets", headers=admin).json()["required"]
+    users = {row["scope"]: row["set_for"] for row in listed if row["key"] == "CALDAV_PASSWORD"}
+    assert len(users["user"]) == 2 and "app-password" not in str(listed)

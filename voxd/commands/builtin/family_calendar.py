@@ -36,7 +36,7 @@ SECRETS = tuple(
 )
 CALENDAR = "(calendar|diary|schedule|agenda)"
 OWNED = "[my|our|the|the family|the household]"
-TITLE_FILLER = re.compile(r"^(?:(?:the|a|an|my|our) )+")
+TITLE_FILLER = re.compile(r"^(?:(?:the|a|an|my|our) )+|(?: (?:for|on|at|to|in|by))+$")
 CALENDAR_WORDS = re.compile(r"\b(?:calendar|diary|schedule|agenda|appointment|event|book)\b")
 NOT_EVENTS = re.compile(r"\b(?:remind|reminder|alarm|wake me|timer|shopping|list)\b")
 
@@ -50,7 +50,7 @@ def accounts(request: CommandRequest) -> list[CalendarAccount]:
 
 def clean_title(title: str | None) -> str | None:
     """'the Dentist' -> 'Dentist'; the words as said, without the article."""
-    words = TITLE_FILLER.sub("", (title or "").strip())
+    words = TITLE_FILLER.sub("", (title or "").strip().lower())
     return words[:1].upper() + words[1:] if words else None
 
 
@@ -103,7 +103,6 @@ class NextEvent(CalendarCommand):
     templates = (
         "[please] (when|what) is (my|our|the) next (appointment|meeting|event|engagement)",
         f"[please] what is next (on|in) {OWNED} {CALENDAR}",
-        "[please] what is (my|our) next (appointment|meeting|event)",
     )
 
     async def execute(self, request: CommandRequest) -> CommandResponse:

@@ -11,6 +11,7 @@ from typing import Annotated
 from aiohttp import web
 from pydantic import Field
 
+from voxd.commands.api import RequiredSecret
 from voxd.kit.appkeys import CLIENT
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import UpstreamError, bad_request, not_found
@@ -61,6 +62,11 @@ def commands(call: Call):
     return call.app[PIPELINE].commands
 
 
+def is_entry_of(entry: SecretEntry, secret: RequiredSecret) -> bool:
+    """A user's value counts for a secret of scope user only, and a household's or node's for the others."""
+    return entry.key == secret.key and (entry.user_id is not None) == (secret.scope == "user")
+
+
 def owner(entry: SecretEntry) -> str:
     return entry.user_id or entry.node_id or entry.household_id or ""
 
@@ -70,8 +76,8 @@ async def overview(call: Call[None]) -> web.Response:
     required = [
         RequiredSecretStatus(
             command.name, secret.key, secret.description, secret.scope,
-            [owner(e) for e in entries if e.key == secret.key and e.set],
-            [owner(e) for e in entries if e.key == secret.key and e.unreadable],
+            [owner(e) for e in entries if is_entry_of(e, secret) and e.set],
+            [owner(e) for e in entries if is_entry_of(e, secret) and e.unreadable],
         )
         for command in commands(call)
         for secret in command.required_secrets

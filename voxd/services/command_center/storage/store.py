@@ -58,7 +58,7 @@ MIGRATIONS = [
     """,
     # A user's own secrets (issue 25 §3: each person's calendar), given to commands they speak.
     """
-    CREATE TABLE user_secrets (
+    CREATE TABLE IF NOT EXISTS user_secrets (
         key TEXT NOT NULL,
         user_id TEXT NOT NULL,
         sealed BLOB NOT NULL,  -- nonce + AES-GCM ciphertext, bound to the key and the user
