@@ -38,7 +38,9 @@ CALENDAR = "(calendar|diary|schedule|agenda)"
 OWNED = "[my|our|the|the family|the household]"
 TITLE_FILLER = re.compile(r"^(?:(?:the|a|an|my|our) )+|(?: (?:for|on|at|to|in|by))+$")
 CALENDAR_WORDS = re.compile(r"\b(?:calendar|diary|schedule|agenda|appointment|event|book)\b")
-NOT_EVENTS = re.compile(r"\b(?:remind|reminder|alarm|wake me|timer|shopping|list)\b")
+# Not the calendar's, or not what it does: reminders, alarms, lists, and removing events (the crowd's
+# calendar_update sentences teach both adding and removing; voxd removes none).
+NOT_EVENTS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?|remove|delete|cancel|clear|erase)\b")
 
 
 def accounts(request: CommandRequest) -> list[CalendarAccount]:
