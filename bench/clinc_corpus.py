@@ -60,6 +60,8 @@ TOLERATED: dict[str, tuple[str, ...]] = {
     "meal_suggestion": ("whats_for_dinner", "find_recipe"),
     # "when is my meeting with dan": the calendar's reading answers it, though it does not search by name
     "meeting_schedule": ("calendar_events", "next_event"),
+    # "schedule a meeting with kim at 10 am" is an event on the calendar (its meeting rooms are not)
+    "schedule_meeting": ("add_event",),
 }
 
 

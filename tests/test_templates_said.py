@@ -137,8 +137,8 @@ SAID: dict[str, tuple[str, ...]] = {
                         "read my calendar", "do I have anything on tomorrow", "am I free on saturday"),
     "next_event": ("when is my next appointment", "what's next on the calendar"),
     "add_event": ("put swimming on the calendar on saturday at 10", "add a meeting with sam tomorrow at 2pm to my calendar",
-                  "add the dentist on friday at 3", "book the vet on monday at 9",
-                  "create an event called book club on wednesday at 7pm"),
+                  "add the dentist on friday at 3", "schedule a haircut next tuesday at 11",
+                  "create an event called book club on wednesday at 7pm", "add my dentist appointment to the calendar"),
     "move_event": ("move the dentist to 4", "reschedule the vet on tuesday at 10"),
     "remember": (
         "remember that I like jazz",

@@ -16,13 +16,13 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, RequiredSecret
-from voxd.commands.builtin import sentence_case
+from voxd.commands.builtin import sentence_case, without_politeness
 from voxd.commands.builtin.caldav_access import (PASSWORD, URL, USERNAME, CalendarAccount, CalendarEvent,
                                                  CalendarUnavailable, add_to, events_between, move)
 from voxd.commands.builtin.calendar_speech import (agenda, appointment_time, clock_only, moment_from_value,
                                                    on_day, phrase_in, spoken_when)
 from voxd.commands.phrasebook import phrasebook
-from voxd.language.dates import ResolvedTime, is_time_expression, resolve_time_expression
+from voxd.language.dates import ResolvedTime, find_time_expressions, is_time_expression, resolve_time_expression
 from voxd.language.numbers import parse_number
 from voxd.language.templates import normalize_utterance
 
@@ -37,7 +37,16 @@ SECRETS = tuple(
 CALENDAR = "(calendar|diary|schedule|agenda)"
 OWNED = "[my|our|the|the family|the household]"
 TITLE_FILLER = re.compile(r"^(?:(?:the|a|an|my|our) )+|(?: (?:for|on|at|to|in|by))+$")
-CALENDAR_WORDS = re.compile(r"\b(?:calendar|diary|schedule|agenda|appointment|event|book)\b")
+CALENDAR_WORDS = re.compile(r"\b(?:calendar|diary|schedule|agenda|appointments?|events?|meetings?)\b")
+# A question about the date, the time or holidays is get_date's or get_current_time's, not the calendar's.
+NOT_READING = re.compile(r"\b(?:date|what day|day of the week|what time|time is it|holidays?)\b")
+NOW = re.compile(r"^(?:right )?now$")
+ASKING = "[please] [can you|could you|would you|i need to|i want to|i would like to]"
+ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want to|i would like to) )*"
+                    r"(?:(?:add|put|schedule|book|pencil in|create)|mark (?:my|our|the) (?:calendar|diary)(?: that| for)?) "
+                    r"(?P<title>.+?)(?: (?:on|to|in|into|for) (?:my|our|the|the family|the household|\w+s) "
+                    r"(?:calendar|diary|schedule))?$")
+MOVING = re.compile(r"\b(?:move|reschedule|change|shift|push) (?P<title>.+?) (?:to|till|until) (?P<time>.+)$")
 # Not the calendar's, or not what it does: reminders, alarms, lists, and removing events (the crowd's
 # calendar_update sentences teach both adding and removing; voxd removes none).
 NOT_EVENTS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?|remove|delete|cancel|clear|erase)\b")
@@ -80,6 +89,10 @@ class CalendarEvents(CalendarCommand):
         "(do|have) (i|we) (have|got) anything (on|planned|scheduled) [{day:time}]",
         "am i (busy|free) {day:time}",
     )
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """Not a question about the date, the time or a holiday ("what day of the week are we on")."""
+        return NOT_READING.search(normalize_utterance(text)) is None
 
     async def execute(self, request: CommandRequest, day: str | dict[str, str] | None = None) -> CommandResponse:
         found = accounts(request)
@@ -127,33 +140,39 @@ class NextEvent(CalendarCommand):
 class AddEvent(CalendarCommand):
     name = "add_event"
     description = ("Add an event or appointment to the family calendar at a day and time "
-                   "('the dentist on Friday at 3'). Not for reminders, alarms or lists.")
+                   "('the dentist on Friday at 3'; a day alone makes an all-day event). Not for reminders, alarms or lists.")
     examples = phrasebook("add_event")
     parameters = (
-        Parameter("title", "string", "what the event is, such as the dentist", required=True),
-        Parameter("time", "datetime", "when it is: a day and time, or a day for an all-day event", required=True),
+        Parameter("title", "string", "name of the event, such as the dentist", required=True),
+        Parameter("time", "datetime", "day and time of the event", required=True),
         Parameter("duration_seconds", "duration", "how long it lasts, when said"),
     )
     templates = (
-        f"[please] (add|put) {{title}} (on|to|in|into) {OWNED} {CALENDAR} {{time:time}}",
-        f"[please] (add|put) {{title}} {{time:time}} (on|to|in|into) {OWNED} {CALENDAR}",
-        "[please] (add|put) {title} {time:time}",
-        "[please] (schedule|book) {title} {time:time}",
-        "[please] (make|create) (an appointment|an event) (for|called) {title} {time:time}",
+        f"{ASKING} (add|put) {{title}} (on|to|in|into) {OWNED} {CALENDAR} {{time:time}}",
+        f"{ASKING} (add|put) {{title}} {{time:time}} (on|to|in|into) {OWNED} {CALENDAR}",
+        f"{ASKING} (add|put) {{title}} {{time:time}}",
+        f"{ASKING} schedule {{title}} {{time:time}}",
+        f"{ASKING} (make|create) (an appointment|an event) (for|called) {{title}} {{time:time}}",
+        f"{ASKING} (add|put) {{title}} (on|to|in|into) {OWNED} {CALENDAR}",  # the time is asked for
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """Without a word of the calendar, only a time of day makes "add X <time>" an event: "add
-        eggs tomorrow" may be meant for a list."""
-        title, time = clean_title(arguments.get("title")), arguments.get("time")
-        if not (title and time):
+        """The title as said (read from the sentence when the semantic stage chose the command).
+        Without a word of the calendar, only a time of day makes "add X <time>" an event: "add eggs
+        tomorrow" may be meant for a list; "now" is never an appointment's time."""
+        time = arguments.get("time")
+        title = clean_title(arguments.get("title")) or title_said(text, time)
+        calendar_said = CALENDAR_WORDS.search(normalize_utterance(text)) is not None
+        if not title or (isinstance(time, str) and NOW.match(time)):
             return None
-        if not CALENDAR_WORDS.search(normalize_utterance(text)) and not clock_said(time):
+        if not calendar_said and not (isinstance(time, str) and clock_said(time)):
             return None
         return {**arguments, "title": title}
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        return bool(arguments.get("title") and arguments.get("time"))
+        """A title, and a time or a word of the calendar: without, "book a table" is no event."""
+        return bool(arguments.get("title")) and (bool(arguments.get("time"))
+                                                 or CALENDAR_WORDS.search(normalize_utterance(text)) is not None)
 
     async def execute(self, request: CommandRequest, title: str, time: str | dict[str, str],
                       duration_seconds: int | None = None) -> CommandResponse:
@@ -172,6 +191,17 @@ class AddEvent(CalendarCommand):
         whose = "your calendar" if account.owner == "your" else "the household calendar"
         said = f"I've added {title} to {whose} {spoken_when(start, request.now.date())}."
         return CommandResponse(said, data={"title": title, "start": start.isoformat(), "end": end.isoformat()})
+
+
+def title_said(text: str, time: Any) -> str | None:
+    """The event's name in a sentence the semantic stage chose add_event for: what follows the
+    verb, without the time phrase and "to my calendar" ("for friday, add a doctor's appointment to
+    my calendar": "doctors appointment")."""
+    said = normalize_utterance(text)
+    for phrase in find_time_expressions(said):
+        said = re.sub(rf"(?:^| )(?:for )?{re.escape(phrase)}(?= |$)", "", said).strip(" ,")
+    found = ADDING.search(said.strip(" ,"))
+    return clean_title(found["title"]) if found else None
 
 
 def clock_said(phrase: str) -> bool:
@@ -203,11 +233,17 @@ class MoveEvent(CalendarCommand):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """A bare hour ("to 4") is a clock time; anything else must be a time phrase."""
-        title, time = clean_title(arguments.get("title")), (arguments.get("time") or "").strip()
+        """A bare hour ("to 4") is a clock time; anything else must be a time phrase, and not "now".
+        The semantic stage leaves both to be read from the sentence ("move X to Y")."""
+        title, time = arguments.get("title"), arguments.get("time")
+        if not title and (moving := MOVING.search(normalize_utterance(text))):
+            title, time = moving["title"], moving["time"]
+        title, time = clean_title(title), without_politeness((time or "").strip()) or ""
         if isinstance(parse_number(time), int):
             time = f"at {time}"
-        return {"title": title, "time": time} if title and is_time_expression(time) else None
+        if not title or NOW.match(time) or not is_time_expression(time):
+            return None
+        return {"title": title, "time": time}
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         return bool(arguments.get("title") and arguments.get("time"))
