@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from caldav_server import calendar_of, events_named, free_port, radicale
-from conftest import COMMAND, Daemon, household_member, login, register_node, run_voxd, say
+from conftest import COMMAND, Daemon, household_member, node_headers, register_node, run_voxd, say
 from daemons import serving
 
 LONDON = ZoneInfo("Europe/London")
@@ -188,3 +188,14 @@ def test_a_users_secret_names_a_known_user_and_one_owner_only(clocked, home):
     listed = httpx.get(clocked.url("command-center") + "/api/v0/secrets", headers=admin).json()["required"]
     users = {row["scope"]: row["set_for"] for row in listed if row["key"] == "CALDAV_PASSWORD"}
     assert len(users["user"]) == 2 and "app-password" not in str(listed)
+
+
+def test_an_event_said_without_a_time_asks_for_it(clocked, home, server):
+    asked = say(clocked, home["node"], "add the bake sale to the calendar").json()
+    assert (asked["command"], asked["text"]) == ("add_event", "I need to know the day and time of the event.")
+    assert asked["result"]["wait_for_input"]
+    answer = httpx.post(clocked.url("command-center") + COMMAND, params={"follow_up": "true"},
+                        json={"text": "saturday at 2"}, headers=node_headers(home["node"]), timeout=30).json()
+    assert answer["text"] == "I've added Bake sale to the household calendar on Saturday at 2 PM."
+    [stored] = events_named(calendar_of(server, "family"), "Bake sale")
+    assert stored["dtstart"].dt == datetime(2026, 3, 7, 14, 0, tzinfo=LONDON)
