@@ -74,3 +74,15 @@ def events_named(calendar: caldav.Calendar, title: str) -> list:
     """The stored events (their iCalendar components) with this title."""
     found = [event.icalendar_component for event in calendar.events()]
     return [component for component in found if str(component.get("summary")) == title]
+
+
+@contextmanager
+def silent_server() -> Iterator[str]:
+    """A URL whose server takes connections and never answers: a calendar that hangs."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
+    finally:
+        listener.close()

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
-from caldav_server import calendar_of, events_named, free_port, radicale
+from caldav_server import calendar_of, events_named, free_port, radicale, silent_server
 from conftest import COMMAND, Daemon, household_member, node_headers, register_node, run_voxd, say
 from daemons import serving
 
@@ -38,20 +38,27 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def hanging() -> Iterator[str]:
+    with silent_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def clocked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     with serving(tmp_path_factory, ["config", "auth", "command-center"], VOXD_TEST_CLOCK=WEDNESDAY) as daemon:
         yield daemon
 
 
 @pytest.fixture(scope="module")
-def home(clocked: Daemon, server: str, guarded: str) -> dict:
+def home(clocked: Daemon, server: str, guarded: str, hanging: str) -> dict:
     """The Smiths' node, Ann and Bob (logged in), and two households with no calendar and with one
     whose server is down, all made before anything is said (the command center reads households once)."""
     node = register_node(clocked, "Europe/London")
     household_id = node["household"]["household_id"]
     ann, bob = household_member(clocked, household_id), household_member(clocked, household_id)
     made = {"node": node, "ann": ann, "bob": bob, "unconnected": register_node(clocked, "Europe/London"),
-            "down": register_node(clocked, "Europe/London"), "refused": register_node(clocked, "Europe/London")}
+            "down": register_node(clocked, "Europe/London"), "refused": register_node(clocked, "Europe/London"),
+            "hanging": register_node(clocked, "Europe/London")}
     fill_calendars(server)
     connect(clocked, server, "family", household=household_id)
     connect(clocked, server, "ann", user=ann["email"])
@@ -59,6 +66,9 @@ def home(clocked: Daemon, server: str, guarded: str) -> dict:
     dead = f"http://127.0.0.1:{free_port()}/"
     stored = run_voxd(clocked.env, "calendar", "connect", "--url", dead, "--no-check",
                       "--household", made["down"]["household"]["household_id"])
+    assert stored.exit_code == 0, stored.output
+    stored = run_voxd(clocked.env, "calendar", "connect", "--url", hanging, "--no-check",
+                      "--household", made["hanging"]["household"]["household_id"])
     assert stored.exit_code == 0, stored.output
     calendar_of(guarded, "family", "right")
     wrong = run_voxd(clocked.env, "calendar", "connect", "--url", guarded, "--username", "family",
@@ -157,6 +167,11 @@ def test_a_repeating_event_is_not_moved(clocked, home):
 def test_a_calendar_server_that_is_down_is_said(clocked, home):
     assert heard(clocked, home["down"], "what's on my calendar tomorrow", "calendar_events") == (
         "I can't reach the household's calendar right now.")
+
+
+def test_a_calendar_server_that_never_answers_is_said_not_waited_for(clocked, home):
+    assert heard(clocked, home["hanging"], "what's on my calendar tomorrow", "calendar_events") in (
+        "I can't reach the household's calendar right now.", "The household's calendar took too long to answer.")
 
 
 def test_no_calendar_connected_is_one_sentence(clocked, home):

@@ -48,8 +48,9 @@ ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want
                     r"(?:calendar|diary|schedule))?$")
 MOVING = re.compile(r"\b(?:move|reschedule|change|shift|push) (?P<title>.+?) (?:to|till|until) (?P<time>.+)$")
 # Not the calendar's, or not what it does: reminders, alarms, lists, and removing events (the crowd's
-# calendar_update sentences teach both adding and removing; voxd removes none).
-NOT_EVENTS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?|remove|delete|cancel|clear|erase)\b")
+# calendar_update sentences teach both adding and removing; voxd removes none), rides and travel.
+NOT_EVENTS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?|remove|delete|cancel|clear|erase"
+                        r"|uber|taxi|cab|flight|hotel|motel)\b")
 
 
 def accounts(request: CommandRequest) -> list[CalendarAccount]:
