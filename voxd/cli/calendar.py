@@ -8,8 +8,8 @@ import click
 from voxd.cli.output import CliError, console
 from voxd.cli.secrets import owner_body, put_secret, secret_value
 from voxd.cli.settings_option import load_settings
-from voxd.commands.builtin.caldav_access import (PASSWORD, URL, USERNAME, CalendarAccount, CalendarUnavailable,
-                                                 check_connection, spoken_problem)
+from voxd.commands.builtin.caldav_access import (NEEDS_EXTRA, PASSWORD, URL, USERNAME, CalendarAccount,
+                                                 CalendarUnavailable, check_connection, spoken_problem)
 
 
 @click.group()
@@ -42,7 +42,7 @@ def checked(account: CalendarAccount) -> str:
     try:
         return check_connection(account)
     except ImportError:
-        raise CliError("the calendar needs the calendar extra: pip install 'voxd[calendar]'") from None
+        raise CliError(NEEDS_EXTRA) from None
     except CalendarUnavailable as problem:
         raise CliError(str(problem)) from None
     except Exception as problem:  # the library's many kinds, said as the voice command would

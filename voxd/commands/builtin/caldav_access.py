@@ -26,6 +26,7 @@ REQUEST_TIMEOUT = 5  # seconds for each HTTP request the library makes
 DEADLINE = 12.0  # seconds for one whole call (discovery, then the search or the write)
 MAX_EVENTS = 200  # events read from one calendar for one question; the rest are left unsaid
 MAX_BYTES = 2_000_000  # of calendar data from one calendar for one question
+NEEDS_EXTRA = "The calendar needs the calendar extra: an administrator can install it with pip install voxd[calendar]."
 POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="voxd-caldav")
 T = TypeVar("T")
 
@@ -84,6 +85,8 @@ async def off_the_loop(account: CalendarAccount, work: Callable[[], T]) -> T:
         return await asyncio.wait_for(loop.run_in_executor(POOL, work), DEADLINE)
     except CalendarUnavailable:
         raise
+    except ImportError:
+        raise CalendarUnavailable(NEEDS_EXTRA) from None
     except asyncio.TimeoutError:
         log.warning("the calendar server at %s did not answer within %g s", shown(account.url), DEADLINE)
         raise CalendarUnavailable(f"{title_case(account.owner)} calendar took too long to answer.") from None

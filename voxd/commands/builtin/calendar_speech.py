@@ -14,8 +14,9 @@ from voxd.commands.builtin.caldav_access import CalendarEvent
 from voxd.language.dates import ResolvedTime, find_time_expressions, is_time_expression, resolve_time_expression
 
 # Words that say which half of the day a clock time is in: without them an appointment at 1 to 6 is
-# the afternoon's (dates.py reads a bare "at 3" as 03:00, right for an alarm, wrong for a dentist).
-HALF_OF_DAY = re.compile(r"\b(?:am|pm|morning|afternoon|evening|night|tonight|noon|midday|midnight|\d{1,2}:\d{2})\b")
+# the afternoon's (dates.py reads a bare "at 3" as 03:00, right for an alarm, wrong for a dentist); "03:30"
+# written with its zero is a 24-hour time.
+HALF_OF_DAY = re.compile(r"\b(?:am|pm|morning|afternoon|evening|night|tonight|noon|midday|midnight|0\d:\d{2})\b")
 AFTERNOON_HOURS = range(1, 7)
 
 
