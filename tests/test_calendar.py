@@ -91,8 +91,8 @@ def connect(daemon: Daemon, url: str, username: str, **whose: str) -> None:
 def fill_calendars(url: str) -> None:
     family = calendar_of(url, "family")
     family.save_event(dtstart=date(2026, 3, 7), dtend=date(2026, 3, 8), summary="Grandma visits")
-    family.save_event(dtstart=datetime(2026, 2, 7, 9, 0, tzinfo=LONDON), dtend=datetime(2026, 2, 7, 10, 0, tzinfo=LONDON),
-                      summary="Swimming", rrule={"FREQ": "WEEKLY"})
+    family.save_event(dtstart=datetime(2026, 2, 7, 9, 0, tzinfo=LONDON),
+                      dtend=datetime(2026, 2, 7, 10, 0, tzinfo=LONDON), summary="Swimming", rrule={"FREQ": "WEEKLY"})
     calendar_of(url, "ann").save_event(dtstart=datetime(2026, 3, 5, 16, 30, tzinfo=LONDON),
                                        dtend=datetime(2026, 3, 5, 17, 15, tzinfo=LONDON), summary="Piano lesson")
     calendar_of(url, "bob").save_event(dtstart=datetime(2026, 3, 5, 18, 0, tzinfo=LONDON),

@@ -43,14 +43,15 @@ NOT_READING = re.compile(r"\b(?:date|what day|day of the week|what time|time is 
 NOW = re.compile(r"^(?:right )?now$")
 ASKING = "[please] [can you|could you|would you|i need to|i want to|i would like to]"
 ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want to|i would like to) )*"
-                    r"(?:(?:add|put|schedule|book|pencil in|create)|mark (?:my|our|the) (?:calendar|diary)(?: that| for)?) "
+                    r"(?:(?:add|put|schedule|book|pencil in|create)"
+                    r"|mark (?:my|our|the) (?:calendar|diary)(?: that| for)?) "
                     r"(?P<title>.+?)(?: (?:on|to|in|into|for) (?:my|our|the|the family|the household|\w+s) "
                     r"(?:calendar|diary|schedule))?$")
 MOVING = re.compile(r"\b(?:move|reschedule|change|shift|push) (?P<title>.+?) (?:to|till|until) (?P<time>.+)$")
 # Not the calendar's, or not what it does: reminders, alarms, lists, and removing events (the crowd's
 # calendar_update sentences teach both adding and removing; voxd removes none), rides and travel.
-NOT_EVENTS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?|remove|delete|cancel|clear|erase"
-                        r"|uber|taxi|cab|flight|hotel|motel)\b")
+NOT_EVENTS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?"
+                        r"|remove|delete|cancel|clear|erase|uber|taxi|cab|flight|hotel|motel)\b")
 
 
 def accounts(request: CommandRequest) -> list[CalendarAccount]:
@@ -140,8 +141,8 @@ class NextEvent(CalendarCommand):
 
 class AddEvent(CalendarCommand):
     name = "add_event"
-    description = ("Add an event or appointment to the family calendar at a day and time "
-                   "('the dentist on Friday at 3'; a day alone makes an all-day event). Not for reminders, alarms or lists.")
+    description = ("Add an event or appointment to the family calendar at a day and time ('the dentist on "
+                   "Friday at 3'; a day alone makes an all-day event). Not for reminders, alarms or lists.")
     examples = phrasebook("add_event")
     parameters = (
         Parameter("title", "string", "name of the event, such as the dentist", required=True),
