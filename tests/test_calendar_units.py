@@ -49,3 +49,52 @@ def test_without_the_calendar_extra_the_calendar_says_how_to_install_it(monkeypa
         assert str(problem) == caldav_access.NEEDS_EXTRA
     else:
         raise AssertionError("no CalendarUnavailable")
+
+
+class Sent:
+    """One event as the library hands it over: its parsed component and its text."""
+
+    def __init__(self, component, data: str | None = None) -> None:
+        self.icalendar_component = component
+        self.data = data if data is not None else component.to_ical().decode()
+
+
+def a_server_sending(monkeypatch, items: list[Sent]) -> CalendarAccount:
+    class Calendar:
+        def search(self, **query):
+            return items
+
+    monkeypatch.setattr(caldav_access, "open_calendar", lambda account: Calendar())
+    return CalendarAccount("the household's", "http://127.0.0.1:9/", "", "")
+
+
+def test_the_soonest_events_are_kept_whatever_order_the_server_sends(monkeypatch):
+    from datetime import timedelta
+
+    from icalendar import Event
+
+    def event(day: int) -> Sent:
+        component = Event()
+        component.add("summary", f"Day {day}")
+        component.add("dtstart", WEDNESDAY + timedelta(days=day))
+        component.add("uid", f"uid-{day}")
+        return Sent(component)
+
+    account = a_server_sending(monkeypatch, [event(day) for day in range(250, 0, -1)])
+    kept = caldav_access.read_events(account, WEDNESDAY, WEDNESDAY + timedelta(days=300), LONDON)
+    assert len(kept) == caldav_access.MAX_EVENTS and [e.title for e in kept[:2]] == ["Day 1", "Day 2"]
+
+
+def test_a_server_sending_too_much_is_refused_with_a_sentence(monkeypatch):
+    from icalendar import Event
+
+    component = Event()
+    component.add("summary", "Huge")
+    component.add("dtstart", WEDNESDAY)
+    account = a_server_sending(monkeypatch, [Sent(component, "x" * (caldav_access.MAX_BYTES + 1))])
+    try:
+        caldav_access.read_events(account, WEDNESDAY, WEDNESDAY, LONDON)
+    except CalendarUnavailable as problem:
+        assert str(problem) == "The household's calendar sent more than I can read."
+    else:
+        raise AssertionError("no CalendarUnavailable")

@@ -24,7 +24,7 @@ log = logging.getLogger("voxd.command-center.calendar")
 URL, USERNAME, PASSWORD = "CALDAV_URL", "CALDAV_USERNAME", "CALDAV_PASSWORD"
 REQUEST_TIMEOUT = 5  # seconds for each HTTP request the library makes
 DEADLINE = 12.0  # seconds for one whole call (discovery, then the search or the write)
-MAX_EVENTS = 200  # events read from one calendar for one question; the rest are left unsaid
+MAX_EVENTS = 200  # the soonest events kept from one calendar for one question; the rest are left unsaid
 MAX_BYTES = 2_000_000  # of calendar data from one calendar for one question
 NEEDS_EXTRA = "The calendar needs the calendar extra: an administrator can install it with pip install voxd[calendar]."
 POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="voxd-caldav")
@@ -137,13 +137,8 @@ def read_events(account: CalendarAccount, start: datetime, end: datetime, zone: 
     found = open_calendar(account).search(start=start, end=end, event=True, expand=True)
     if sum(len(item.data or "") for item in found) > MAX_BYTES:
         raise CalendarUnavailable(f"{title_case(account.owner)} calendar sent more than I can read.")
-    events = []
-    for item in found[:MAX_EVENTS]:
-        component = item.icalendar_component
-        event = as_event(component, account, zone)
-        if event is not None:
-            events.append(event)
-    return events
+    events = [event for item in found if (event := as_event(item.icalendar_component, account, zone))]
+    return sorted(events, key=lambda event: event.begins(zone))[:MAX_EVENTS]  # the soonest, whatever the order sent
 
 
 def as_event(component: Any, account: CalendarAccount, zone: ZoneInfo) -> CalendarEvent | None:

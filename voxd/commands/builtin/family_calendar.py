@@ -27,6 +27,7 @@ from voxd.language.numbers import parse_number
 from voxd.language.templates import normalize_utterance
 
 NOT_CONNECTED = "No calendar is connected yet: an administrator can connect one with voxd calendar connect."
+LONGEST_SPAN = timedelta(days=31)  # of days read out at once ("this month" at most)
 LOOK_AHEAD = timedelta(days=90)  # how far "my next appointment" and a moved event are looked for
 DEFAULT_LENGTH = 3600
 SECRETS = tuple(
@@ -103,7 +104,7 @@ class CalendarEvents(CalendarCommand):
         today = request.now.date()
         asked = moment_from_value(day, request.timezone) if day else None
         first = asked.start.date() if asked else today
-        last = (asked.end or asked.start).date() if asked else today
+        last = min((asked.end or asked.start).date() if asked else today, first + LONGEST_SPAN)
         start = datetime.combine(first, datetime.min.time(), tzinfo=request.timezone)
         end = datetime.combine(last + timedelta(days=1), datetime.min.time(), tzinfo=request.timezone)
         try:
