@@ -37,7 +37,8 @@ SECRETS = tuple(
 )
 CALENDAR = "(calendar|diary|schedule|agenda)"
 OWNED = "[my|our|the|the family|the household]"
-TITLE_FILLER = re.compile(r"^(?:(?:the|a|an|my|our) )+|(?: (?:for|on|at|to|in|by))+$")
+TITLE_FILLER = re.compile(r"^(?:(?:the|a|an|my|our) )+|(?: (?:on|to|in|into) (?:my|our|the|the family|the household) "
+                          r"(?:calendar|diary|schedule|agenda))?(?: (?:for|on|at|to|in|by))*$")
 CALENDAR_WORDS = re.compile(r"\b(?:calendar|diary|schedule|agenda|appointments?|events?|meetings?)\b")
 # A question about the date, the time or holidays is get_date's or get_current_time's, not the calendar's.
 NOT_READING = re.compile(r"\b(?:date|what day|day of the week|what time|time is it|holidays?)\b")
@@ -151,7 +152,7 @@ class AddEvent(CalendarCommand):
         Parameter("duration_seconds", "duration", "how long it lasts, when said"),
     )
     templates = (
-        f"{ASKING} (add|put) {{title}} (on|to|in|into) {OWNED} {CALENDAR} {{time:time}}",
+        f"{ASKING} (add|put) {{title}} (on|to|in|into) {OWNED} {CALENDAR} [for] {{time:time}}",
         f"{ASKING} (add|put) {{title}} {{time:time}} (on|to|in|into) {OWNED} {CALENDAR}",
         f"{ASKING} (add|put) {{title}} {{time:time}}",
         f"{ASKING} schedule {{title}} {{time:time}}",
