@@ -47,6 +47,9 @@ class FakeStore:
     async def secret_values(self, household_id: str, node_id: str) -> ApplicableSecrets:
         return ApplicableSecrets(dict(self.secrets), set(self.unreadable))
 
+    async def speaker_secret_values(self, user_id: str) -> ApplicableSecrets:
+        return ApplicableSecrets()
+
     async def get_document(self, household_id: str, command: str, key: str) -> Any:
         found = self.documents.get((household_id, command, key))
         return None if found is None else json.loads(found)

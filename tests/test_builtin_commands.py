@@ -458,7 +458,7 @@ def test_questions_need_a_model():
 def test_every_command_describes_itself_for_the_model():
     assert [command.name for command in COMMANDS] == [
         "stop", "get_current_time", "get_date", "calculate", "set_timer", "check_timers", "cancel_timer",
-        "convert_measurement", "find_recipe", "read_recipe", "whats_for_dinner", "add_recipe_to_shopping_list",
+        "calendar_events", "next_event", "add_event", "move_event", "convert_measurement", "find_recipe", "read_recipe", "whats_for_dinner", "add_recipe_to_shopping_list",
         "shopping_list", "todo_list", "tell_joke", "get_weather", "answer_question",
         "remember", "forget", "deep_research", "help"]
     for command in COMMANDS:

@@ -133,6 +133,13 @@ SAID: dict[str, tuple[str, ...]] = {
         "say something funny",
     ),
     "get_weather": ("what's the weather like this weekend", "what's the weather tomorrow in Paris"),
+    "calendar_events": ("what's on my calendar tomorrow", "what have we got this weekend", "what's happening on sunday",
+                        "read my calendar", "do I have anything on tomorrow", "am I free on saturday"),
+    "next_event": ("when is my next appointment", "what's next on the calendar"),
+    "add_event": ("put swimming on the calendar on saturday at 10", "add a meeting with sam tomorrow at 2pm to my calendar",
+                  "add the dentist on friday at 3", "schedule a haircut next tuesday at 11",
+                  "create an event called book club on wednesday at 7pm", "add my dentist appointment to the calendar"),
+    "move_event": ("move the dentist to 4", "reschedule the vet on tuesday at 10"),
     "remember": (
         "remember that I like jazz",
         "please keep in mind I take sugar in my tea",

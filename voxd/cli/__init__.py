@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from voxd import __version__
-from voxd.cli import ask, commands, households, logs, models, nodes, secrets, serve, users
+from voxd.cli import ask, calendar, commands, households, logs, models, nodes, secrets, serve, users
 from voxd.cli import login, mealplan, notify, recipes, relay, settings, tls, voices
 
 
@@ -23,6 +23,7 @@ main.add_command(nodes.node)
 main.add_command(nodes.nodes)
 main.add_command(logs.logs)
 main.add_command(secrets.secrets)
+main.add_command(calendar.calendar)
 main.add_command(commands.commands)
 main.add_command(ask.ask)
 main.add_command(models.models)

@@ -26,6 +26,27 @@ def only_household(settings: Settings, given: str | None) -> str:
     return found[0]["household_id"]
 
 
+def user_id_of(settings: Settings, given: str) -> str:
+    """A user's id from their email address or their id."""
+    for user in admin_call(settings, "auth", "GET", "/users")["users"]:
+        if given in (user["user_id"], user["email"]):
+            return user["user_id"]
+    raise CliError(f"no user {given}: give their email address or id (voxd user list)")
+
+
+def owner_body(settings: Settings, node_id: str | None, user: str | None, household_id: str | None) -> dict:
+    """Where a secret goes: one node, one user, or the household."""
+    if node_id:
+        return {"node_id": node_id}
+    if user:
+        return {"user_id": user_id_of(settings, user)}
+    return {"household_id": only_household(settings, household_id)}
+
+
+def put_secret(settings: Settings, key: str, value: str, owner: dict) -> None:
+    admin_call(settings, "command-center", "PUT", f"/api/v0/secrets/{key}", json={"value": value, **owner})
+
+
 def set_for(required: dict) -> str:
     """Where a secret is set, and where its value cannot be decrypted (the key changed)."""
     readable = [owner for owner in required["set_for"] if owner not in required["unreadable_for"]]
@@ -68,15 +89,17 @@ def install(command: str | None, list_only: bool, install_all: bool, household_i
 @click.option("--value-from-argv", "from_argv", is_flag=True,
               help="Take VALUE from the command line (it stays in shell history and `ps`).")
 @click.option("--node", "node_id", help="Only for this node (default: the whole household).")
+@click.option("--user", help="A user's own secret (their email or id), for secrets of scope user.")
 @click.option("--household", "household_id", help="Household id (default: the only household).")
-def set_secret(key: str, value: str | None, from_argv: bool, node_id: str | None, household_id: str | None) -> None:
-    """Set KEY for a household (or one node). The value is asked for (hidden) on a terminal, or read
-    from standard input (`voxd secrets set KEY < file`), never taken from the command line unless
-    --value-from-argv says so: arguments end up in shell history and in every user's `ps`."""
+def set_secret(key: str, value: str | None, from_argv: bool, node_id: str | None, user: str | None,
+               household_id: str | None) -> None:
+    """Set KEY for a household (or one node, or one user). The value is asked for (hidden) on a
+    terminal, or read from standard input (`voxd secrets set KEY < file`), never taken from the
+    command line unless --value-from-argv says so: arguments end up in shell history and in every
+    user's `ps`."""
     settings = load_settings()
-    body = {"value": secret_value(key, value, from_argv),
-            **({"node_id": node_id} if node_id else {"household_id": only_household(settings, household_id)})}
-    admin_call(settings, "command-center", "PUT", f"/api/v0/secrets/{key}", json=body)
+    value = secret_value(key, value, from_argv)
+    put_secret(settings, key, value, owner_body(settings, node_id, user, household_id))
     console.print(f"{key} is set.")
 
 

@@ -53,11 +53,17 @@ class Parameter:
 
 @dataclass(frozen=True)
 class RequiredSecret:
-    """A third-party secret (an API key) a command needs; installed with `voxd secrets`."""
+    """A third-party secret (an API key) a command needs; installed with `voxd secrets`.
+
+    Scope "user" is each person's own (their calendar), given as `CommandRequest.speaker_secrets`
+    when the speaker is known. voxd checks a secret before `execute` only when it is `required` and
+    not a user's: a command that works with one of several (a person's calendar or the household's)
+    says itself what is missing."""
 
     key: str
     description: str
-    scope: Literal["household", "node"] = "household"
+    scope: Literal["household", "node", "user"] = "household"
+    required: bool = True
 
 
 @dataclass(frozen=True)
@@ -152,7 +158,7 @@ class CommandRequest:
     now: datetime
     timezone: ZoneInfo
     speaker: Speaker | None
-    secrets: Mapping[str, str]
+    secrets: Mapping[str, str]  # the household's, overridden by the node's
     storage: CommandStorage
     ask_model: Callable[[str], Awaitable[str | None]]  # a free-form question; None without a model
     http: Any = None  # an aiohttp.ClientSession for commands that call out (only where configured)
@@ -163,6 +169,8 @@ class CommandRequest:
     # `voxd ask`), "household:<id>" for the admin key. Keep state between utterances under it.
     conversation: str = ""
     country: str | None = None  # the household's ISO 3166 code ("GB"): its public holidays, its way with dates
+    # The identified speaker's own secrets (RequiredSecret scope "user") the command declares; {} otherwise.
+    speaker_secrets: Mapping[str, str] = field(default_factory=dict)
 
 
 class Command:

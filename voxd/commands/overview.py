@@ -48,7 +48,7 @@ def is_plug_in(command: Command) -> bool:
 def summarize(command: Command) -> CommandSummary:
     examples = examples_of(command)
     return CommandSummary(command.name, command.description, examples[0] if examples else None, examples,
-                          topic_of(command), [secret.key for secret in command.required_secrets],
+                          topic_of(command), list(dict.fromkeys(secret.key for secret in command.required_secrets)),
                           "plug-in" if is_plug_in(command) else "built-in",
                           bool(command.templates or command.examples), command.destructive)
 

@@ -17,6 +17,7 @@ BUILT_IN_MODULES = (
     "dates",
     "calculate",
     "timers",
+    "family_calendar",
     "measurements",
     "recipes",  # before lists: "add the lasagne ingredients to the shopping list" is a recipe's
     "lists",

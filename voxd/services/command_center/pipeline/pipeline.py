@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 from aiohttp import web
 
 from voxd.commands.api import (Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext,
-                               VoxdServices)
+                               Speaker, VoxdServices)
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.language.compounds import is_compound
 from voxd.language.fillers import drop_fillers
@@ -310,9 +310,10 @@ class Pipeline:
         """The command's own work; one that raises is logged and answered with an apology."""
         assert turn.now is not None
         speaker = turn.speaker
+        own = await self.speaker_secrets(command, speaker)
         request = CommandRequest(
             text=turn.text, node_id=turn.node_id, household_id=turn.household_id, now=turn.now,
-            timezone=turn.timezone, speaker=speaker, secrets=secrets,
+            timezone=turn.timezone, speaker=speaker, secrets=secrets, speaker_secrets=own,
             storage=DocumentStorage(self.store, turn.household_id, command.storage_scope or command.name),
             ask_model=self.model.ask, http=self.http, services=self.services,
             memories=SpeakerMemories(self.store, speaker.user_id, turn.household_id) if speaker else None,
@@ -326,6 +327,15 @@ class Pipeline:
                 spoken_response=f"Sorry, something went wrong with the {spoken_name(command)} command.",
                 success=False,
             )
+
+    async def speaker_secrets(self, command: Command, speaker: Speaker | None) -> dict[str, str]:
+        """The speaker's own secrets of the command's "user" scope (their calendar), read only for
+        a command that declares one and a speaker who is known."""
+        wanted = {secret.key for secret in command.required_secrets if secret.scope == "user"}
+        if not wanted or speaker is None:
+            return {}
+        found = await self.store.speaker_secret_values(speaker.user_id)
+        return {key: value for key, value in found.values.items() if key in wanted}
 
     async def reply_with_model(self, turn: Turn) -> None:
         """Model call 2: only when the command left the wording to the model. Past the reply

@@ -9,7 +9,7 @@ from voxd.commands.arguments import ArgumentProblem
 
 def missing_secrets(command: Command, values: dict[str, str], unreadable: set[str]) -> None:
     """ArgumentProblem naming the command's secrets that are not installed or cannot be read."""
-    needed = [s.key for s in command.required_secrets if s.key not in values]
+    needed = [s.key for s in command.required_secrets if s.required and s.scope != "user" and s.key not in values]
     if broken := [key for key in needed if key in unreadable]:
         raise ArgumentProblem(
             f"The {spoken_name(command)} command's secret {', '.join(broken)} can't be "

@@ -56,6 +56,16 @@ MIGRATIONS = [
     """
     ALTER TABLE secrets ADD COLUMN sealed BLOB;  -- nonce + AES-GCM ciphertext; NULL: not set yet
     """,
+    # A user's own secrets (issue 25 §3: each person's calendar), given to commands they speak.
+    """
+    CREATE TABLE IF NOT EXISTS user_secrets (
+        key TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        sealed BLOB NOT NULL,  -- nonce + AES-GCM ciphertext, bound to the key and the user
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (key, user_id)
+    );
+    """,
 ]
 
 
@@ -78,6 +88,7 @@ class SecretEntry:
     set: bool
     updated_at: str
     unreadable: bool = False  # set, but this SECRETS_ENCRYPTION_KEY cannot decrypt it
+    user_id: str | None = None  # a user's own secret (scope "user")
 
 
 @dataclass
@@ -100,8 +111,22 @@ def secret_context(key: str, household_id: str, node_id: str) -> str:
     return f"{key}\0{household_id}\0{node_id}"
 
 
+def user_secret_context(key: str, user_id: str) -> str:
+    """A user's secret is bound to its key and user, never to be read as a household's or node's."""
+    return f"{key}\0user\0{user_id}"
+
+
 def row_context(row: Any) -> str:
+    if "user_id" in row.keys():
+        return user_secret_context(row["key"], row["user_id"])
     return secret_context(row["key"], row["household_id"], row["node_id"])
+
+
+def owner_of(row: Any) -> str:
+    """Whose secret a row is, for a log line."""
+    if "user_id" in row.keys():
+        return f"user {row['user_id']}"
+    return f"node {row['node_id']}" if row["node_id"] else f"household {row['household_id']}"
 
 
 class CommandCenterStore:
@@ -181,7 +206,7 @@ class CommandCenterStore:
         try:
             return self.box.unseal(row["sealed"], row_context(row))
         except UnreadableSecret as problem:
-            owner = f"node {row['node_id']}" if row["node_id"] else f"household {row['household_id']}"
+            owner = owner_of(row)
             log.warning("secret %s of %s %s: set it again with `voxd secrets set`", row["key"], owner, problem)
             raise
 
@@ -204,6 +229,24 @@ class CommandCenterStore:
                 found.unreadable.add(row["key"])
         return found
 
+    async def speaker_secret_values(self, user_id: str) -> ApplicableSecrets:
+        """A user's own secrets (scope "user"), for the commands the identified speaker says."""
+        rows = await self.db.fetchall("SELECT key, user_id, sealed FROM user_secrets WHERE user_id = ?", (user_id,))
+        found = ApplicableSecrets()
+        for row in rows:
+            try:
+                found.values[row["key"]] = self._unseal(row)
+            except UnreadableSecret:
+                found.unreadable.add(row["key"])
+        return found
+
+    async def set_user_secret(self, key: str, value: str, user_id: str) -> None:
+        await self.db.execute(
+            "INSERT INTO user_secrets (key, user_id, sealed, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(key, user_id) DO UPDATE SET sealed = excluded.sealed, updated_at = excluded.updated_at",
+            (key, user_id, self.box.seal(value, user_secret_context(key, user_id)), now_iso()),
+        )
+
     async def set_secret(self, key: str, value: str, household_id: str | None, node_id: str | None) -> None:
         owner = (key, household_id or "", node_id or "")
         await self.db.execute(
@@ -222,11 +265,13 @@ class CommandCenterStore:
 
     async def secret_entries(self) -> list[SecretEntry]:
         rows = await self.db.fetchall("SELECT * FROM secrets ORDER BY key, household_id, node_id")
+        users = await self.db.fetchall("SELECT * FROM user_secrets ORDER BY key, user_id")
         return [
             SecretEntry(row["key"], row["household_id"] or None, row["node_id"] or None,
                         row["sealed"] is not None, row["updated_at"], self._unreadable(row))
             for row in rows
-        ]
+        ] + [SecretEntry(row["key"], None, None, True, row["updated_at"], self._unreadable(row), row["user_id"])
+             for row in users]
 
     def _unreadable(self, row: Any) -> bool:
         """True when the row holds a value this key cannot decrypt."""

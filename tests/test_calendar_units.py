@@ -1,0 +1,100 @@
+"""The family calendar's pieces without a server: how times are read and said, and what happens
+when the calendar extra is not installed (tests/test_calendar.py runs the real thing)."""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from voxd.commands.builtin import caldav_access
+from voxd.commands.builtin.caldav_access import CalendarAccount, CalendarUnavailable, off_the_loop
+from voxd.commands.builtin.calendar_speech import appointment_time, spoken_clock, spoken_when
+
+LONDON = ZoneInfo("Europe/London")
+WEDNESDAY = datetime(2026, 3, 4, 10, 0, tzinfo=LONDON)
+
+
+def test_times_are_said_as_people_say_them():
+    assert [spoken_clock(datetime(2026, 3, 4, h, m)) for h, m in ((15, 0), (9, 30), (12, 0), (0, 0), (0, 15))] == [
+        "3 PM", "9:30 AM", "noon", "midnight", "12:15 AM"]
+    assert spoken_when(date(2026, 3, 6), WEDNESDAY.date()) == "on Friday, all day"
+
+
+def test_an_appointment_at_a_small_hour_is_in_the_afternoon_unless_said():
+    def hour(phrase: str) -> int:
+        resolved = appointment_time(phrase, WEDNESDAY)
+        assert resolved is not None
+        return resolved.start.hour
+
+    assert [hour(p) for p in ("friday at 3", "friday at 3 am", "friday at 9", "friday at 3 in the morning",
+                              "friday at 15:00", "tomorrow at 6", "friday at 3:30", "friday at 03:30")] == [
+        15, 3, 9, 3, 15, 18, 15, 3]
+
+
+def test_without_the_calendar_extra_the_calendar_says_how_to_install_it(monkeypatch):
+    real_import = builtins.__import__
+
+    def no_caldav(name, *args, **kwargs):
+        if name == "caldav" or name.startswith("caldav."):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_caldav)
+    account = CalendarAccount("the household's", "http://127.0.0.1:9/", "", "")
+    try:
+        asyncio.run(off_the_loop(account, lambda: caldav_access.open_calendar(account)))
+    except CalendarUnavailable as problem:
+        assert str(problem) == caldav_access.NEEDS_EXTRA
+    else:
+        raise AssertionError("no CalendarUnavailable")
+
+
+class Sent:
+    """One event as the library hands it over: its parsed component and its text."""
+
+    def __init__(self, component, data: str | None = None) -> None:
+        self.icalendar_component = component
+        self.data = data if data is not None else component.to_ical().decode()
+
+
+def a_server_sending(monkeypatch, items: list[Sent]) -> CalendarAccount:
+    class Calendar:
+        def search(self, **query):
+            return items
+
+    monkeypatch.setattr(caldav_access, "open_calendar", lambda account: Calendar())
+    return CalendarAccount("the household's", "http://127.0.0.1:9/", "", "")
+
+
+def test_the_soonest_events_are_kept_whatever_order_the_server_sends(monkeypatch):
+    from datetime import timedelta
+
+    from icalendar import Event
+
+    def event(day: int) -> Sent:
+        component = Event()
+        component.add("summary", f"Day {day}")
+        component.add("dtstart", WEDNESDAY + timedelta(days=day))
+        component.add("uid", f"uid-{day}")
+        return Sent(component)
+
+    account = a_server_sending(monkeypatch, [event(day) for day in range(250, 0, -1)])
+    kept = caldav_access.read_events(account, WEDNESDAY, WEDNESDAY + timedelta(days=300), LONDON)
+    assert len(kept) == caldav_access.MAX_EVENTS and [e.title for e in kept[:2]] == ["Day 1", "Day 2"]
+
+
+def test_a_server_sending_too_much_is_refused_with_a_sentence(monkeypatch):
+    from icalendar import Event
+
+    component = Event()
+    component.add("summary", "Huge")
+    component.add("dtstart", WEDNESDAY)
+    account = a_server_sending(monkeypatch, [Sent(component, "x" * (caldav_access.MAX_BYTES + 1))])
+    try:
+        caldav_access.read_events(account, WEDNESDAY, WEDNESDAY, LONDON)
+    except CalendarUnavailable as problem:
+        assert str(problem) == "The household's calendar sent more than I can read."
+    else:
+        raise AssertionError("no CalendarUnavailable")
