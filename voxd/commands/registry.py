@@ -16,6 +16,8 @@ BUILT_IN_MODULES = (
     "current_time",
     "dates",
     "calculate",
+    "alarms",
+    "reminders",  # before timers: "remind me in two hours to check the oven" is a reminder
     "timers",
     "measurements",
     "recipes",  # before lists: "add the lasagne ingredients to the shopping list" is a recipe's

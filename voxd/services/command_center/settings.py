@@ -41,3 +41,11 @@ RESEARCH_PAGES = Setting("VOXD_RESEARCH_PAGES", WHOLE, 4, "How many of the top s
 
 SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, SPEECH_BIAS, REPLY_BUDGET, FAST_PATH, SEMANTIC,
             SEMANTIC_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_BROAD_THRESHOLD, SEARCH_URL, RESEARCH_PAGES)
+
+# Alarms (docs/alarms-and-reminders.md): how long one rings unstopped, and how often it is said again.
+ALARM_RING_TIME = Setting("VOXD_ALARM_RING_TIME", DURATION, 300.0, "How long an alarm rings when nobody "
+                          "stops it (\"stop\" or \"snooze\"); then it is over (a repeating one until its "
+                          "next day).", minimum=10, maximum=3600)
+ALARM_RING_EVERY = Setting("VOXD_ALARM_RING_EVERY", DURATION, 20.0, "How often a ringing alarm is said "
+                           "again on its node until it is stopped.", minimum=5, maximum=600)
+SETTINGS = (*SETTINGS, ALARM_RING_TIME, ALARM_RING_EVERY)
