@@ -116,13 +116,16 @@ async def add_alarm(storage: CommandStorage, alarm: Alarm) -> None:
     await storage.update(STORAGE_KEY, lambda stored: ([*(stored or []), asdict(alarm)], None))
 
 
-async def change_alarms(storage: CommandStorage, changed: dict[str, Alarm | None]) -> None:
+async def change_alarms(storage: CommandStorage, changed: dict[str, Alarm | None],
+                        read: dict[str, Alarm] | None = None) -> None:
     """Replace (or, for None, remove) the alarms with these ids in one atomic change; an alarm set
-    or cancelled meanwhile is kept as it is."""
+    or cancelled meanwhile is kept as it is. With `read` (what the alarm clock saw before it rang),
+    an alarm changed since (stopped or snoozed while the bell rang) keeps that change."""
     def apply(stored: Any) -> tuple[list[dict[str, Any]], None]:
         kept = []
         for entry in stored or []:
-            if entry["id"] not in changed:
+            moved = read is not None and entry["id"] in read and entry != asdict(read[entry["id"]])
+            if entry["id"] not in changed or moved:
                 kept.append(entry)
             elif changed[entry["id"]] is not None:
                 kept.append(asdict(changed[entry["id"]]))

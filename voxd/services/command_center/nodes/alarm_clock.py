@@ -54,7 +54,8 @@ class AlarmClock:
         for household_id, stored in await self.store.documents(SCOPE, STORAGE_KEY):
             storage = DocumentStorage(self.store, household_id, SCOPE)
             changed: dict[str, Alarm | None] = {}
-            for alarm in (Alarm(**entry) for entry in stored):
+            read = {entry["id"]: Alarm(**entry) for entry in stored}
+            for alarm in read.values():
                 due = datetime.fromisoformat(alarm.due)
                 if not alarm.ringing_since and due > now:
                     nap = min(nap, (due - now).total_seconds())
@@ -63,7 +64,7 @@ class AlarmClock:
                 if outcome is not alarm:
                     changed[alarm.id] = outcome
             if changed:
-                await change_alarms(storage, changed)
+                await change_alarms(storage, changed, read)
         return max(nap, 0.0)
 
     async def attend(self, alarm: Alarm, household_id: str, storage: DocumentStorage, now: datetime) -> Alarm | None:
