@@ -49,6 +49,11 @@ MAPPED: dict[str, tuple[str, ...]] = {
     "recipe": ("find_recipe", "read_recipe"),
     "cancel": ("stop",),
     **{intent: (command,) for intent, command in ANSWERED_BY.items()},
+    # Issue 25 §1-2: CLINC's alarm intent sets, lists and cancels; reminder reads the list;
+    # reminder_update sets (and now and then cancels) one.
+    "alarm": ("set_alarm", "list_alarms", "cancel_alarm"),
+    "reminder": ("list_reminders", "set_reminder"),
+    "reminder_update": ("set_reminder", "cancel_reminder"),
 }
 # Intents no command is for, where one command's answer still fits: neither claimed nor wrong.
 QUESTIONS = ("definition", "spelling", "fun_fact", "meaning_of_life", "translate", "calories",

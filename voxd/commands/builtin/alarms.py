@@ -22,11 +22,15 @@ from voxd.language.templates import normalize_utterance
 REPEAT = ("{repeat:choice(daily=every day|every morning|daily|each day, weekdays=every weekday|on weekdays|"
           "weekdays|every work day|monday to friday, weekends=every weekend|at weekends|on weekends|weekends, "
           "weekly=every week|weekly)}")
-ALARM_WORDS = re.compile(r"\b(?:alarms?|wake (?:me|us)|get me up)\b")
+ALARM_WORDS = re.compile(r"\b(?:alarms?|wake (?:me|us)|get me up|snooze)\b")
 CANCEL = "cancel|delete|remove|turn off|switch off|clear|scrap|get rid of"
 EVERY_ALARM = "all"
 TIME_HINT = "the time as said ('7am', '6:30 tomorrow', 'monday at 7')"
 NO_ALARMS = "You don't have any alarms set."
+
+
+def names_an_alarm(text: str) -> bool:
+    return ALARM_WORDS.search(normalize_utterance(text)) is not None
 
 
 def moment_of(time: Any, zone: ZoneInfo) -> datetime | None:
@@ -72,8 +76,9 @@ class SetAlarm(Command):
     )
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        """A time, and an alarm or waking named: "set it for 7" alone may be the oven."""
-        return bool(arguments.get("time")) and ALARM_WORDS.search(normalize_utterance(text)) is not None
+        """An alarm or waking named ("set the alarm for me" asks the time): "set it for 7" alone may be
+        the oven."""
+        return names_an_alarm(text)
 
     async def execute(self, request: CommandRequest, time: Any, repeat: str | None = None,
                       label: str | None = None) -> CommandResponse:
@@ -108,6 +113,9 @@ class ListAlarms(Command):
         "is my alarm [on|set]",
         "which alarms are (set|on)",
     )
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        return names_an_alarm(text)
 
     async def execute(self, request: CommandRequest) -> CommandResponse:
         alarms = [alarm for alarm in await stored_alarms(request.storage) if not alarm.ringing_since]
@@ -151,6 +159,9 @@ class CancelAlarm(Command):
 
     def confirmation(self, arguments: dict[str, Any]) -> str | None:
         return "Do you want me to cancel all your alarms?" if arguments.get("label") == EVERY_ALARM else None
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        return names_an_alarm(text)
 
     async def execute(self, request: CommandRequest, time: Any = None, label: str | None = None) -> CommandResponse:
         alarms = await stored_alarms(request.storage)

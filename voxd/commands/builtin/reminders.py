@@ -30,6 +30,10 @@ SAID_THE_HALF = re.compile(r"\b(?:am|pm|morning|afternoon|evening|night|tonight|
 NO_REMINDERS = "You don't have any reminders."
 
 
+def names_a_reminder(text: str) -> bool:
+    return "remind" in normalize_utterance(text)
+
+
 def second_person(task: str) -> str:
     """'call my mum' -> 'call your mum': said back to whoever set it."""
     words = normalize_utterance(task).removeprefix("to ").split()
@@ -87,7 +91,8 @@ class SetReminder(Command):
         return arguments
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        return bool(arguments.get("task")) and bool(arguments.get("time"))
+        """A reminder named, or a task with its time: "call mum" alone is nobody's reminder."""
+        return names_a_reminder(text) or (bool(arguments.get("task")) and bool(arguments.get("time")))
 
     async def execute(self, request: CommandRequest, task: str, time: Any, repeat: str | None = None,
                       everyone: bool | None = None) -> CommandResponse:
@@ -133,6 +138,9 @@ class ListReminders(Command):
         "(do i have|have i got|are there) any reminders [set|today|tomorrow]",
     )
 
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        return names_a_reminder(text)
+
     async def execute(self, request: CommandRequest) -> CommandResponse:
         reminders = visible(await stored_reminders(request.storage), request)
         data = {"reminders": [reminder.__dict__ for reminder in reminders]}
@@ -160,6 +168,9 @@ class CancelReminder(Command):
 
     def confirmation(self, arguments: dict[str, Any]) -> str | None:
         return "Do you want me to cancel all your reminders?" if arguments.get("task") == EVERY_REMINDER else None
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        return names_a_reminder(text)
 
     async def execute(self, request: CommandRequest, task: str) -> CommandResponse:
         reminders = visible(await stored_reminders(request.storage), request)
