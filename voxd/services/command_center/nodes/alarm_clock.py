@@ -41,13 +41,7 @@ class AlarmClock:
         self.ring_time, self.ring_every = timedelta(seconds=ring_time), timedelta(seconds=ring_every)
 
     async def run(self) -> None:
-        while True:
-            try:
-                nap = await self.ring_due(self.clock.now())
-            except Exception:
-                log.exception("the alarm clock failed; trying again")
-                nap = self.bell.retry_delay()
-            await self.clock.sleep(nap)
+        await self.bell.keep_ringing("alarm clock", self.ring_due, self.clock)
 
     async def ring_due(self, now: datetime) -> float:
         nap = LONGEST_NAP

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 
+from voxd.kit.clock import Clock
 from voxd.kit.errors import UpstreamError
 from voxd.kit.retry import RetryPolicy
 from voxd.services.command_center.nodes.announcer import AnnouncementFailed, Announcer
@@ -25,6 +27,17 @@ class Bell:
         self.announcer = announcer
         self.household_nodes = household_nodes
         self.failures = 0  # rings in a row that no node took: the retry's wait grows with it
+
+    async def keep_ringing(self, what: str, ring_due: Callable[[datetime], Awaitable[float]], clock: Clock) -> None:
+        """A scheduler's loop: `ring_due(now)` answers how long to sleep (in the clock's seconds)
+        before it looks again; a failure is logged and tried again after the retry's wait."""
+        while True:
+            try:
+                nap = await ring_due(clock.now())
+            except Exception:
+                log.exception("the %s failed; trying again", what)
+                nap = self.retry_delay()
+            await clock.sleep(nap)
 
     def retry_delay(self) -> float:
         return RING_RETRY.delay(self.failures)

@@ -42,13 +42,7 @@ class ReminderDesk:
         self.store, self.bell, self.clock, self.services = store, bell, clock, services
 
     async def run(self) -> None:
-        while True:
-            try:
-                nap = await self.deliver_due(self.clock.now())
-            except Exception:
-                log.exception("the reminder desk failed; trying again")
-                nap = self.bell.retry_delay()
-            await self.clock.sleep(nap)
+        await self.bell.keep_ringing("reminder desk", self.deliver_due, self.clock)
 
     async def deliver_due(self, now: datetime) -> float:
         nap = LONGEST_NAP

@@ -27,13 +27,7 @@ class TimerBell:
         self.clock = clock
 
     async def run(self) -> None:
-        while True:
-            try:
-                nap = await self.ring_due(self.clock.now())
-            except Exception:
-                log.exception("the timer bell failed; trying again")
-                nap = self.bell.retry_delay()
-            await self.clock.sleep(nap)
+        await self.bell.keep_ringing("timer bell", self.ring_due, self.clock)
 
     async def ring_due(self, now: datetime) -> float:
         """Ring what has ended; answer how long to sleep before looking again."""
