@@ -113,14 +113,15 @@ async def stored_alarms(storage: CommandStorage) -> list[Alarm]:
 
 
 async def add_alarm(storage: CommandStorage, alarm: Alarm) -> None:
-    await storage.update(STORAGE_KEY, lambda stored: ([*(stored or []), asdict(alarm)], None))
+    await change_stored(storage, STORAGE_KEY, {}, (alarm,))
 
 
-async def change_alarms(storage: CommandStorage, changed: dict[str, Alarm | None],
-                        read: dict[str, Alarm] | None = None) -> None:
-    """Replace (or, for None, remove) the alarms with these ids in one atomic change; an alarm set
-    or cancelled meanwhile is kept as it is. With `read` (what the alarm clock saw before it rang),
-    an alarm changed since (stopped or snoozed while the bell rang) keeps that change."""
+async def change_stored(storage: CommandStorage, key: str, changed: dict[str, Any], added: tuple[Any, ...] = (),
+                        read: dict[str, Any] | None = None) -> None:
+    """Replace (None: remove) the records (alarms, reminders) with these ids and add `added`, in one
+    atomic change; one set or cancelled meanwhile is kept as it is. With `read` (what a scheduler
+    saw before it rang), a record changed since (stopped or snoozed while the bell rang) keeps that
+    change."""
     def apply(stored: Any) -> tuple[list[dict[str, Any]], None]:
         kept = []
         for entry in stored or []:
@@ -129,9 +130,14 @@ async def change_alarms(storage: CommandStorage, changed: dict[str, Alarm | None
                 kept.append(entry)
             elif changed[entry["id"]] is not None:
                 kept.append(asdict(changed[entry["id"]]))
-        return kept, None
+        return [*kept, *map(asdict, added)], None
 
-    await storage.update(STORAGE_KEY, apply)
+    await storage.update(key, apply)
+
+
+async def change_alarms(storage: CommandStorage, changed: dict[str, Alarm | None],
+                        read: dict[str, Alarm] | None = None) -> None:
+    await change_stored(storage, STORAGE_KEY, changed, read=read)
 
 
 def ringing_here(alarms: list[Alarm], node_id: str) -> list[Alarm]:

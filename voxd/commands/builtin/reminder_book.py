@@ -10,12 +10,11 @@ due again ten minutes on (a repeating one gets a one-off copy; its repeats go on
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from voxd.commands.api import CommandStorage
-from voxd.commands.builtin.alarm_book import next_ring
+from voxd.commands.builtin.alarm_book import change_stored, next_ring
 
 SCOPE = "reminders"
 STORAGE_KEY = "reminders"
@@ -37,6 +36,8 @@ class Reminder:
     zone: str
     due: str  # ISO: the next time it is said
     delivered: str | None = None  # ISO of the delivery of a one-off, kept for its push's actions
+    pushed: bool = False  # this time's push taken by the notifications service
+    said: bool = False  # this time said on its node(s)
 
     def spoken(self) -> str:
         return f"Reminder: {self.task}."
@@ -51,7 +52,7 @@ def after_delivery(reminder: Reminder, now: datetime) -> Reminder:
     following = next_ring(reminder, now)  # type: ignore[arg-type]  # the same wall-clock fields as an alarm
     if following is None:
         return replace(reminder, delivered=now.isoformat())
-    return replace(reminder, due=following.isoformat())
+    return replace(reminder, due=following.isoformat(), pushed=False, said=False)
 
 
 async def stored_reminders(storage: CommandStorage) -> list[Reminder]:
@@ -64,14 +65,8 @@ def pending(reminders: list[Reminder]) -> list[Reminder]:
 
 
 async def change_reminders(storage: CommandStorage, changed: dict[str, Reminder | None],
-                           added: tuple[Reminder, ...] = ()) -> None:
-    """Replace (None: remove) these reminders and add `added`, in one atomic change."""
-    def apply(stored: Any) -> tuple[list[dict[str, Any]], None]:
-        kept = [entry if entry["id"] not in changed else asdict(changed[entry["id"]])
-                for entry in stored or [] if changed.get(entry["id"], entry) is not None]
-        return [*kept, *map(asdict, added)], None
-
-    await storage.update(STORAGE_KEY, apply)
+                           added: tuple[Reminder, ...] = (), read: dict[str, Reminder] | None = None) -> None:
+    await change_stored(storage, STORAGE_KEY, changed, added, read)
 
 
 async def act_on(storage: CommandStorage, reminder_id: str, action: str, now: datetime) -> Reminder | None:
@@ -85,8 +80,9 @@ async def act_on(storage: CommandStorage, reminder_id: str, action: str, now: da
         return found
     later = (now + timedelta(seconds=SNOOZE_SECONDS)).isoformat()
     if found.repeat == "none":
-        await change_reminders(storage, {found.id: replace(found, due=later, delivered=None)})
+        await change_reminders(storage, {found.id: replace(found, due=later, delivered=None, pushed=False,
+                                                           said=False)})
         return found
-    copy = replace(found, id=new_id(), repeat="none", due=later, delivered=None)
+    copy = replace(found, id=new_id(), repeat="none", due=later, delivered=None, pushed=False, said=False)
     await change_reminders(storage, {}, (copy,))
     return copy

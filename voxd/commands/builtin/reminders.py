@@ -30,6 +30,11 @@ SAID_THE_HALF = re.compile(r"\b(?:am|pm|morning|afternoon|evening|night|tonight|
 NO_REMINDERS = "You don't have any reminders."
 
 
+# What asks for the reminders without the word: "what was it I wanted to remember".
+MEANT_TO_REMEMBER = re.compile(r"\b(?:wanted|meant|needed|asked you) to (?:remember|recall|keep in mind|bear in mind)\b"
+                               r"|\bnot (?:want|wanting) to forget\b")
+
+
 def names_a_reminder(text: str) -> bool:
     return "remind" in normalize_utterance(text)
 
@@ -139,7 +144,8 @@ class ListReminders(Command):
     )
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        return names_a_reminder(text)
+        """A reminder named, or the things the user wanted to remember."""
+        return names_a_reminder(text) or MEANT_TO_REMEMBER.search(normalize_utterance(text)) is not None
 
     async def execute(self, request: CommandRequest) -> CommandResponse:
         reminders = visible(await stored_reminders(request.storage), request)

@@ -9,6 +9,7 @@ in the kitchen at the wrong time helps nobody. Times are the kit's clock."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from voxd.commands.builtin.reminder_book import (
@@ -48,7 +49,8 @@ class ReminderDesk:
         nap = LONGEST_NAP
         for household_id, stored in await self.store.documents(SCOPE, STORAGE_KEY):
             changed: dict[str, Reminder | None] = {}
-            for reminder in (Reminder(**entry) for entry in stored):
+            read = {entry["id"]: Reminder(**entry) for entry in stored}
+            for reminder in read.values():
                 if reminder.delivered is not None:
                     if now - datetime.fromisoformat(reminder.delivered) > KEPT_AFTER_DELIVERY:
                         changed[reminder.id] = None
@@ -56,25 +58,41 @@ class ReminderDesk:
                 due = datetime.fromisoformat(reminder.due)
                 if due > now:
                     nap = min(nap, (due - now).total_seconds())
-                elif await self.deliver(reminder, household_id, now - due):
-                    changed[reminder.id] = after_delivery(reminder, now)
+                    continue
+                delivered = await self.deliver(reminder, household_id, now - due)
+                if delivered.pushed and delivered.said:
+                    changed[reminder.id] = after_delivery(delivered, now)
+                elif now - due > KEPT_AFTER_DELIVERY:
+                    log.warning("reminder %s could not be pushed for a day; given up", reminder.id)
+                    changed[reminder.id] = after_delivery(delivered, now)
                 else:
+                    changed[reminder.id] = delivered
                     nap = self.bell.retry_delay()
             if changed:
-                await change_reminders(DocumentStorage(self.store, household_id, SCOPE), changed)
+                await change_reminders(DocumentStorage(self.store, household_id, SCOPE), changed, read=read)
         return max(nap, 0.0)
 
-    async def deliver(self, reminder: Reminder, household_id: str, late: timedelta) -> bool:
-        """Pushed and said; False to try again later (the push is not sent twice)."""
+    async def deliver(self, reminder: Reminder, household_id: str, late: timedelta) -> Reminder:
+        """The reminder pushed and said, as far as that went now: with the notifications service
+        away it is said anyway and pushed when the service is back (never twice: the idempotency key)."""
+        if not reminder.pushed:
+            reminder = replace(reminder, pushed=await self.push(reminder, household_id))
+        if not reminder.said:
+            if late > TOO_LATE_TO_SAY:
+                log.warning("reminder %s was due %s ago: pushed, not said", reminder.id, late)
+                return replace(reminder, said=True)
+            node = "" if reminder.everyone else reminder.node_id
+            said = await self.bell.ring(f"reminder {reminder.id}", node, household_id, "reminder", reminder.spoken())
+            reminder = replace(reminder, said=said)
+        return reminder
+
+    async def push(self, reminder: Reminder, household_id: str) -> bool:
         try:
             await self.services.call("notifications", "POST", "/api/v0/notifications/send",
                                      json=push_of(reminder, household_id))
         except UpstreamError as error:
-            if error.status != 404:  # 404: nobody to push to (no active member); saying it is all
-                log.warning("reminder %s: the push was not taken (%s); trying again", reminder.id, error.message)
-                return False
-        if late > TOO_LATE_TO_SAY:
-            log.warning("reminder %s was due %s ago: pushed, not said", reminder.id, late)
-            return True
-        node = "" if reminder.everyone else reminder.node_id
-        return await self.bell.ring(f"reminder {reminder.id}", node, household_id, "reminder", reminder.spoken())
+            if error.status == 404:  # nobody to push to (no active member): saying it is all
+                return True
+            log.warning("reminder %s: the push was not taken (%s); trying again", reminder.id, error.message)
+            return False
+        return True
