@@ -180,6 +180,13 @@ def test_a_reminder_is_pushed_with_actions_that_act(clocked):
     for stranger in (housemate, other):  # a housemate's own reminder is theirs alone
         assert httpx.post(action.replace(reminder_id, snoozed_again), json={"action": "done"},
                           headers=stranger["headers"]).status_code == 404
+        assert httpx.delete(clocked.url("command-center") + f"/api/v0/reminders/{snoozed_again}",
+                            headers=stranger["headers"]).status_code == 404
+    listed = httpx.get(clocked.url("command-center") + "/api/v0/reminders", headers=member["headers"]).json()
+    assert [r["task"] for r in listed["reminders"]] == ["water the plants"]
+    cancelled = httpx.delete(clocked.url("command-center") + f"/api/v0/reminders/{snoozed_again}",
+                             headers=member["headers"])
+    assert cancelled.status_code == 204 and ask("what are my reminders")["text"] == "You don't have any reminders."
     assert httpx.post(action, json={"action": "later"}, headers=member["headers"]).status_code == 400
 
 

@@ -98,7 +98,8 @@ def test_the_notifications_service_has_the_routes_of_the_spec_and_issue_21(daemo
 
 
 # Issue 25 §2: a member's reminders and the actions of a reminder's push, on the command center.
-REMINDER_ROUTES = {("get", "/api/v0/reminders"), ("post", "/api/v0/reminders/{reminder_id}/actions")}
+REMINDER_ROUTES = {("get", "/api/v0/reminders"), ("delete", "/api/v0/reminders/{reminder_id}"),
+                   ("post", "/api/v0/reminders/{reminder_id}/actions")}
 
 
 def test_the_command_center_has_the_reminder_routes_of_issue_25_for_users_only(daemon):

@@ -10,7 +10,9 @@ from typing import Any, Literal
 
 from aiohttp import web
 
-from voxd.commands.builtin.reminder_book import SCOPE, Reminder, act_on, pending, stored_reminders
+from voxd.commands.builtin.reminder_book import (
+    SCOPE, Reminder, act_on, change_reminders, pending, stored_reminders,
+)
 from voxd.kit.auth import Pattern
 from voxd.kit.clock import CLOCK
 from voxd.kit.errors import not_found
@@ -50,10 +52,23 @@ async def list_reminders(call: Call[None]) -> web.Response:
     return json_response(ReminderList(reminders))
 
 
-async def take_action(call: Call[ReminderAction]) -> web.Response:
+async def their_reminder(call: Call) -> tuple[DocumentStorage, Reminder | None]:
     storage, user = storage_and_user(call)
     reminder_id = call.path("reminder_id")
-    found = next((r for r in await stored_reminders(storage) if r.id == reminder_id and theirs(r, user)), None)
+    return storage, next((r for r in await stored_reminders(storage) if r.id == reminder_id and theirs(r, user)), None)
+
+
+async def cancel_reminder(call: Call[None]) -> web.Response:
+    storage, found = await their_reminder(call)
+    if found is None:
+        raise not_found(f"no reminder {call.path('reminder_id')}", "reminder_not_found")
+    await change_reminders(storage, {found.id: None})
+    return web.Response(status=204)
+
+
+async def take_action(call: Call[ReminderAction]) -> web.Response:
+    storage, found = await their_reminder(call)
+    reminder_id = call.path("reminder_id")
     acted = await act_on(storage, reminder_id, call.body.action, call.app[CLOCK].now()) if found else None
     if acted is None:
         raise not_found(f"no reminder {reminder_id}", "reminder_not_found")
@@ -63,6 +78,8 @@ async def take_action(call: Call[ReminderAction]) -> web.Response:
 ROUTES = [
     Route("GET", "/api/v0/reminders", list_reminders, (Pattern.USER,), response=ReminderList,
           summary="the reminders a member can see: their own and their household's"),
+    Route("DELETE", "/api/v0/reminders/{reminder_id}", cancel_reminder, (Pattern.USER,), status=204,
+          summary="cancel one of the member's reminders or one of their household's (the admin page's list)"),
     Route("POST", "/api/v0/reminders/{reminder_id}/actions", take_action, (Pattern.USER,), body=ReminderAction,
           response=ActionTaken,
           summary="a reminder push's action from the member's phone: done (a one-off is removed) or snooze "
