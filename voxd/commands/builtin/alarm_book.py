@@ -54,9 +54,14 @@ class Alarm:
         return {"none": "", "daily": " every day", "weekdays": " every weekday", "weekends": " at weekends",
                 "weekly": f" every {days[self.weekday]}"}[self.repeat]
 
+    def snoozed(self) -> bool:
+        """Whether it is due at another time than its own (a snooze moved it)."""
+        due = datetime.fromisoformat(self.due).astimezone(ZoneInfo(self.zone))
+        return (due.hour, due.minute) != (self.hour, self.minute)
+
     def ring_message(self) -> str:
         said = f"Your {self.label} alarm" if self.label else "Your alarm"
-        return f"{said}: it's {self.spoken_time()}."
+        return f"{said} again, after the snooze." if self.snoozed() else f"{said}: it's {self.spoken_time()}."
 
 
 def wall(day: date, hour: int, minute: int, zone: ZoneInfo) -> datetime:
