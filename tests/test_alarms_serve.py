@@ -207,6 +207,20 @@ def pushed(daemon: Daemon, notification_id: str) -> dict:
                      headers={"X-Admin-Key": daemon.admin_key}).json()
 
 
+def test_a_reminder_for_everyone_is_said_on_every_node(clocked):
+    kitchen, hall = clocked.nodes["kitchen"], clocked.nodes["hall"]
+    ears, hall_ears = Ears(clocked, kitchen), Ears(clocked, hall)
+    try:
+        at, _ = in_minutes(clocked, kitchen, 1)
+        answer = command(clocked, kitchen, f"remind everyone at {at} to set the table", "set_reminder")
+        assert answer["text"].startswith("I'll remind everyone to set the table")
+        for heard in (ears, hall_ears):
+            assert heard.wait_for("reminder")[0]["text"] == "Reminder: set the table."
+    finally:
+        ears.close()
+        hall_ears.close()
+
+
 def poll(find, timeout: float = 60):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
