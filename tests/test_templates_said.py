@@ -190,7 +190,7 @@ SAID: dict[str, tuple[str, ...]] = {
     ),
     "list_alarms": ("what alarms do i have", "show me my alarms", "do i have any alarms set", "when is my next alarm",
                     "is my alarm set", "which alarms are on"),
-    "cancel_alarm": ("cancel my alarm", "cancel my 7 o'clock alarm", "turn off the alarm for 6:30",
+    "cancel_alarm": ("cancel my alarm", "stop the alarm", "cancel my 7 o'clock alarm", "turn off the alarm for 6:30",
                      "cancel all my alarms", "delete my gym alarm", "i don't need my alarm anymore"),
     "snooze_alarm": ("snooze", "snooze for 5 minutes", "snooze 10 minutes"),
     "set_reminder": (

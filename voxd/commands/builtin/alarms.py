@@ -23,7 +23,7 @@ REPEAT = ("{repeat:choice(daily=every day|every morning|daily|each day, weekdays
           "weekdays|every work day|monday to friday, weekends=every weekend|at weekends|on weekends|weekends, "
           "weekly=every week|weekly)}")
 ALARM_WORDS = re.compile(r"\b(?:alarms?|wake (?:me|us)|get me up|snooze)\b")
-CANCEL = "cancel|delete|remove|turn off|switch off|clear|scrap|get rid of"
+CANCEL = "cancel|delete|remove|turn off|switch off|shut off|stop|silence|clear|scrap|get rid of"  # one ringing: stopped
 EVERY_ALARM = "all"
 TIME_HINT = "the time as said ('7am', '6:30 tomorrow', 'monday at 7')"
 NO_ALARMS = "You don't have any alarms set."
