@@ -87,7 +87,8 @@ def command(daemon: Daemon, node: dict, words: str, wanted: str | None = None) -
 
 
 def clock_now(daemon: Daemon, node: dict) -> datetime:
-    return datetime.fromisoformat(command(daemon, node, "what time is it", "get_current_time")["result"]["data"]["time"])
+    said = command(daemon, node, "what time is it", "get_current_time")
+    return datetime.fromisoformat(said["result"]["data"]["time"])
 
 
 def in_minutes(daemon: Daemon, node: dict, minutes: int) -> tuple[str, datetime]:

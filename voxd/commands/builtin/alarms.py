@@ -71,7 +71,8 @@ class SetAlarm(Command):
         f"[please] [can you|could you] (set|make|put on|create) [me] [an|my|the] alarm {REPEAT} (for|at) {{time:time}}",
         f"[please] [can you|could you] (set|make|put on|create) [me] [an|my|the] alarm {REPEAT} {{time:time}}",
         "[please] [can you|could you] (set|make|create) [me] [an|a] {label:word} alarm (for|at) {time:time} [please]",
-        "[please] [can you|could you] (set|make|create) [me] [an|a] alarm (for|at) {time:time} (called|named|labelled) {label}",
+        "[please] [can you|could you] (set|make|create) [me] [an|a] alarm (for|at) {time:time} "
+        "(called|named|labelled) {label}",
         "alarm (for|at) {time:time} [please]",
     )
 
@@ -84,19 +85,19 @@ class SetAlarm(Command):
                       label: str | None = None) -> CommandResponse:
         moment = moment_of(time, request.timezone)
         if moment is None:
-            return CommandResponse("What time should the alarm go off?", success=False, wait_for_input=True)
+            return CommandResponse("Say it with a time, like: set an alarm for 7 tomorrow.", success=False)
         repeat = repeat or "none"
         due = first_ring(moment, repeat, request.now) if repeat != "none" else moment
         if due <= request.now:
-            return CommandResponse(f"{moment.strftime('%H:%M')} has passed. When should the alarm go off?",
-                                   success=False, wait_for_input=True)
+            return CommandResponse(f"{moment.strftime('%H:%M')} has passed; say a time still to come.", success=False)
         alarm = Alarm(uuid.uuid4().hex[:12], request.node_id, request.speaker.user_id if request.speaker else None,
                       due.hour, due.minute, repeat, due.weekday(), request.timezone.key, due.isoformat(),
                       label.strip().lower() if label else None)
         await add_alarm(request.storage, alarm)
         where = "" if request.node_id else " It will ring on every voice node in your household."
         name = f"{sentence_case(alarm.label)} alarm" if alarm.label else "Alarm"
-        return CommandResponse(f"{name} set for {alarm.spoken_time()} {which_days(alarm, request.now)}.{where}", data={"alarm": alarm.__dict__})
+        said = f"{name} set for {alarm.spoken_time()} {which_days(alarm, request.now)}.{where}"
+        return CommandResponse(said, data={"alarm": alarm.__dict__})
 
 
 class ListAlarms(Command):

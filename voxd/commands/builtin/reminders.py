@@ -103,12 +103,11 @@ class SetReminder(Command):
                       everyone: bool | None = None) -> CommandResponse:
         moment = reminder_moment(time, request.text.split(" to ")[0], request.now)
         if moment is None:
-            return CommandResponse("When should I remind you?", success=False, wait_for_input=True)
+            return CommandResponse("Say it with a time, like: remind me at 5 to call mum.", success=False)
         repeat = repeat or "none"
         due = first_ring(moment, repeat, request.now) if repeat != "none" else moment
         if due <= request.now:
-            return CommandResponse("That time has passed. When should I remind you?", success=False,
-                                   wait_for_input=True)
+            return CommandResponse("That time has passed; say a time still to come.", success=False)
         reminder = Reminder(new_id(), second_person(task), request.node_id,
                             request.speaker.user_id if request.speaker else None, bool(everyone), due.hour,
                             due.minute, repeat, due.weekday(), request.timezone.key, due.isoformat())

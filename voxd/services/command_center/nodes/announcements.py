@@ -1,6 +1,7 @@
-"""How the command center reaches nodes unasked (docs/architecture.md, Voice pipeline rule 10; issue 6): the broker (embedded unless
-`VOXD_BROKER_URL` names one), the announcer, the bell and what rings through it (timers, alarms, reminders), and two routes: a node asks where the
-broker is, an administrator makes a node say something."""
+"""How the command center reaches nodes unasked (docs/architecture.md, Voice pipeline rule 10; issue
+6): the broker (embedded unless `VOXD_BROKER_URL` names one), the announcer, the bell and what rings
+through it (timers, alarms, reminders), and two routes: a node asks where the broker is, an
+administrator makes a node say something."""
 
 from __future__ import annotations
 
