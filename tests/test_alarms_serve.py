@@ -11,6 +11,8 @@ import asyncio
 import json
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 import httpx
@@ -64,6 +66,17 @@ class Ears:
         self.thread.join(10)
 
 
+@contextmanager
+def listening(daemon: Daemon, *nodes: dict) -> Iterator[list[Ears]]:
+    """Ears on each node for the block, closed after it."""
+    ears = [Ears(daemon, node) for node in nodes]
+    try:
+        yield ears
+    finally:
+        for each in ears:
+            each.close()
+
+
 @pytest.fixture(scope="module")
 def clocked(tmp_path_factory: pytest.TempPathFactory):
     from conftest import free_port_offset
@@ -106,8 +119,7 @@ def wait_until(daemon: Daemon, node: dict, moment: datetime, timeout: float = 60
 
 def test_an_alarm_rings_on_its_node_snoozes_and_stops(clocked):
     kitchen, hall = clocked.nodes["kitchen"], clocked.nodes["hall"]
-    ears, hall_ears = Ears(clocked, kitchen), Ears(clocked, hall)
-    try:
+    with listening(clocked, kitchen, hall) as (ears, hall_ears):
         at, _ = in_minutes(clocked, kitchen, 2)
         said = command(clocked, kitchen, f"set an alarm for {at}", "set_alarm")
         assert said["text"].startswith("Alarm set for")
@@ -121,9 +133,6 @@ def test_an_alarm_rings_on_its_node_snoozes_and_stops(clocked):
         assert stopped["result"]["data"]["alarms_stopped"]
         assert command(clocked, kitchen, "what alarms do i have")["text"] == "You don't have any alarms set."
         assert hall_ears.kinds("alarm") == []
-    finally:
-        ears.close()
-        hall_ears.close()
 
 
 def test_the_dst_change_keeps_the_wall_clock_time(clocked):
@@ -141,12 +150,9 @@ def test_an_alarm_due_while_its_node_was_away(clocked):
     at, due = in_minutes(clocked, node, 1)
     command(clocked, node, f"set an alarm for {at}", "set_alarm")
     wait_until(clocked, node, due + timedelta(minutes=1))
-    ears = Ears(clocked, node)  # back within 10 minutes: it rings now
-    try:
+    with listening(clocked, node) as (ears,):  # back within 10 minutes: it rings now
         assert ears.wait_for("alarm")
         command(clocked, node, "stop", "stop")
-    finally:
-        ears.close()
     at, due = in_minutes(clocked, node, 1)
     command(clocked, node, f"set an alarm for {at}", "set_alarm")
     wait_until(clocked, node, due + timedelta(minutes=11))
@@ -193,14 +199,11 @@ def test_a_reminder_is_pushed_with_actions_that_act(clocked):
 
 def test_an_unidentified_voice_sets_a_household_reminder_that_is_said(clocked):
     node = clocked.nodes["lounge"]
-    ears = Ears(clocked, node)
-    try:
+    with listening(clocked, node) as (ears,):
         at, _ = in_minutes(clocked, node, 1)
         answer = command(clocked, node, f"remind me at {at} to take the bins out", "set_reminder")
         assert "household reminder" in answer["text"] and answer["result"]["data"]["reminder"]["user_id"] is None
         assert ears.wait_for("reminder")[0]["text"] == "Reminder: take the bins out."
-    finally:
-        ears.close()
 
 
 def pushed(daemon: Daemon, notification_id: str) -> dict:
@@ -210,16 +213,12 @@ def pushed(daemon: Daemon, notification_id: str) -> dict:
 
 def test_a_reminder_for_everyone_is_said_on_every_node(clocked):
     kitchen, hall = clocked.nodes["kitchen"], clocked.nodes["hall"]
-    ears, hall_ears = Ears(clocked, kitchen), Ears(clocked, hall)
-    try:
+    with listening(clocked, kitchen, hall) as (ears, hall_ears):
         at, _ = in_minutes(clocked, kitchen, 1)
         answer = command(clocked, kitchen, f"remind everyone at {at} to set the table", "set_reminder")
         assert answer["text"].startswith("I'll remind everyone to set the table")
         for heard in (ears, hall_ears):
             assert heard.wait_for("reminder")[0]["text"] == "Reminder: set the table."
-    finally:
-        ears.close()
-        hall_ears.close()
 
 
 def poll(find, timeout: float = 60):
@@ -240,11 +239,8 @@ def test_an_alarm_survives_a_restart_and_rings_at_seven_local_after_the_dst_chan
     clocked.stop()
     clocked.extra_env["VOXD_TEST_CLOCK"] = (due - timedelta(minutes=1)).isoformat()
     clocked.start()
-    ears = Ears(clocked, node)
-    try:
+    with listening(clocked, node) as (ears,):
         assert ears.wait_for("alarm")[0]["text"] == "Your alarm: it's 7 am."
         assert command(clocked, node, "stop", "stop")["result"]["data"]["alarms_stopped"] == [alarm["id"]]
-    finally:
-        ears.close()
     left = command(clocked, node, "what alarms do i have", "list_alarms")["result"]["data"]["alarms"]
     assert [a["due"] for a in left] == ["2026-03-30T07:00:00+01:00"]  # tomorrow's, 07:00 local again
