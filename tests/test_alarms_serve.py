@@ -110,6 +110,13 @@ def in_minutes(daemon: Daemon, node: dict, minutes: int) -> tuple[str, datetime]
     return target.strftime("%H:%M"), target
 
 
+def spoken(moment: datetime) -> str:
+    """'7 am', '12:05 am', as an alarm's time is said."""
+    hour = moment.hour % 12 or 12
+    clock = str(hour) if moment.minute == 0 else f"{hour}:{moment.minute:02d}"
+    return f"{clock} {'am' if moment.hour < 12 else 'pm'}"
+
+
 def wait_until(daemon: Daemon, node: dict, moment: datetime, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while clock_now(daemon, node) < moment:
@@ -156,6 +163,9 @@ def test_an_alarm_due_while_its_node_was_away(clocked):
     at, due = in_minutes(clocked, node, 1)
     command(clocked, node, f"set an alarm for {at}", "set_alarm")
     wait_until(clocked, node, due + timedelta(minutes=11))
+    with listening(clocked, node) as (ears,):  # back, too late: told what it missed
+        said = ears.wait_for("notification")[0]["text"]
+        assert said == f"While this speaker was away, your {spoken(due)} alarm could not ring."
     told = command(clocked, node, "what alarms do i have", "list_alarms")
     assert "you missed an alarm" in told["text"] and told["result"]["data"]["missed"]
 

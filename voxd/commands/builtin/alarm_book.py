@@ -170,8 +170,19 @@ async def snooze(storage: CommandStorage, node_id: str, now: datetime, seconds: 
 
 
 async def note_missed(storage: CommandStorage, alarm: Alarm) -> None:
-    entry = {"id": alarm.id, "time": alarm.spoken_time(), "label": alarm.label, "due": alarm.due}
+    """`told`: said on its node when the node was back (the list still says it once)."""
+    entry = {"id": alarm.id, "time": alarm.spoken_time(), "label": alarm.label, "due": alarm.due,
+             "node_id": alarm.node_id, "told": False}
     await storage.update(MISSED_KEY, lambda stored: ([*(stored or []), entry][-20:], None))
+
+
+async def mark_told(storage: CommandStorage, ids: set[str]) -> None:
+    def told(stored: Any) -> tuple[list[dict[str, Any]] | None, None]:
+        if not stored:
+            return None, None
+        return [{**entry, "told": entry["told"] or entry["id"] in ids} for entry in stored], None
+
+    await storage.update(MISSED_KEY, told)
 
 
 async def take_missed(storage: CommandStorage) -> list[dict[str, Any]]:

@@ -5,7 +5,8 @@ VOXD_ALARM_RING_TIME; then a repeating alarm goes on to its next day and a one-o
 Node away: an alarm whose node is not connected to the broker when it is due waits; it rings when
 the node is back within MISSED_AFTER (10 minutes) of its time, and after that it is missed: kept in
 the household's missed list (said by the next "what alarms do I have") and filed in the setter's
-inbox. The same goes for an alarm that came due while voxd itself was off. With an external
+inbox, and said on its node once the node is back. The same goes for an alarm that came due while
+voxd itself was off. With an external
 broker whether a node is connected is not known, and the ring is published (the broker keeps it
 for the node). Times are the kit's clock (tests run it fast)."""
 
@@ -17,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from voxd.commands.builtin.alarm_book import (
-    SCOPE, STORAGE_KEY, Alarm, after_ringing, change_alarms, note_missed,
+    MISSED_KEY, SCOPE, STORAGE_KEY, Alarm, after_ringing, change_alarms, mark_told, note_missed,
 )
 from voxd.kit.clock import Clock
 from voxd.services.command_center.nodes.bell import Bell
@@ -59,7 +60,22 @@ class AlarmClock:
                     changed[alarm.id] = outcome
             if changed:
                 await change_alarms(storage, changed, read)
+        await self.tell_missed()
         return max(nap, 0.0)
+
+    async def tell_missed(self) -> None:
+        """A node back from away says which of its alarms could not ring meanwhile."""
+        for household_id, missed in await self.store.documents(SCOPE, MISSED_KEY):
+            told = set()
+            for entry in missed:
+                if entry.get("told", True) or not entry.get("node_id") or not self.presence(entry["node_id"]):
+                    continue
+                text = f"While this speaker was away, your {entry['time']} alarm could not ring."
+                if await self.bell.ring(f"missed alarm {entry['id']}", entry["node_id"], household_id, "notification",
+                                        text):
+                    told.add(entry["id"])
+            if told:
+                await mark_told(DocumentStorage(self.store, household_id, SCOPE), told)
 
     async def attend(self, alarm: Alarm, household_id: str, storage: DocumentStorage, now: datetime) -> Alarm | None:
         """What becomes of a due or ringing alarm now: itself unchanged, rung, or done with."""
