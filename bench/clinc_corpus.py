@@ -51,6 +51,11 @@ MAPPED: dict[str, tuple[str, ...]] = {
     "calendar": ("calendar_events", "next_event"),  # reading the family calendar (issue 25 §3)
     "calendar_update": ("add_event", "move_event"),  # its removals voxd does not do, so they count as misses
     **{intent: (command,) for intent, command in ANSWERED_BY.items()},
+    # Issue 25 §1-2: CLINC's alarm intent sets, lists and cancels; reminder reads the list;
+    # reminder_update sets (and now and then cancels) one.
+    "alarm": ("set_alarm", "list_alarms", "cancel_alarm"),
+    "reminder": ("list_reminders", "set_reminder"),
+    "reminder_update": ("set_reminder", "cancel_reminder"),
 }
 # Intents no command is for, where one command's answer still fits: neither claimed nor wrong.
 QUESTIONS = ("definition", "spelling", "fun_fact", "meaning_of_life", "translate", "calories",

@@ -107,6 +107,19 @@ def test_the_command_stream_is_a_node_route_of_the_route_table(daemon, registere
                  "upgrade_required")
 
 
+# Issue 25 §2: a member's reminders and the actions of a reminder's push, on the command center.
+REMINDER_ROUTES = {("get", "/api/v0/reminders"), ("delete", "/api/v0/reminders/{reminder_id}"),
+                   ("post", "/api/v0/reminders/{reminder_id}/actions")}
+
+
+def test_the_command_center_has_the_reminder_routes_of_issue_25_for_users_only(daemon):
+    paths = httpx.get(daemon.url("command-center") + "/openapi.json").json()["paths"]
+    found = {(method, path) for path, operations in paths.items() for method in operations}
+    assert REMINDER_ROUTES <= found
+    for method, path in REMINDER_ROUTES:
+        assert paths[path][method]["security"] == [{"bearer": []}], path
+
+
 def test_every_service_has_its_settings_api_for_the_settings_service_only(daemon):
     for service in SERVICES:
         paths = httpx.get(daemon.url(service) + "/openapi.json").json()["paths"]

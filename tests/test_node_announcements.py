@@ -49,7 +49,7 @@ def node_listening(tmp_path: Path, broker_port: int) -> Iterator[RunningNode]:
         node.kill()
 
 
-def test_timer_announcement_rings_then_speaks(tmp_path, broker):
+def test_timer_and_alarm_announcements_ring_then_speak(tmp_path, broker):
     speech = tone_wav(350, 0.4)
     with node_listening(tmp_path, broker.port) as node:
         node.wait_for("broker connected", timeout=WAIT_SECONDS)
@@ -57,14 +57,16 @@ def test_timer_announcement_rings_then_speaks(tmp_path, broker):
                 b"not json",
                 json.dumps({"id": "a1", "kind": "timer", "text": "Your tea timer is done.",
                             "audio": base64.b64encode(speech).decode()}).encode(),
-                json.dumps({"id": "a2", "kind": "notification", "text": "Dinner is ready.", "audio": None}).encode())
-        node.wait_for("announcement (notification): Dinner is ready.", timeout=WAIT_SECONDS)
+                json.dumps({"id": "a2", "kind": "notification", "text": "Dinner is ready.", "audio": None}).encode(),
+                json.dumps({"id": "a3", "kind": "alarm", "text": "Your alarm: it's 7 am.", "audio": None}).encode())
+        node.wait_for("announcement (alarm): Your alarm: it's 7 am.", timeout=WAIT_SECONDS)
     text = node.log
     assert "skipping a bad announcement" in text
     assert "announcement (timer): Your tea timer is done." in text
     assert "secret-key-123" not in text
     played, _ = wav_samples(tmp_path / "speaker.wav")
-    expected = [chime_samples(Chime.ALARM), decode_wav(speech)[0], chime_samples(Chime.NOTICE)]  # the last had no audio
+    # the notification had no audio: its notice; the alarm (issue 25) rings like a timer
+    expected = [chime_samples(Chime.ALARM), decode_wav(speech)[0], chime_samples(Chime.NOTICE), chime_samples(Chime.ALARM)]
     assert np.array_equal(played, np.concatenate(expected))
 
 

@@ -1,4 +1,4 @@
-"""The timer bell's choice of where a timer rings (unit, with a stand-in announcer): a node's timer on
+"""The bell's (nodes/bell.py, shared by timers, alarms and reminders) choice of where a timer rings (unit, with a stand-in announcer): a node's timer on
 that node only; a household's (set from a phone or `voxd ask`) on each of its nodes, rung once any
 node took it (ringing again would ring twice on the others), tried again when none did or the nodes
 cannot be listed, dropped when the household has no node. End to end: tests/test_phone_commands.py
@@ -11,7 +11,7 @@ import asyncio
 from voxd.commands.builtin.timers import Timer
 from voxd.kit.errors import UpstreamError
 from voxd.services.command_center.nodes.announcer import AnnouncementFailed
-from voxd.services.command_center.nodes.timer_bell import TimerBell
+from voxd.services.command_center.nodes.bell import Bell
 
 
 class Announcer:
@@ -24,7 +24,7 @@ class Announcer:
         self.rung.append((node_id, text))
 
 
-def ring(timer: Timer, nodes: list[str] | None, unreachable: frozenset[str] = frozenset()) -> tuple[bool, Announcer, TimerBell]:
+def ring(timer: Timer, nodes: list[str] | None, unreachable: frozenset[str] = frozenset()) -> tuple[bool, Announcer, Bell]:
     """Ring `timer` of household "home", whose nodes are `nodes` (None: they cannot be listed)."""
     announcer = Announcer(set(unreachable))
 
@@ -34,8 +34,8 @@ def ring(timer: Timer, nodes: list[str] | None, unreachable: frozenset[str] = fr
             raise UpstreamError("auth", None, None, "the auth service is not reachable")
         return nodes
 
-    bell = TimerBell(None, announcer, household_nodes)
-    return asyncio.run(bell.ring(timer, "home")), announcer, bell
+    bell = Bell(announcer, household_nodes)
+    return asyncio.run(bell.ring(f"timer {timer.id}", timer.node_id, "home", "timer", timer.done_message())), announcer, bell
 
 
 def timer(node_id: str) -> Timer:

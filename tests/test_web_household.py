@@ -271,6 +271,20 @@ def test_the_inbox_marks_read_and_deletes(logged_in_tab, web_daemon):
     assert [(item["title"], item["read"]) for item in items] == [("Bins tonight", True)]
 
 
+def test_a_reminder_push_button_acts_through_the_inbox_page(logged_in_tab, web_daemon):
+    """A reminder push's "Done" (sw.js opens #/inbox?…&reminder=ID&reminder_action=done): the page,
+    logged in, tells the command center, and the reminder is gone (issue 25 §2)."""
+    reader = new_web_user(web_daemon)
+    headers = user_headers(web_daemon, reader)
+    set_it = httpx.post(web_daemon.url("command-center") + "/api/v0/command", headers=headers, timeout=30,
+                        json={"text": "remind me in 3 hours to water the plants"}).json()
+    reminder_id = set_it["result"]["data"]["reminder"]["id"]
+    page = logged_in_tab(reader, f"inbox?reminder={reminder_id}&reminder_action=done").page
+    page.get_by_text("Reminder marked done.").wait_for()
+    reminders = httpx.get(web_daemon.url("command-center") + "/api/v0/reminders", headers=headers).json()
+    assert reminders["reminders"] == []
+
+
 IPHONE_SAFARI = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
                  "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
 

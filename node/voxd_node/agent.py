@@ -26,6 +26,7 @@ from .pcm import NotAWav, encode_wav
 from .speech_end import Endpoint, EndpointLimits, SpeechEndDetector
 from .wake_word import WakeWordDetector
 
+BELLS = ("timer", "alarm")  # announcements that ring the alarm chime before their words
 log = logging.getLogger(__name__)
 
 # Sending an utterance: the server's retry policy (voxd/kit/retry.py), with its parameter names.
@@ -161,11 +162,11 @@ class NodeAgent:
         """Play an announcement; called by the MQTT listener, possibly while a turn is under way."""
         log.info("announcement (%s): %s", announcement.kind, announcement.text)
         try:
-            if announcement.kind == "timer":
+            if announcement.kind in BELLS:
                 await self._chime(Chime.ALARM)
             if announcement.audio is not None:
                 await self._sink.play(announcement.audio)
-            elif announcement.kind != "timer":  # no speech came: at least let people know
+            elif announcement.kind not in BELLS:  # no speech came: at least let people know
                 await self._chime(Chime.NOTICE)
         except NotAWav as error:
             log.warning("announcement %s has unplayable audio: %s", announcement.id, error)

@@ -89,6 +89,11 @@ class GuardedBroker(Broker):
             session.keep_alive += delay
         return session
 
+    def client_connected(self, client_id: str) -> bool:
+        """Whether a client is connected now (an alarm waits for its node to be back)."""
+        entry = self._sessions.get(client_id)
+        return entry is not None and entry[0].transitions.is_connected()
+
     async def close_client(self, client_id: str) -> bool:
         """End a client's session now (a revoked or rotated node): its connection closed, its
         subscriptions and queued messages dropped, no will sent (it did not go away, it was sent

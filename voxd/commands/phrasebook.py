@@ -19,7 +19,8 @@ PHRASEBOOK = Path(__file__).parent / "builtin" / "phrasebook"
 CROWD = "crowd"
 OUT_OF_SCOPE = "out_of_scope"  # not a command: what no built-in command may claim (the semantic router's)
 # Crowd kinds a command of voxd answers once it is loaded: the kind then stops being out of scope.
-ANSWERED_BY = {"date": "get_date", "what_can_i_ask_you": "help"}
+ANSWERED_BY = {"date": "get_date", "what_can_i_ask_you": "help", "alarm": "set_alarm", "reminder": "list_reminders",
+               "reminder_update": "set_reminder"}
 
 
 def sentences(text: str) -> tuple[str, ...]:

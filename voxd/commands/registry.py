@@ -16,6 +16,8 @@ BUILT_IN_MODULES = (
     "current_time",
     "dates",
     "calculate",
+    "alarms",
+    "reminders",  # before timers: "remind me in two hours to check the oven" is a reminder
     "timers",
     "family_calendar",
     "measurements",

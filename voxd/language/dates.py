@@ -51,6 +51,9 @@ MONTHS = {
     for name in names
 }
 PARTS_OF_DAY = {"morning": (6, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
+# The hour a reminder said for a stretch of time comes at, by the stretch's first hour: a whole day
+# ("tomorrow", "on Friday", "this weekend") and the morning at 9, the afternoon at 14, the evening at 19.
+REMINDER_HOUR = {0: 9, 6: 9, 12: 14, 18: 19}
 DAY_OFFSETS = {
     "today": 0, "tomorrow": 1, "yesterday": -1,
     "day after tomorrow": 2, "the day after tomorrow": 2,

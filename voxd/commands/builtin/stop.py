@@ -1,10 +1,13 @@
-"""`stop`: the user wants silence now, so it is answered at once and never waits for a model."""
+"""`stop`: the user wants silence now, so it is answered at once and never waits for a model. An
+alarm ringing where it is said stops too (alarm_book.stop_ringing): a repeating one until its next
+day, a one-off for good."""
 
 from __future__ import annotations
 
 import re
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse
+from voxd.commands.builtin.alarm_book import SCOPE as ALARMS, stop_ringing
 from voxd.commands.phrasebook import phrasebook
 
 ACKNOWLEDGEMENT = "Okay."
@@ -18,6 +21,7 @@ OTHER_THINGS = re.compile(
 class Stop(Command):
     name = "stop"
     in_help = False  # said to end a conversation, not a thing to offer
+    storage_scope = ALARMS  # the alarms ringing here
     description = (
         "Stop talking or end the conversation when the user says stop, cancel, never mind, "
         "be quiet or that's all. Not for stopping a timer, music or a device."
@@ -34,7 +38,8 @@ class Stop(Command):
         return super().declines(text) or OTHER_THINGS.search(text.lower()) is not None
 
     async def execute(self, request: CommandRequest) -> CommandResponse:
-        return CommandResponse(ACKNOWLEDGEMENT, data={"stop": True})
+        stopped = await stop_ringing(request.storage, request.node_id, request.now)
+        return CommandResponse(ACKNOWLEDGEMENT, data={"stop": True, "alarms_stopped": [alarm.id for alarm in stopped]})
 
 
 COMMANDS = [Stop]

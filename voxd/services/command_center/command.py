@@ -10,7 +10,6 @@ import asyncio
 import base64
 import logging
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -26,6 +25,7 @@ from voxd.commands.research.jobs import SCOPE as RESEARCH_SCOPE
 from voxd.commands.phrasebook import out_of_scope_kinds
 from voxd.commands.registry import load_commands
 from voxd.kit.appkeys import CLIENT, HTTP, SETTINGS
+from voxd.kit.clock import CLOCK
 from voxd.kit.audio import AUDIO_TYPES, WAV_TYPES, read_audio
 from voxd.kit.auth import Pattern, Principal
 from voxd.kit.engines import ENGINES, Engines
@@ -58,7 +58,6 @@ log = logging.getLogger("voxd.command-center")
 SPEECH = web.AppKey("speech", Speech)  # also the announcer's way to speak
 
 MAX_TEXT = 1000
-TEST_CLOCK = "VOXD_TEST_CLOCK"
 NO_MODEL_REPLY = "Sorry, I can't understand that right now: my language model is not available."
 
 
@@ -181,7 +180,7 @@ async def pipeline_context(app: web.Application):
     app[PIPELINE] = pipeline = Pipeline(commands, app[CC_STORE], model, app[SPEECH], zones.zone, app[HTTP],
                                         reply_budget=app[SETTINGS].value(REPLY_BUDGET),
                                         repair=repair_slips if bias else str, services=app[CLIENT],
-                                        household_country=zones.country, clock=test_clock(app[SETTINGS]))
+                                        household_country=zones.country, clock=app[CLOCK].now)
     app[ENGINES] = Engines("command-center")
     follow_routing_settings(app, pipeline, lambda settings: semantic_router(commands, settings))
     for command in commands:
@@ -191,20 +190,6 @@ async def pipeline_context(app: web.Application):
     yield
     await stop_tasks(researching)
     await app[ENGINES].stop()
-
-
-def test_clock(settings: Settings):
-    """The clock the pipeline reads: the real one, or in tests a fixed moment, VOXD_TEST_CLOCK (an
-    ISO 8601 time with its offset), so date questions across a year's end can be asked any day.
-    Not a setting: no household sets it, and the daemon says so in its log when it is set."""
-    fixed = settings.values.get(TEST_CLOCK)  # the raw sources, undeclared: not on the settings page
-    if not fixed:
-        return datetime.now
-    moment = datetime.fromisoformat(fixed)
-    if moment.tzinfo is None:
-        raise ValueError(f"{TEST_CLOCK} needs an offset: {fixed!r}")
-    log.warning("the clock is fixed at %s (%s, for tests only)", moment.isoformat(), TEST_CLOCK)
-    return lambda zone: moment.astimezone(zone)
 
 
 def research_desk(app: web.Application, commands: list, model: LanguageModel) -> ResearchDesk:

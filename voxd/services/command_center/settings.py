@@ -69,3 +69,11 @@ SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, SPEECH_BIAS, REPLY_BUDGE
             SEMANTIC_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_BROAD_THRESHOLD, SEARCH_URL, RESEARCH_PAGES,
             STREAM_PAUSE, STREAM_SILENCE_CEILING, STREAM_FIXED_SILENCE, END_OF_TURN_THRESHOLD, STREAM_MAX_TURN,
             STREAM_IDLE_TIMEOUT, END_OF_TURN_MODEL, ARBITRATION_WINDOW)
+
+# Alarms (docs/alarms-and-reminders.md): how long one rings unstopped, and how often it is said again.
+ALARM_RING_TIME = Setting("VOXD_ALARM_RING_TIME", DURATION, 300.0, "How long an alarm rings when nobody "
+                          "stops it (\"stop\" or \"snooze\"); then it is over (a repeating one until its "
+                          "next day).", minimum=10, maximum=3600)
+ALARM_RING_EVERY = Setting("VOXD_ALARM_RING_EVERY", DURATION, 20.0, "How often a ringing alarm is said "
+                           "again on its node until it is stopped.", minimum=5, maximum=600)
+SETTINGS = (*SETTINGS, ALARM_RING_TIME, ALARM_RING_EVERY)

@@ -1,6 +1,7 @@
-"""How the command center reaches nodes unasked (docs/architecture.md, Voice pipeline rule 10; issue 6): the broker (embedded unless
-`VOXD_BROKER_URL` names one), the announcer, the timer bell, and two routes: a node asks where the
-broker is, an administrator makes a node say something."""
+"""How the command center reaches nodes unasked (docs/architecture.md, Voice pipeline rule 10; issue
+6): the broker (embedded unless `VOXD_BROKER_URL` names one), the announcer, the bell and what rings
+through it (timers, alarms, reminders), and two routes: a node asks where the broker is, an
+administrator makes a node say something."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from voxd.broker.embedded import start_embedded_broker
 from voxd.broker.endpoint import BrokerEndpoint, broker_endpoint
 from voxd.broker.guarded import GuardedBroker
 from voxd.kit.appkeys import CLIENT, SETTINGS, VALIDATOR
+from voxd.kit.clock import CLOCK
+from voxd.broker.topics import NODE_CLIENT_PREFIX
 from voxd.kit.auth import Pattern
 from voxd.kit.errors import not_found, unavailable
 from voxd.kit.routes import Call, Route, json_response
@@ -25,8 +28,11 @@ from voxd.kit.tasks import stop_tasks
 from voxd.kit.tls import TlsFiles, client_context
 from voxd.services.command_center.nodes.announcer import AnnouncementFailed, Announcer
 from voxd.services.command_center.command import SPEECH
-from voxd.services.command_center.settings import BROKER_PUBLIC_URL
+from voxd.services.command_center.settings import ALARM_RING_EVERY, ALARM_RING_TIME, BROKER_PUBLIC_URL
 from voxd.services.command_center.storage.store import CC_STORE
+from voxd.services.command_center.nodes.alarm_clock import AlarmClock
+from voxd.services.command_center.nodes.bell import Bell
+from voxd.services.command_center.nodes.reminder_desk import ReminderDesk
 from voxd.services.command_center.nodes.timer_bell import TimerBell
 
 log = logging.getLogger("voxd.command-center.announcements")
@@ -47,6 +53,22 @@ class HouseholdNodes:
         return [node["node_id"] for node in listed["nodes"]]
 
 
+def schedulers_of(app: web.Application, bell: Bell, broker: GuardedBroker | None) -> list:
+    """What rings through the bell: timers, alarms, reminders; each reads the kit's clock."""
+    store, clock, settings, client = app[CC_STORE], app[CLOCK], app[SETTINGS], app[CLIENT]
+
+    def presence(node_id: str) -> bool | None:
+        return None if broker is None else broker.client_connected(f"{NODE_CLIENT_PREFIX}{node_id}")
+
+    async def inbox(user_id: str, title: str, body: str) -> None:
+        await client.call("notifications", "POST", "/api/v0/inbox",
+                          json={"user_id": user_id, "title": title, "body": body, "category": "alarm"})
+
+    alarms = AlarmClock(store, bell, clock, presence, inbox, settings.value(ALARM_RING_TIME),
+                        settings.value(ALARM_RING_EVERY))
+    return [TimerBell(store, bell, clock), alarms, ReminderDesk(store, bell, clock, client)]
+
+
 async def announcements_context(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     endpoint = broker_endpoint(settings)
@@ -59,11 +81,12 @@ async def announcements_context(app: web.Application) -> AsyncIterator[None]:
         log.info("using the MQTT broker at %s", endpoint.public_url())
     app[ENDPOINT] = endpoint
     app[ANNOUNCER] = Announcer(endpoint, app[SPEECH], client_context(settings) if endpoint.tls else None)
-    bell = asyncio.create_task(TimerBell(app[CC_STORE], app[ANNOUNCER], HouseholdNodes(app[CLIENT]).node_ids).run())
+    bell = Bell(app[ANNOUNCER], HouseholdNodes(app[CLIENT]).node_ids)
+    schedulers = [asyncio.create_task(scheduler.run()) for scheduler in schedulers_of(app, bell, broker)]
     try:
         yield
     finally:
-        await stop_tasks(bell)
+        await stop_tasks(*schedulers)
         if broker is not None:
             await broker.shutdown()
 

@@ -9,7 +9,6 @@ service passes `?household_id=` with its app credentials (kit/household_scope.py
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Annotated
 
 from aiohttp import web
@@ -17,6 +16,7 @@ from pydantic import Field, StringConstraints
 
 from voxd.commands.builtin.list_items import ListItem, ListItems
 from voxd.kit.auth import Pattern
+from voxd.kit.clock import CLOCK
 from voxd.kit.errors import not_found
 from voxd.kit.household_scope import MEMBERS, HouseholdQuery, acting_household
 from voxd.kit.routes import Call, Route, json_response
@@ -80,7 +80,7 @@ async def read_items(call: Call[None]) -> web.Response:
 
 async def add_items(call: Call[ItemTexts]) -> web.Response:
     name, items = household_list(call)
-    outcome = await items.add(list(call.body.items), datetime.now(timezone.utc), added_by(call))
+    outcome = await items.add(list(call.body.items), call.app[CLOCK].now(), added_by(call))
     return json_response(AddAnswer(name, outcome.items, outcome.added, outcome.already_there))
 
 

@@ -1,5 +1,6 @@
 // The user's inbox: newest first, mark read, delete; #/inbox?item=ID (or ?notification=ID, what a
-// tapped push carries) opens one item. Also the device's notifications switch.
+// tapped push carries) opens one item, and &reminder=ID&reminder_action=done|snooze (a reminder
+// push's button) acts on the reminder. Also the device's notifications switch.
 import { el, failure, hashQuery, when } from "../dom.js";
 import { notificationsPanel } from "../push.js";
 
@@ -24,6 +25,20 @@ export async function render(main, ctx) {
   list.replaceChildren(...items.filter(Boolean).map((item) => itemRow(ctx, item, status)));
   const target = opened || (itemId && items[0]);
   if (target) await openItem(ctx, list, target, status);
+  await reminderAction(ctx, status);
+}
+
+const REMINDER_ACTIONS = { done: "Reminder marked done.", snooze: "Reminder snoozed for 10 minutes." };
+
+async function reminderAction(ctx, status) {
+  const { reminder, reminder_action: action } = hashQuery();
+  if (!reminder || !REMINDER_ACTIONS[action]) return;
+  try {
+    await ctx.api.post("command-center", `/api/v0/reminders/${encodeURIComponent(reminder)}/actions`, { action });
+    status.textContent = REMINDER_ACTIONS[action];
+  } catch (error) {
+    status.replaceChildren(failure(error));
+  }
 }
 
 async function fetchItem(ctx, id, status) {

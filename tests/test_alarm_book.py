@@ -1,0 +1,74 @@
+"""When alarms and reminders ring (unit): the wall-clock time kept across a DST change, a time the
+change skips (an hour on) or repeats (its first), the repeats' days, a stop or snooze made while
+the alarm clock rang kept, and a bare hour in a reminder read as the afternoon's."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from voxd.commands.builtin.alarm_book import Alarm, change_alarms, first_ring, next_ring, stored_alarms, wall
+from voxd.commands.builtin.reminders import reminder_moment
+
+LONDON = ZoneInfo("Europe/London")
+
+
+class Storage:
+    def __init__(self) -> None:
+        self.documents: dict[str, Any] = {}
+
+    async def get(self, key: str) -> Any:
+        return self.documents.get(key)
+
+    async def update(self, key: str, change):
+        self.documents[key], answer = change(self.documents.get(key))
+        return answer
+
+
+def alarm(repeat: str, hour: int = 7, minute: int = 0, due: str = "2026-03-28T07:00:00+00:00") -> Alarm:
+    return Alarm("a1", "kitchen", None, hour, minute, repeat, 5, "Europe/London", due)
+
+
+def test_a_daily_alarm_stays_at_seven_local_across_both_changes():
+    spring = next_ring(alarm("daily"), datetime(2026, 3, 28, 7, 0, tzinfo=LONDON))
+    assert spring.isoformat() == "2026-03-29T07:00:00+01:00"
+    autumn = next_ring(alarm("daily"), datetime(2026, 10, 24, 7, 0, tzinfo=LONDON))
+    assert autumn.isoformat() == "2026-10-25T07:00:00+00:00"
+
+
+def test_a_skipped_time_rings_an_hour_on_and_a_repeated_time_once_at_its_first():
+    assert wall(date(2026, 3, 29), 1, 30, LONDON).isoformat() == "2026-03-29T02:30:00+01:00"
+    assert wall(date(2026, 10, 25), 1, 30, LONDON).isoformat() == "2026-10-25T01:30:00+01:00"  # BST, the first
+
+
+def test_repeats_ring_on_their_days():
+    friday_evening = datetime(2026, 11, 27, 20, 0, tzinfo=LONDON)
+    assert next_ring(alarm("weekdays"), friday_evening).date() == date(2026, 11, 30)  # Monday
+    assert next_ring(alarm("weekends"), friday_evening).date() == date(2026, 11, 28)
+    assert next_ring(alarm("weekly"), friday_evening).date() == date(2026, 11, 28)  # weekday 5: Saturday
+    assert next_ring(alarm("none"), friday_evening) is None
+    said_on_saturday = datetime(2026, 11, 28, 7, 0, tzinfo=LONDON)
+    assert first_ring(said_on_saturday, "weekdays", datetime(2026, 11, 27, 22, 0, tzinfo=LONDON)).date() == \
+        date(2026, 11, 30)
+
+
+def test_a_stop_made_while_the_alarm_clock_rang_is_kept():
+    storage = Storage()
+    seen = alarm("none")
+    asyncio.run(storage.update("alarms", lambda _: ([seen.__dict__], None)))
+    stopped = replace(seen, due="2026-03-28T07:09:00+00:00")  # a snooze landed meanwhile
+    asyncio.run(storage.update("alarms", lambda _: ([stopped.__dict__], None)))
+    asyncio.run(change_alarms(storage, {"a1": replace(seen, ringing_since="now")}, {"a1": seen}))
+    assert asyncio.run(stored_alarms(storage)) == [stopped]
+
+
+def test_a_bare_hour_in_a_reminder_is_the_afternoons():
+    now = datetime(2026, 11, 26, 10, 0, tzinfo=LONDON)
+    five = datetime(2026, 11, 27, 5, 0, tzinfo=LONDON).isoformat()  # "at 5": the next 05:00
+    assert reminder_moment(five, "remind me at 5", now).isoformat() == "2026-11-26T17:00:00+00:00"
+    assert reminder_moment(five, "remind me at 5 am", now).isoformat() == "2026-11-27T05:00:00+00:00"
+    tomorrow = {"start": "2026-11-27T06:00:00+00:00", "end": "2026-11-27T11:59:59+00:00"}
+    assert reminder_moment(tomorrow, "remind me tomorrow morning", now).isoformat() == "2026-11-27T09:00:00+00:00"

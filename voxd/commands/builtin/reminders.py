@@ -1,0 +1,198 @@
+"""`set_reminder`, `list_reminders`, `cancel_reminder`: a task said at a time ("remind me at 5 to call
+mum"), kept in the household's storage (reminder_book.py); the command center's reminder desk says
+it on the node it was set on (every node for "everyone") and pushes it to its owner's phones with
+"Done" and "Snooze 10 min". "Remind me in 10 minutes" with no task stays a timer."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
+from voxd.commands.builtin import plural, spoken_list
+from voxd.commands.builtin.alarm_book import REPEATS, first_ring, wall
+from voxd.commands.builtin.alarms import REPEAT, which_days
+from voxd.commands.builtin.reminder_book import (
+    SCOPE, Reminder, change_reminders, new_id, pending, stored_reminders,
+)
+from voxd.commands.phrasebook import phrasebook
+from voxd.language.dates import REMINDER_HOUR
+from voxd.language.templates import normalize_utterance
+
+EVERYONE = "{everyone:choice(true=everyone|everybody|the whole family|the family|us all)}"
+CANCEL = "cancel|delete|remove|forget|scrap|get rid of|clear"
+EVERY_REMINDER = "all"
+PERSON = {"my": "your", "me": "you", "i": "you", "myself": "yourself", "mine": "yours", "am": "are",
+          "our": "your", "us": "you", "we": "you"}
+NAMES_A_DAY = re.compile(r"\b(?:today|tomorrow|day|\w+day|\d+(?:st|nd|rd|th)|\d{4}-)")
+SAID_THE_HALF = re.compile(r"\b(?:am|pm|morning|afternoon|evening|night|tonight|noon|midday|midnight)\b|\d:\d")
+NO_REMINDERS = "You don't have any reminders."
+
+
+# What asks for the reminders without the word: "what was it I wanted to remember".
+MEANT_TO_REMEMBER = re.compile(r"\b(?:wanted|meant|needed|asked you) to (?:remember|recall|keep in mind|bear in mind)\b"
+                               r"|\bnot (?:want|wanting) to forget\b")
+
+
+def names_a_reminder(text: str) -> bool:
+    return "remind" in normalize_utterance(text)
+
+
+def second_person(task: str) -> str:
+    """'call my mum' -> 'call your mum': said back to whoever set it."""
+    words = normalize_utterance(task).removeprefix("to ").split()
+    return " ".join(PERSON.get(word, word) for word in words)
+
+
+def reminder_moment(time: Any, said: str, now: datetime) -> datetime | None:
+    """A stretch of time ("tomorrow morning") at its REMINDER_HOUR; a bare hour from 1 to 7 said
+    without am, pm or a part of the day ("at 5") in the afternoon: nobody is reminded at 5 am
+    without saying so."""
+    if isinstance(time, dict):
+        start = datetime.fromisoformat(time["start"]).astimezone(now.tzinfo)
+        return start.replace(hour=REMINDER_HOUR.get(start.hour, start.hour), minute=0)
+    if not isinstance(time, str):
+        return None
+    moment = datetime.fromisoformat(time).astimezone(now.tzinfo)
+    said = normalize_utterance(said)
+    if 1 <= moment.hour <= 7 and not SAID_THE_HALF.search(said):
+        evening = wall(moment.date(), moment.hour + 12, moment.minute, now.tzinfo)
+        if not NAMES_A_DAY.search(said) and evening - timedelta(days=1) > now:
+            evening = wall(moment.date() - timedelta(days=1), moment.hour + 12, moment.minute, now.tzinfo)
+        moment = evening
+    return moment
+
+
+class SetReminder(Command):
+    name = "set_reminder"
+    storage_scope = SCOPE
+    topic = "reminders"
+    description = ("Remind the user of a task at a time: 'remind me at 5 to call mum', 'remind me tomorrow "
+                   "morning to take the bins out', 'every Sunday at 8 pm'. A length of time with no task is a timer.")
+    examples = phrasebook("set_reminder")
+    parameters = (
+        Parameter("task", "string", "what to be reminded of, as said", required=True),
+        Parameter("time", "datetime", "when, as said ('at 5', 'tomorrow morning', 'in two hours')", required=True),
+        Parameter("repeat", "enum", "how it repeats; none when not said", choices=REPEATS),
+        Parameter("everyone", "boolean", "true when the whole household should hear it"),
+    )
+    templates = tuple(
+        f"[please] [can you|could you] remind {who} {when} to {{task}} [please]"
+        for who in ("(me|us)", EVERYONE)
+        for when in ("{time:time}", f"{REPEAT} {{time:time}}", f"{{time:time}} {REPEAT}", "every {time:time}")
+    ) + (
+        "[please] [can you|could you] remind (me|us) to {task} {time:time} [please]",
+        f"[please] [can you|could you] remind {EVERYONE} to {{task}} {{time:time}} [please]",
+        "[please] [can you|could you] (set|make) [me] a reminder (for|at) {time:time} to {task}",
+        "[please] [can you|could you] (set|make) [me] a reminder to {task} {time:time}",
+    )
+
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """"every sunday at 8 pm": a weekday after "every" repeats weekly."""
+        if arguments.get("repeat") is None and re.search(r"\bevery (?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
+                                                         normalize_utterance(text)):
+            arguments = {**arguments, "repeat": "weekly"}
+        return arguments
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A reminder named, or a task with its time: "call mum" alone is nobody's reminder."""
+        return names_a_reminder(text) or (bool(arguments.get("task")) and bool(arguments.get("time")))
+
+    async def execute(self, request: CommandRequest, task: str, time: Any, repeat: str | None = None,
+                      everyone: bool | None = None) -> CommandResponse:
+        moment = reminder_moment(time, request.text.split(" to ")[0], request.now)
+        if moment is None:
+            return CommandResponse("Say it with a time, like: remind me at 5 to call mum.", success=False)
+        repeat = repeat or "none"
+        due = first_ring(moment, repeat, request.now) if repeat != "none" else moment
+        if due <= request.now:
+            return CommandResponse("That time has passed; say a time still to come.", success=False)
+        reminder = Reminder(new_id(), second_person(task), request.node_id,
+                            request.speaker.user_id if request.speaker else None, bool(everyone), due.hour,
+                            due.minute, repeat, due.weekday(), request.timezone.key, due.isoformat())
+        await change_reminders(request.storage, {}, (reminder,))
+        whose = "" if reminder.user_id else " It's a household reminder: everyone in the household gets it."
+        return CommandResponse(f"I'll remind {'everyone' if everyone else 'you'} to {reminder.task} "
+                               f"{spoken_when(reminder, request.now)}.{whose}", data={"reminder": reminder.__dict__})
+
+
+def spoken_when(reminder: Reminder, now: datetime) -> str:
+    hour = reminder.hour % 12 or 12
+    clock = f"{hour}{'' if reminder.minute == 0 else f':{reminder.minute:02d}'} {'am' if reminder.hour < 12 else 'pm'}"
+    return f"at {clock} {which_days(reminder, now)}"  # type: ignore[arg-type]  # the alarm's day fields
+
+
+def visible(reminders: list[Reminder], request: CommandRequest) -> list[Reminder]:
+    """The speaker's own and the household's; an unidentified voice hears the household's only."""
+    user = request.speaker.user_id if request.speaker else None
+    return [reminder for reminder in pending(reminders) if reminder.user_id in (None, user)]
+
+
+class ListReminders(Command):
+    name = "list_reminders"
+    storage_scope = SCOPE
+    topic = "reminders"
+    description = "Say which reminders are set, and when."
+    examples = phrasebook("list_reminders")
+    templates = (
+        "what (are|is) [on] my reminders [list]",
+        "what reminders (do i have|have i got|are set)",
+        "(list|show me|tell me|read) [all] [of] my reminders",
+        "(do i have|have i got|are there) any reminders [set|today|tomorrow]",
+    )
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A reminder named, or the things the user wanted to remember."""
+        return names_a_reminder(text) or MEANT_TO_REMEMBER.search(normalize_utterance(text)) is not None
+
+    async def execute(self, request: CommandRequest) -> CommandResponse:
+        reminders = visible(await stored_reminders(request.storage), request)
+        data = {"reminders": [reminder.__dict__ for reminder in reminders]}
+        if not reminders:
+            return CommandResponse(NO_REMINDERS, data=data)
+        said = [f"{reminder.task} {spoken_when(reminder, request.now)}" for reminder in reminders]
+        count = f"You have {len(reminders)} {plural(len(reminders), 'reminder')}: "
+        return CommandResponse(count + spoken_list(said) + ".", data=data)
+
+
+class CancelReminder(Command):
+    name = "cancel_reminder"
+    storage_scope = SCOPE
+    topic = "reminders"
+    destructive = True  # every reminder at once is asked about first
+    description = "Cancel a reminder found by the words of its task ('the bins reminder'), or all of them ('all')."
+    examples = phrasebook("cancel_reminder")
+    parameters = (Parameter("task", "string", "words of the reminder's task, or 'all'", required=True),)
+    templates = (
+        f"[please] ({CANCEL}) {{task:choice(all=all|every|all of)}} [the|my] reminders [please]",
+        f"[please] ({CANCEL}) [the|my] reminder (to|about|for) {{task}} [please]",
+        f"[please] ({CANCEL}) [the|my] {{task}} reminder [please]",
+        "i do not need [the|my] reminder (to|about|for) {task} [anymore]",
+    )
+
+    def confirmation(self, arguments: dict[str, Any]) -> str | None:
+        return "Do you want me to cancel all your reminders?" if arguments.get("task") == EVERY_REMINDER else None
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        return names_a_reminder(text)
+
+    async def execute(self, request: CommandRequest, task: str) -> CommandResponse:
+        reminders = visible(await stored_reminders(request.storage), request)
+        if not reminders:
+            return CommandResponse(NO_REMINDERS, data={"cancelled": []})
+        if task == EVERY_REMINDER:
+            chosen = reminders
+        else:
+            words = set(second_person(task).split()) - {"the", "a", "an", "your", "to"}
+            stems = {word.removesuffix("s") for word in words}
+            chosen = [r for r in reminders if stems <= {word.removesuffix("s") for word in r.task.split()}][:1]
+        if not chosen:
+            return CommandResponse(f"I couldn't find a reminder about {second_person(task)}.", data={"cancelled": []})
+        await change_reminders(request.storage, {reminder.id: None for reminder in chosen})
+        said = (f"Cancelled all {len(chosen)} reminders." if len(chosen) > 1
+                else f"Cancelled the reminder to {chosen[0].task}.")
+        return CommandResponse(said, data={"cancelled": [reminder.id for reminder in chosen]})
+
+
+COMMANDS = [SetReminder, ListReminders, CancelReminder]
