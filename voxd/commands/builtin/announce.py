@@ -65,7 +65,7 @@ class Announce(Command):
             return CommandResponse(NODES_UNKNOWN, success=False)
         chosen = [node for node in nodes if room_key(node.room) == room_key(room)] if room else nodes
         if room and not chosen:
-            rooms = spoken_list(sorted({node.room for node in nodes}))
+            rooms = spoken_list(rooms_of(nodes))
             known = f" Your rooms with voice nodes are {rooms}." if rooms else ""
             return CommandResponse(f"There's no voice node in a room called {room}.{known}", success=False)
         targets = [node for node in chosen if node.node_id != request.node_id]
@@ -97,7 +97,11 @@ def spoken(message: str, speaker: Speaker | None) -> str:
 
 
 def rooms_of(nodes: list[VoiceNode]) -> list[str]:
-    return sorted({node.room for node in nodes})
+    """Each room once, as the first of its nodes names it ("Lounge" and "lounge" are one)."""
+    rooms: dict[str, str] = {}
+    for node in nodes:
+        rooms.setdefault(room_key(node.room), node.room)
+    return sorted(rooms.values(), key=str.lower)
 
 
 def announced_in(nodes: list[VoiceNode]) -> str:

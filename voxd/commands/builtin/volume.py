@@ -53,6 +53,7 @@ class SetVolume(Command):
         "[please] [a bit|a little] {change:choice(up=louder, down=quieter|softer)} [please]",
         f"{ASKING} {{mute:choice(on=mute, off=unmute)}} [yourself|the speaker|the sound] "
         "[for {duration_seconds:duration}] [please]",
+        "(what is|what level is|how loud is) [the|your] volume [at|set to] [now]",  # none given: the volume said
     )
     speakers: Speakers | None = None  # set by the command center with its broker (nodes/rooms.py)
 
