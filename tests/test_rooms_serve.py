@@ -94,3 +94,34 @@ def test_a_volume_command_sets_the_asking_nodes_volume(daemon, home):
     assert answer["text"] == "Unmuted. Volume 5."
     assert volumes(heard) == {"hall": [("volume", {"level": 5, "muted": False, "muted_until": None})]}
     assert say(daemon, home["kitchen"], "volume 11").json()["text"] == "The volume goes from 0 to 10."
+
+
+# The pieces, without a daemon.
+
+def test_what_an_announcement_says_and_where_rooms_meet():
+    from voxd.commands.api import Speaker
+    from voxd.commands.builtin.announce import announced_in, spoken
+    from voxd.commands.builtin.speakers import VoiceNode, room_key
+
+    assert spoken("we're off now", Speaker("u1", "Anna")) == "Anna says: We're off now."
+    assert spoken("is anyone there?", None) == "Announcement: Is anyone there?"
+    assert room_key("The Kids' Room") == room_key("kids room") == room_key("kid room")
+    nodes = [VoiceNode("a", "Lounge", "tv"), VoiceNode("b", "lounge", "shelf"), VoiceNode("c", "hall", "door")]
+    assert announced_in(nodes[:2]) == "Announced in the Lounge."
+    assert announced_in(nodes) == "Announced in 2 rooms."
+
+
+def test_volume_steps_stop_at_the_ends_and_a_mute_ends_on_time():
+    from datetime import timedelta, timezone
+
+    from voxd.commands.builtin.speakers import Volume
+    from voxd.commands.builtin.volume import audible_now, next_volume
+
+    now = datetime(2026, 11, 26, 19, 0, tzinfo=timezone.utc)
+    assert next_volume(Volume(10), now, None, "up", None, None) == (Volume(10), "That's as loud as I go.")
+    assert next_volume(Volume(0), now, None, "down", None, None) == (Volume(0), "The volume is as low as it goes.")
+    muted, said = next_volume(Volume(6), now, None, None, True, 1800)
+    assert said == "Muted for 30 minutes." and muted.muted_until == (now + timedelta(minutes=30)).isoformat()
+    assert next_volume(muted, now, None, "up", None, None) == (Volume(6), "Volume 6.")  # unmuted where it was
+    assert audible_now(muted, now + timedelta(minutes=29)) == muted
+    assert audible_now(muted, now + timedelta(minutes=30)) == Volume(6)
