@@ -10,7 +10,9 @@ from datetime import datetime
 
 import pytest
 
-from conftest import Daemon, register_node, say
+import httpx
+
+from conftest import COMMAND, Daemon, household_member, register_node, say
 from daemons import serving
 from test_announcements import SPEAKING_SERVICES, hear
 
@@ -68,6 +70,24 @@ def test_nowhere_to_announce_is_said(daemon, home):
     assert only_here["text"] == "This is the only voice node in the kitchen, so everyone there heard you already."
     alone = say(daemon, home["elsewhere"], "tell everyone hello").json()
     assert alone["text"] == "There's no other voice node in your household to announce it on."
+
+
+def test_a_typed_announcement_reaches_every_node_and_a_typed_volume_names_no_node(daemon, home):
+    member = household_member(daemon, home["kitchen"]["household_id"])
+    answers = []
+
+    def type_it() -> None:
+        answers.append(httpx.post(daemon.url("command-center") + COMMAND, headers=member["headers"], timeout=30,
+                                  json={"text": "announce that the film is starting"}))
+
+    heard = asyncio.run(hear(daemon, list(home.values()), type_it, wanted=4, timeout=10))
+    assert answers[0].json()["text"] == "Announced in 3 rooms."
+    for room in ("kitchen", "hall", "lounge", "lounge2"):
+        [announcement] = heard[home[room]["node_id"]]
+        assert announcement["text"].endswith("The film is starting.")
+    assert heard[home["elsewhere"]["node_id"]] == []
+    typed = httpx.post(daemon.url("command-center") + COMMAND, headers=member["headers"], json={"text": "volume 4"})
+    assert typed.json()["text"] == "Ask the voice node itself: I can only change the volume of the speaker that hears you."
 
 
 def volumes(heard: dict[str, list]) -> dict[str, list]:
