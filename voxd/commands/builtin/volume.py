@@ -80,7 +80,7 @@ class SetVolume(Command):
         if level is not None and not 0 <= level <= LOUDEST:
             return CommandResponse("The volume goes from 0 to 10.", success=False, wait_for_input=False)
         wanted, said = next_volume(current, now, level, change, mute, duration_seconds)
-        if wanted == current:
+        if wanted == current and level is None and mute is None:  # a question, or a step past an end
             return CommandResponse(said, data={"volume": asdict(current)})
         if not await self.speakers.set_volume(request.node_id, wanted):
             return CommandResponse(BROKER_DOWN, success=False)
