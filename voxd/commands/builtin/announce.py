@@ -21,7 +21,7 @@ EVERYONE = "(everyone|everybody|the whole house|the whole family|the house|all r
 ASKING = "[please] [can you|could you]"
 # A claim of the semantic stage stands only on a request to pass words on to other people.
 ANNOUNCING = re.compile(r"\b(?:announce|announcement|broadcast|intercom|everyone|everybody|whole house|all rooms|"
-                        r"every room|the house|the family)\b|\b(?:tell|say to|let) (?:the )?\w+(?: room)? (?:know )?that\b")
+                        r"every room|the house|the family)\b|\b(?:tell|say to|let) the \w+(?: room)? (?:know )?that\b")
 
 
 class Announce(Command):
@@ -42,8 +42,8 @@ class Announce(Command):
         f"{ASKING} (tell|let) {EVERYONE} [know] [that] {{message}}",
         f"{ASKING} (announce|broadcast) [to {EVERYONE}] [that] {{message}}",
         f"{ASKING} make an announcement [to {EVERYONE}] [that] {{message}}",
-        f"{ASKING} tell [the] {{room}} that {{message}}",
-        f"{ASKING} let [the] {{room}} know that {{message}}",
+        f"{ASKING} tell the {{room}} that {{message}}",  # "the": "tell john that ..." is a text message
+        f"{ASKING} let the {{room}} know that {{message}}",
     )
     speakers: Speakers | None = None  # set by the command center with its broker (nodes/rooms.py)
 
