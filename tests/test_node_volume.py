@@ -155,3 +155,20 @@ def test_the_node_plays_at_the_volume_it_is_told_and_keeps_it(daemon, tmp_path):
         running.kill()
     played, _ = wav_samples(second / "speaker.wav")
     assert np.array_equal(played, scaled(chime_samples(Chime.NOTICE), gain_of(4)))
+
+
+def test_the_state_file_sits_beside_the_config_and_a_bad_bell_floor_is_refused(tmp_path):
+    from voxd_node.config import ConfigError, load_config
+
+    base = 'node_id = "n"\napi_key = "k"\ncommand_center_url = "http://x"\n'
+    config = tmp_path / "kitchen.toml"
+    config.write_text(base)
+    loaded = load_config(config)
+    assert (loaded.state_file, loaded.bell_floor) == (tmp_path / "kitchen.state.json", 5)
+    config.write_text(base + 'state_file = "~/volume.json"\nbell_floor = 0\n')
+    loaded = load_config(config)
+    assert (loaded.state_file, loaded.bell_floor) == (Path("~/volume.json").expanduser(), 0)
+    for bad in ("11", "true", '"5"'):
+        config.write_text(base + f"bell_floor = {bad}\n")
+        with pytest.raises(ConfigError, match="bell_floor"):
+            load_config(config)
