@@ -145,3 +145,16 @@ def test_volume_steps_stop_at_the_ends_and_a_mute_ends_on_time():
     assert next_volume(muted, now, None, "up", None, None) == (Volume(6), "Volume 6.")  # unmuted where it was
     assert audible_now(muted, now + timedelta(minutes=29)) == muted
     assert audible_now(muted, now + timedelta(minutes=30)) == Volume(6)
+
+
+@pytest.mark.parametrize(("said", "room", "message"), [
+    ("announce to everyone that dinner is ready", None, "dinner is ready"),
+    ("could you announce to all the rooms that we're off now", None, "we're off now"),
+    ("tell everyone to come downstairs", None, "please come downstairs"),
+    ("tell everybody in the kitchen that I'm home", "kitchen", "I'm home"),
+])
+def test_the_room_and_the_message_are_read_as_said(said, room, message):
+    from voxd.commands.builtin.announce import Announce
+
+    claim = Announce().pre_route(said, None)
+    assert (claim.arguments.get("room"), claim.arguments["message"]) == (room, message)

@@ -48,9 +48,13 @@ class Announce(Command):
     speakers: Speakers | None = None  # set by the command center with its broker (nodes/rooms.py)
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """The message as said ("we're", not the templates' "we are")."""
+        """The message as said ("we're", not the templates' "we are"); "tell everyone to come down"
+        passes on "please come down"; "announce to everyone that ..." names no room."""
         message = as_said(arguments.get("message") or "", text).strip(" ,.")
-        return {**arguments, "message": message or None}
+        if message.lower().startswith("to "):
+            message = "please " + message[3:]
+        room = arguments.get("room")
+        return {**arguments, "message": message or None, "room": None if room and everywhere(room) else room}
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """Words to pass on to the others: "tell me a joke" is nobody's announcement."""
@@ -76,6 +80,12 @@ class Announce(Command):
             return CommandResponse(BROKER_DOWN, success=False)
         heard = [node for node in targets if node.node_id in reached]
         return CommandResponse(announced_in(heard), data={"nodes": sorted(reached), "rooms": rooms_of(heard)})
+
+
+def everywhere(room: str) -> bool:
+    """'everyone', 'all the rooms', 'the whole house': no one room."""
+    return re.fullmatch(r"(?:all |every |the whole |whole )?(?:everyone|everybody|all|rooms?|house|family|home)",
+                        room_key(room)) is not None
 
 
 def as_said(matched: str, text: str) -> str:
