@@ -50,6 +50,7 @@ MAPPED: dict[str, tuple[str, ...]] = {
     "cancel": ("stop",),
     "calendar": ("calendar_events", "next_event"),  # reading the family calendar (issue 25 §3)
     "calendar_update": ("add_event", "move_event"),  # its removals voxd does not do, so they count as misses
+    "change_volume": ("set_volume",),
     **{intent: (command,) for intent, command in ANSWERED_BY.items()},
     # Issue 25 §1-2: CLINC's alarm intent sets, lists and cancels; reminder reads the list;
     # reminder_update sets (and now and then cancels) one.

@@ -28,6 +28,8 @@ BUILT_IN_MODULES = (
     "questions",
     "memories",
     "research",
+    "announce",
+    "volume",
     "help",
 )
 

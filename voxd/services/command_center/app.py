@@ -13,7 +13,7 @@ from voxd.kit.clock import CLOCK, clock_from
 from voxd.kit.sealing import SecretBox
 from voxd.kit.settings import Settings
 from voxd.services.command_center import command
-from voxd.services.command_center.nodes import announcements, nodes
+from voxd.services.command_center.nodes import announcements, nodes, rooms
 from voxd.services.command_center.storage import lists, memories, reminders_api, secrets
 from voxd.services.command_center.streaming import route as streaming
 from voxd.services.command_center.storage.store import CC_STORE, MIGRATIONS, CommandCenterStore
@@ -32,5 +32,6 @@ def create_app(settings: Settings) -> web.Application:
     return create_service_app(
         "command-center", settings, routes,
         resources=[database(MIGRATIONS), store_context, command.pipeline_context,
-                   announcements.announcements_context, streaming.streams_context],
+                   announcements.announcements_context, streaming.streams_context,
+                   rooms.speakers_context],
     )
