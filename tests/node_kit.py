@@ -5,23 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import socket
 import subprocess
 import sys
 import time
 import threading
 import wave
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
 import numpy as np
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from spoken import espeak
 from mosquitto import free_port
+from voxd_node.chimes import Chime, chime_samples
 from voxd_node.pcm import decode_wav, encode_wav
 
 RATE = 16000
@@ -76,18 +78,88 @@ def spoken_answer(wav: bytes, text: str = "It is noon.", transcript: str = "what
 
 
 @dataclass
+class StreamSocket:
+    """The stand-in's side of one turn stream: what the node sent (JSON dicts, PCM bytes), in order."""
+
+    socket: web.WebSocketResponse
+    received: list[dict | bytes] = field(default_factory=list)
+
+    async def next(self) -> dict | bytes | None:
+        """The node's next frame; None once it closed."""
+        message = await self.socket.receive()
+        if message.type is WSMsgType.TEXT:
+            self.received.append(json.loads(message.data))
+        elif message.type is WSMsgType.BINARY:
+            self.received.append(message.data)
+        else:
+            return None
+        return self.received[-1]
+
+    async def next_message(self, kind: str) -> dict | None:
+        """Skip audio (and anything else) up to the node's next `kind` message."""
+        while (frame := await self.next()) is not None:
+            if isinstance(frame, dict) and frame["type"] == kind:
+                return frame
+        return None
+
+    async def until_speech_ended(self, quiet_frames: int = 3) -> bool:
+        """A stand-in for the server's end of turn: loud frames, then `quiet_frames` quiet ones."""
+        voiced, quiet = False, 0
+        while (frame := await self.next()) is not None:
+            if isinstance(frame, bytes):
+                loud = np.abs(np.frombuffer(frame, np.int16)).mean() > 300
+                voiced, quiet = voiced or loud, 0 if loud else quiet + 1
+                if voiced and quiet >= quiet_frames:
+                    return True
+        return False
+
+    async def send(self, kind: str, **fields: object) -> None:
+        await self.socket.send_json({"type": kind, **fields})
+
+    async def reply(self, text: str, *sentences: bytes, listen: bool = False) -> None:
+        await self.send("transcript", text="what time is it")
+        await self.send("reply", text=text, listen=listen, understood=True, command="get_time", routed_by="pre_route")
+        for wav in sentences:
+            await self.socket.send_bytes(wav)
+        await self.send("done")
+
+    @property
+    def audio(self) -> bytes:
+        return b"".join(frame for frame in self.received if isinstance(frame, bytes))
+
+    @property
+    def messages(self) -> list[dict]:
+        return [frame for frame in self.received if isinstance(frame, dict)]
+
+
+@dataclass
 class CommandCenter:
     """A stand-in for the command center's node API, in its own thread so a node subprocess or an
-    in-test event loop can talk to it. `answers` are used in order, then `default`."""
+    in-test event loop can talk to it. `answers` are used in order, then `default`. With `stream`
+    set, GET /api/v0/command/stream is a WebSocket that `stream` plays the server's part on (without,
+    a 404, as from a server that does not stream)."""
 
     answers: list[Callable[[], web.Response]] = field(default_factory=list)
     default: Callable[[], web.Response] = field(default_factory=lambda: spoken_answer(tone_wav(300, 0.5)))
     received: list[Received] = field(default_factory=list)
     url: str = ""
+    stream: Callable[[StreamSocket], Awaitable[None]] | None = None
+    streams: list[StreamSocket] = field(default_factory=list)
 
     async def _command(self, request: web.Request) -> web.Response:
         self.received.append(Received(await request.read(), dict(request.query), dict(request.headers)))
         return (self.answers.pop(0) if self.answers else self.default)()
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
+        if self.stream is None:
+            raise web.HTTPNotFound()
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self.streams.append(StreamSocket(socket))
+        self.streams[-1].received.append({"type": "connect", "key": request.headers.get("X-API-Key")})
+        await self.stream(self.streams[-1])
+        await socket.close()
+        return socket
 
     async def _broker(self, request: web.Request) -> web.Response:
         return web.json_response({"error": {"code": "no_broker", "message": "no broker here"}}, status=404)
@@ -101,6 +173,7 @@ class CommandCenter:
         app = web.Application()
         app.router.add_post("/api/v0/command", self._command)
         app.router.add_get("/api/v0/broker", self._broker)
+        app.router.add_get("/api/v0/command/stream", self._stream)
         runner = web.AppRunner(app)
         loop.run_until_complete(runner.setup())
         loop.run_until_complete(web.SockSite(runner, sock).start())
@@ -115,8 +188,9 @@ class CommandCenter:
             loop.close()
 
 
-def stand_in_command_center() -> AbstractContextManager[CommandCenter]:
-    return CommandCenter().serving()
+def stand_in_command_center(
+        stream: Callable[[StreamSocket], Awaitable[None]] | None = None) -> AbstractContextManager[CommandCenter]:
+    return CommandCenter(stream=stream).serving()
 
 
 def refused_url() -> str:
@@ -169,9 +243,35 @@ def start_node(folder: Path, config: Path, source: str, *options: str, stdin: in
     return RunningNode(process, log_path, output)
 
 
+MARGIN_SECONDS = 3.0  # beyond the clip (which pauses while the node is busy): model loading, replies
+
+
+def run_node(tmp_path: Path, server_url: str, samples: np.ndarray, margin: float = MARGIN_SECONDS,
+             stdin: bool = False, **config: object) -> tuple[np.ndarray, str]:
+    """Run the node over the clip (a WAV file, or raw PCM on stdin) until it has surely finished;
+    what it played, and its log."""
+    source = "-" if stdin else str(write_clip(tmp_path / "mic.wav", samples))
+    config_file = write_config(tmp_path / "node.toml", "http://unused.invalid", **config)
+    node = start_node(tmp_path, config_file, source, "--server", server_url,
+                      "--exit-after", str(len(samples) / RATE + margin), stdin=subprocess.PIPE if stdin else None)
+    if stdin:
+        node.process.stdin.write(samples.tobytes())
+        node.process.stdin.close()
+    stderr = node.finish(timeout=60)
+    assert "secret-key-123" not in stderr
+    played, rate = wav_samples(node.output)
+    assert rate == 22050
+    return played, stderr
+
+
+def heard(*parts) -> np.ndarray:
+    return np.concatenate([chime_samples(part) if isinstance(part, Chime) else decode_wav(part)[0] for part in parts])
+
+
 def write_config(path: Path, server_url: str, **extra: object) -> Path:
     lines = ['node_id = "node-1"', 'api_key = "secret-key-123"', 'household_id = "home"', 'room = "kitchen"',
              'name = "kitchen-pi"', f'command_center_url = "{server_url}"']
-    lines += [f"{key} = {value!r}".replace("'", '"') for key, value in extra.items()]
+    lines += [f"{key} = {str(value).lower() if isinstance(value, bool) else repr(value)}".replace("'", '"')
+              for key, value in extra.items()]
     path.write_text("\n".join(lines) + "\n")
     return path
