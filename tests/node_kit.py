@@ -199,6 +199,62 @@ def refused_url() -> str:
 
 
 @dataclass
+class StreamCutter:
+    """A TCP relay in front of a server that cuts a turn stream once the node has sent `cut_after`
+    bytes on it, as a dropped Wi-Fi would (only the first with `cut_once`); every other request passes."""
+
+    target: str  # http://host:port
+    cut_after: int = 24000  # about 0.7 s of audio
+    cut_once: bool = False
+    cuts: int = 0
+    url: str = ""
+
+    async def _relay(self, node_reader: asyncio.StreamReader, node_writer: asyncio.StreamWriter) -> None:
+        host, port = self.target.removeprefix("http://").rsplit(":", 1)
+        server_reader, server_writer = await asyncio.open_connection(host, int(port))
+
+        async def node_to_server() -> None:
+            streamed = None  # bytes sent since the upgrade request, on a stream
+            while data := await node_reader.read(65536):
+                if streamed is None and b"GET /api/v0/command/stream" in data and not (self.cut_once and self.cuts):
+                    streamed = 0
+                server_writer.write(data)
+                await server_writer.drain()
+                if streamed is not None:
+                    streamed += len(data)
+                    if streamed > self.cut_after:
+                        self.cuts += 1
+                        return
+
+        async def server_to_node() -> None:
+            while data := await server_reader.read(65536):
+                node_writer.write(data)
+                await node_writer.drain()
+
+        try:
+            await asyncio.wait([asyncio.ensure_future(node_to_server()), asyncio.ensure_future(server_to_node())],
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for writer in (node_writer, server_writer):
+                writer.transport.abort()
+
+    @contextmanager
+    def relaying(self) -> Iterator[StreamCutter]:
+        loop = asyncio.new_event_loop()
+        server = loop.run_until_complete(asyncio.start_server(self._relay, "127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+        thread = threading.Thread(target=loop.run_forever, daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            loop.call_soon_threadsafe(server.close)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join()
+            loop.close()
+
+
+@dataclass
 class RunningNode:
     """`voxd-node` in the background; its log is a file so a test can wait for a line."""
 
@@ -268,8 +324,9 @@ def heard(*parts) -> np.ndarray:
     return np.concatenate([chime_samples(part) if isinstance(part, Chime) else decode_wav(part)[0] for part in parts])
 
 
-def write_config(path: Path, server_url: str, **extra: object) -> Path:
-    lines = ['node_id = "node-1"', 'api_key = "secret-key-123"', 'household_id = "home"', 'room = "kitchen"',
+def write_config(path: Path, server_url: str, node_id: str = "node-1", api_key: str = "secret-key-123",
+                 **extra: object) -> Path:
+    lines = [f'node_id = "{node_id}"', f'api_key = "{api_key}"', 'household_id = "home"', 'room = "kitchen"',
              'name = "kitchen-pi"', f'command_center_url = "{server_url}"']
     lines += [f"{key} = {str(value).lower() if isinstance(value, bool) else repr(value)}".replace("'", '"')
               for key, value in extra.items()]
