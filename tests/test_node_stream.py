@@ -44,17 +44,22 @@ def test_a_streamed_turn_is_answered_sentence_by_sentence(tmp_path):
 
 
 def test_a_node_that_another_node_beat_stands_down_and_plays_nothing(tmp_path):
-    async def stand_down(stream: StreamSocket) -> None:
-        await stream.next_message("start")
-        await stream.send("stand_down")
-        await stream.next_message("bye")
+    async def stand_down_then_answer(stream: StreamSocket) -> None:
+        if len(command_center.streams) == 1:
+            await stream.next_message("start")
+            await stream.send("stand_down")
+            await stream.next_message("bye")
+        else:
+            await answer_when_speech_ends(stream)
 
-    with stand_in_command_center(stand_down) as command_center:
-        played, log = run_node(tmp_path, command_center.url, COMMAND)
-        assert np.array_equal(played, heard(Chime.LISTENING))
+    with stand_in_command_center(stand_down_then_answer) as command_center:
+        played, log = run_node(tmp_path, command_center.url, clip(0.5, "hey jarvis", 0.3, "what time is it", 2.0,
+                                                                  "hey jarvis", 0.3, "what time is it", 2.0))
+        assert np.array_equal(played, heard(Chime.LISTENING, Chime.LISTENING, Chime.END, FIRST, SECOND))
         assert "stood down: another node heard this command" in log
         assert command_center.received == []
         assert [m["type"] for m in command_center.streams[0].messages] == ["connect", "start", "bye"]
+        assert len(command_center.streams) == 2  # back to the wake word, and the next turn is its own
 
 
 def test_a_follow_up_turn_uses_the_same_socket(tmp_path):
