@@ -27,7 +27,7 @@ class BadReply(Exception):
 
 @dataclass(frozen=True)
 class Reply:
-    audio: bytes | None  # the reply WAV; None for an error answer
+    audio: bytes | None  # the reply WAV (b"" for a streamed reply, played as it came); None for an error answer
     text: str
     transcript: str | None
     listen: bool  # the reply asked a question: listen again without the wake word

@@ -108,7 +108,7 @@ class StreamedTurns:
                 self.enabled = False
                 return await self._record_for_wav_path(recorder, recording)
             except (ServerUnavailable, StreamDropped) as error:
-                log.warning("turn stream unavailable (%s); sending this turn as a WAV", error)
+                log.info("turn stream unavailable (%s); sending this turn as a WAV", error)  # an outage warns once
                 return await self._record_for_wav_path(recorder, recording)
             await recorder.forward()
             if recording.done():
