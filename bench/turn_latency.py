@@ -264,7 +264,7 @@ async def measure(bench: Bench, timed: list[Turn], paused: list[Turn], trials: i
                                                for path in ("wav", "stream")}
     missed = 0
     for n, turn in enumerate(timed):
-        for path in ("wav", "stream"):
+        for path in ("wav", "stream") if n % 2 == 0 else ("stream", "wav"):  # neither always goes first
             heard = await bench.say(path, turn)
             wait, reply = ms(heard.ended_at, heard.last_voiced_at), ms(heard.first_reply_at, heard.last_voiced_at)
             engines = await bench.engines_ms(turn, heard.reply_text)

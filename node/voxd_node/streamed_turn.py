@@ -119,7 +119,7 @@ class StreamedTurns:
             await asyncio.gather(recording, return_exceptions=True)
 
     async def close(self) -> None:
-        """The conversation is over: say bye and close the socket."""
+        """The conversation is over (or its socket dropped): say bye if it can, and close the socket."""
         stream, self._stream = self._stream, None
         if stream is not None:
             await stream.close()
@@ -146,7 +146,7 @@ class StreamedTurns:
                 message = await stream.receive(REPLY_TIMEOUT)
         except StreamDropped as error:
             log.warning("the turn stream dropped while recording (%s); sending the turn as a WAV", error)
-            await self._close_dropped()
+            await self.close()
             return await self._record_for_wav_path(recorder, recording)
         recording.cancel()
         if message.kind == "stand_down":
@@ -163,11 +163,6 @@ class StreamedTurns:
         else:
             log.info("end of turn (%s): %d ms after the last speech", reason,
                      (time.monotonic() - detector.last_speech_at) * 1000)
-
-    async def _close_dropped(self) -> None:
-        stream, self._stream = self._stream, None
-        if stream is not None:
-            await stream.close()
 
 
 class Answer:
