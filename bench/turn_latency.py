@@ -47,7 +47,7 @@ SERVICES = ["config", "auth", "logs", "command-center", "stt", "tts"]
 VOICES = ["en-us", "en-us+m3", "en-gb+f3", "joe"]  # espeak-ng voices, and piper's joe through the TTS service
 COMMANDS = ["what time is it", "set a timer for ten minutes", "add eggs and butter to the shopping list",
             "what is twelve times seven"]
-ONE_WORD = ["stop", "yes"]
+ONE_WORD = ["stop", "cancel"]  # ("yes" only means something as the answer to a question)
 PAUSED = [("set a timer for", "ten minutes"), ("add eggs", "and butter to the shopping list"),
           ("what is twelve", "times seven"), ("set a timer for", "five minutes")]
 TURN_TIMEOUT = 40.0
