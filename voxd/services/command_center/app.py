@@ -14,6 +14,7 @@ from voxd.kit.settings import Settings
 from voxd.services.command_center import command
 from voxd.services.command_center.nodes import announcements, nodes
 from voxd.services.command_center.storage import lists, memories, secrets
+from voxd.services.command_center.streaming import route as streaming
 from voxd.services.command_center.storage.store import CC_STORE, MIGRATIONS, CommandCenterStore
 
 
@@ -25,9 +26,9 @@ async def store_context(app: web.Application) -> AsyncIterator[None]:
 
 def create_app(settings: Settings) -> web.Application:
     routes = [*nodes.ROUTES, *command.ROUTES, *memories.ROUTES, *secrets.ROUTES, *announcements.ROUTES,
-              *lists.ROUTES]
+              *lists.ROUTES, *streaming.ROUTES]
     return create_service_app(
         "command-center", settings, routes,
         resources=[database(MIGRATIONS), store_context, command.pipeline_context,
-                   announcements.announcements_context],
+                   announcements.announcements_context, streaming.streams_context],
     )

@@ -39,5 +39,30 @@ SEARCH_URL = Setting("VOXD_SEARCH_URL", URL, None, "The SearXNG instance deep re
 RESEARCH_PAGES = Setting("VOXD_RESEARCH_PAGES", WHOLE, 4, "How many of the top search results deep research "
                          "reads, through the web extraction service.", minimum=1, maximum=10)
 
+# The streamed turn (docs/api.md, Streamed turns; issue 24): when a node's turn ends.
+STREAM_PAUSE = Setting("VOXD_STREAM_PAUSE", DURATION, 0.16, "How long a pause in a streamed turn must last "
+                       "before the speech so far is transcribed and the end of the turn is decided.",
+                       minimum=0.05, maximum=2, live=True)
+STREAM_SILENCE_CEILING = Setting("VOXD_STREAM_SILENCE_CEILING", DURATION, 1.5, "The longest silence a "
+                                 "streamed turn waits through, whatever the end-of-turn model and the words say.",
+                                 minimum=0.2, maximum=10, live=True)
+STREAM_FIXED_SILENCE = Setting("VOXD_STREAM_FIXED_SILENCE", DURATION, 0.8, "The silence that ends a streamed "
+                               "turn when the end-of-turn model (Smart Turn) is not installed.",
+                               minimum=0.1, maximum=10, live=True)
+END_OF_TURN_THRESHOLD = Setting("VOXD_END_OF_TURN_THRESHOLD", NUMBER, 0.5, "The least probability, by the "
+                                "end-of-turn model, that a pause ends the turn (a command the templates or the "
+                                "semantic stage claim completely ends it at a lower one).",
+                                minimum=0, maximum=1, live=True)
+STREAM_MAX_TURN = Setting("VOXD_STREAM_MAX_TURN", DURATION, 20.0, "The longest a streamed turn may be "
+                          "(its audio); then it ends and is answered.", minimum=1, maximum=120, live=True)
+STREAM_IDLE_TIMEOUT = Setting("VOXD_STREAM_IDLE_TIMEOUT", DURATION, 300.0, "How long a node's stream may "
+                              "stay silent (no frame at all) before the command center closes it.",
+                              minimum=1, maximum=3600)
+ARBITRATION_WINDOW = Setting("VOXD_ARBITRATION_WINDOW", DURATION, 0.4, "Turns that nodes of one household "
+                             "open within this time of each other are one command: the node with the strongest "
+                             "wake score answers, the others stand down.", minimum=0, maximum=5, live=True)
+
 SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, SPEECH_BIAS, REPLY_BUDGET, FAST_PATH, SEMANTIC,
-            SEMANTIC_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_BROAD_THRESHOLD, SEARCH_URL, RESEARCH_PAGES)
+            SEMANTIC_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_BROAD_THRESHOLD, SEARCH_URL, RESEARCH_PAGES,
+            STREAM_PAUSE, STREAM_SILENCE_CEILING, STREAM_FIXED_SILENCE, END_OF_TURN_THRESHOLD, STREAM_MAX_TURN,
+            STREAM_IDLE_TIMEOUT, ARBITRATION_WINDOW)

@@ -125,7 +125,7 @@ class Pipeline:
         down for a spoken command) and ModelUnavailable (the utterance needed a configured model that
         did not answer; with none configured it is answered as not understood)."""
         with turn.timed(Stage.TOTAL):
-            if turn.audio is not None:
+            if turn.audio is not None and turn.transcript is None:  # a streamed turn is heard already
                 await self.transcribe(turn)
             if turn.audio is not None or turn.user_id is not None:
                 await self.name_speaker(turn)
@@ -133,7 +133,7 @@ class Pipeline:
                 await self.understand(turn)
             else:
                 turn.reply, turn.understood = NOT_HEARD, False
-            if turn.wants_audio and turn.reply:
+            if turn.wants_audio and turn.reply and not turn.by_sentence:
                 await self.synthesize(turn)
         log.info("%s: %s -> %s via %s in %.0f ms", turn.conversation, said(turn.text), turn.tool or "reply",
                  turn.routed_by, turn.timings[Stage.TOTAL])
@@ -172,9 +172,7 @@ class Pipeline:
         assert turn.audio is not None
         with turn.timed(Stage.TRANSCRIBE):  # a user's own audio needs no voice to say who spoke
             heard = await self.speech.transcribe(turn.audio, turn.household_id, identify=turn.user_id is None)
-        turn.timings[EngineTime.TRANSCRIBE] = round(heard.timings.total, 2)
-        turn.transcript = turn.text = heard.text
-        turn.voice = heard.speaker
+        turn.hear(heard)
 
     async def name_speaker(self, turn: Turn) -> None:
         """A user's own command is theirs; a node's is whoever's voice it was, if enrolled."""

@@ -15,7 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from voxd.commands.api import Command, CommandResponse, Speaker
-from voxd.wire.speech import SpeakerMatch
+from voxd.wire.speech import SpeakerMatch, Transcription
 
 
 class Stage(StrEnum):
@@ -100,6 +100,13 @@ class Turn:
     reply: str = ""
     reply_audio: bytes | None = None
     timings: dict[str, float] = field(default_factory=dict)  # milliseconds by Stage / EngineTime
+    by_sentence: bool = False  # a streamed turn: its caller says the reply sentence by sentence
+
+    def hear(self, heard: Transcription) -> None:
+        """What speech-to-text heard becomes the turn's words and voice."""
+        self.timings[EngineTime.TRANSCRIBE] = round(heard.timings.total, 2)
+        self.transcript = self.text = heard.text
+        self.voice = heard.speaker
 
     def timed(self, stage: Stage) -> StageTimer:
         """The one way a stage is timed: `with turn.timed(Stage.X):` records its wall time in ms under

@@ -1,0 +1,100 @@
+"""A pause judged (issue 24 §2): the speech so far transcribed speculatively by the speech-to-text
+service, the end-of-turn model's probability on its audio, and whether the words are a whole
+command (the templates or the semantic stage claim them with what they need) or half a sentence."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+import wave
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from voxd.commands.api import Command, RouteContext
+from voxd.commands.scanning import refined_arguments
+from voxd.language.fillers import drop_fillers
+from voxd.services.command_center.pipeline.pipeline import Pipeline, template_claim
+from voxd.services.command_center.streaming.end_of_turn import TurnRules, half_sentence
+from voxd.services.command_center.streaming.protocol import SAMPLE_RATE
+from voxd.services.command_center.streaming.smart_turn import SmartTurn
+from voxd.wire.speech import Transcription
+
+log = logging.getLogger("voxd.command-center.stream")
+
+
+@dataclass(frozen=True)
+class StreamTools:
+    """What every stream shares: the one pipeline, the end-of-turn model (None: not installed or
+    not loaded yet), the live rules, and the household's arbiter (arbitration.py)."""
+
+    pipeline: Pipeline
+    smart_turn: Callable[[], SmartTurn | None]
+    rules: Callable[[], TurnRules]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    speech_chunks: int  # of the turn when the pause began: still current while no speech came since
+    heard: Transcription
+    probability: float | None
+    complete: bool | None
+
+
+def wav_of(pcm: bytes) -> bytes:
+    out = io.BytesIO()
+    with wave.open(out, "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(SAMPLE_RATE)
+        wav.writeframes(pcm)
+    return out.getvalue()
+
+
+def has_required(command: Command, arguments: dict[str, Any]) -> bool:
+    return all(p.name in arguments for p in command.parameters if p.required)
+
+
+async def claimed_completely(pipeline: Pipeline, text: str, household_id: str) -> bool:
+    """A command the templates (or else the semantic stage) claim, with every argument it needs."""
+    text = pipeline.repair(drop_fillers(text))
+    zone = await pipeline.household_zone(household_id)
+    context = RouteContext(now=pipeline.clock(zone), timezone=zone)
+    if pipeline.fast_path and (claimed := template_claim(pipeline.commands, text, context)) is not None:
+        command, claim = claimed
+        return claim.spoken_response is not None or has_required(command, dict(claim.arguments))
+    router = pipeline.semantic if pipeline.semantic_on else None
+    if router is None:
+        return False
+    command = await router.choose_in_stage_thread(text)
+    if command is None:
+        return False
+    arguments = refined_arguments(command, text, context)
+    return command.stands(arguments, text) and has_required(command, arguments)
+
+
+async def completeness(pipeline: Pipeline, text: str, household_id: str) -> bool | None:
+    """False: half a sentence; True: a whole command; None: the words do not say."""
+    if half_sentence(text):
+        return False
+    return True if await claimed_completely(pipeline, text, household_id) else None
+
+
+async def transcribe(tools: StreamTools, pcm: bytes, household_id: str) -> Transcription:
+    started = time.perf_counter()
+    heard = await tools.pipeline.speech.transcribe(wav_of(pcm), household_id)
+    log.debug("speculative transcription of %.2f s in %.0f ms: %r", len(pcm) / 2 / SAMPLE_RATE,
+              (time.perf_counter() - started) * 1000, heard.text)
+    return heard
+
+
+async def judge(tools: StreamTools, pcm: bytes, speech_chunks: int, household_id: str) -> Judgement:
+    """The transcript and the model's probability side by side, then what the words say."""
+    model = tools.smart_turn()
+    probability = asyncio.to_thread(model.probability, pcm) if model is not None else asyncio.sleep(0)
+    heard, chance = await asyncio.gather(transcribe(tools, pcm, household_id), probability)
+    complete = await completeness(tools.pipeline, heard.text, household_id)
+    log.debug("pause judged: %r probability %s complete %s", heard.text, chance, complete)
+    return Judgement(speech_chunks, heard, chance, complete)

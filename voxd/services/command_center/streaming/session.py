@@ -1,0 +1,135 @@
+"""One node's stream (docs/api.md, Streamed turns): the socket's frames read in order, each turn
+run as a task beside them (arbitration, listening, the answer), follow-up turns on the same
+socket, and everything freed when the socket closes or drops."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from aiohttp import WSMsgType, web
+
+from voxd.services.command_center.pipeline.turn import Turn
+from voxd.kit.errors import UpstreamError
+from voxd.services.command_center.pipeline.speech import SpeechUnavailable
+from voxd.services.command_center.streaming.answering import answer, cannot_hear
+from voxd.services.command_center.streaming.arbitration import Arbiter, Entrant
+from voxd.services.command_center.streaming.judging import StreamTools, wav_of
+from voxd.services.command_center.streaming.listening import ListeningTurn
+from voxd.services.command_center.streaming.pauses import voice_activity
+from voxd.services.command_center.streaming.protocol import (BadFrame, Bye, End, Start, check_audio, error,
+                                                             message, parse_text)
+
+log = logging.getLogger("voxd.command-center.stream")
+
+
+class Stream:
+    def __init__(self, ws: web.WebSocketResponse, tools: StreamTools, arbiter: Arbiter, node_id: str,
+                 household_id: str) -> None:
+        self.ws, self.tools, self.arbiter = ws, tools, arbiter
+        self.node_id, self.household_id = node_id, household_id
+        self.listening: ListeningTurn | None = None
+        self.turn: asyncio.Task[None] | None = None
+
+    async def run(self, idle: float) -> None:
+        """Reads frames until the node says bye, closes, drops or stays idle past `idle` seconds."""
+        try:
+            while not self.ws.closed:
+                try:
+                    frame = await self.ws.receive(timeout=idle)
+                except asyncio.TimeoutError:
+                    await self.send(error("idle_timeout", f"no frame for {idle:g} s: the stream is closed"))
+                    break
+                if frame.type is WSMsgType.TEXT:
+                    if await self.on_text(frame.data):
+                        break
+                elif frame.type is WSMsgType.BINARY:
+                    await self.on_audio(frame.data)
+                else:  # closed, closing or broken
+                    break
+        finally:
+            await self.drop_turn()
+            await self.ws.close()
+
+    async def send(self, frame: dict) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):  # the node has gone: nothing to tell
+            await self.ws.send_json(frame)
+
+    async def on_text(self, data: str) -> bool:
+        """True when the node said bye."""
+        try:
+            sent = parse_text(data)
+        except BadFrame as problem:
+            await self.send(error(problem.code, str(problem)))
+            return False
+        if isinstance(sent, Bye):
+            return True
+        if isinstance(sent, Start):
+            await self.drop_turn()  # a new turn replaces one still open
+            self.listening = ListeningTurn(self.tools, self.household_id, voice_activity())
+            self.turn = asyncio.create_task(self.converse(sent, self.listening), name=f"stream turn {self.node_id}")
+        elif isinstance(sent, End):
+            if self.listening is None:
+                await self.send(error("no_turn", "no turn is open: send start first"))
+            else:
+                self.listening.end(sent.reason)
+        return False
+
+    async def on_audio(self, data: bytes) -> None:
+        try:
+            pcm = check_audio(data)
+        except BadFrame as problem:
+            await self.send(error(problem.code, str(problem)))
+            return
+        if self.listening is not None:
+            self.listening.feed(pcm)
+        elif self.turn is None:
+            await self.send(error("no_turn", "audio before a turn: send start first"))
+        # else: frames still in flight after end_of_turn: the turn has its audio
+
+    async def converse(self, start: Start, listening: ListeningTurn) -> None:
+        entrant = self.arbiter.enter(self.household_id, Entrant(self.node_id, start.wake_score,
+                                                                lambda: listening.tracker.loudness))
+        try:
+            if entrant.first:
+                await self.send(message("listening"))
+            if not await entrant.won:
+                log.info("stream of %s: another node of the household answers; told to stand down", self.node_id)
+                await self.send(message("stand_down"))
+                return
+            if not entrant.first:
+                await self.send(message("listening"))
+            await self.hear_and_answer(start, listening, await listening.listen())
+        finally:
+            self.arbiter.leave(self.household_id, entrant)
+            self.listening = None
+            await listening.close()
+
+    async def hear_and_answer(self, start: Start, listening: ListeningTurn, reason: str) -> None:
+        if reason == "cancelled":
+            return
+        if reason == "no_speech" or not listening.tracker.heard_speech:
+            await self.send(message("no_speech"))
+            return
+        await self.send(message("end_of_turn", reason=str(reason)))
+        self.listening = None  # frames in flight after the end are not the turn's
+        try:
+            heard = await listening.transcript()
+        except (SpeechUnavailable, UpstreamError) as failure:
+            await self.send(cannot_hear(failure))
+            return
+        turn = Turn(node_id=self.node_id, household_id=self.household_id, follow_up=start.follow_up,
+                    audio=wav_of(bytes(listening.pcm)), by_sentence=True)
+        turn.hear(heard)
+        await answer(self.ws, self.tools.pipeline, turn)
+
+    async def drop_turn(self) -> None:
+        """Cancels the open turn and frees its audio (a dropped stream, a new start, shutdown)."""
+        task, self.turn = self.turn, None
+        if task is not None and not task.done():
+            task.cancel()
+        if task is not None:
+            with contextlib.suppress(BaseException):
+                await task
+        self.listening = None
