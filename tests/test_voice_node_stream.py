@@ -4,6 +4,8 @@ the command center decides when the sentence is over. One daemon for the module.
 
 from __future__ import annotations
 
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 
 from conftest import Daemon, free_port_offset, register_node
 from node_kit import RATE, RunningNode, StreamCutter, clip, start_node, write_clip, write_config
+from voxd_node.audio_sources import FRAME_SAMPLES
 
 pytestmark = pytest.mark.slow
 
@@ -48,6 +51,18 @@ def converse(voxd: Daemon, folder: Path, samples: np.ndarray, **extra: object) -
     log = hear(folder, config, samples).finish()
     assert node["api_key"] not in log and "Traceback" not in log
     return log
+
+
+def speak_to(nodes: list[RunningNode], heard: list[np.ndarray]) -> None:
+    """Each node's stdin gets its samples at the pace of speech, frame by frame, at the same moments."""
+    started = time.monotonic()
+    for frame in range(0, len(heard[0]), FRAME_SAMPLES):
+        for running, samples in zip(nodes, heard):
+            running.process.stdin.write(samples[frame:frame + FRAME_SAMPLES].tobytes())
+            running.process.stdin.flush()
+        time.sleep(max(0.0, started + (frame + FRAME_SAMPLES) / RATE - time.monotonic()))
+    for running in nodes:
+        running.process.stdin.close()
 
 
 def test_a_streamed_turn_is_answered(voxd, tmp_path):
@@ -89,7 +104,11 @@ def test_two_nodes_hearing_one_command_give_one_answer(voxd, tmp_path):
     kitchen, node = node_config(voxd, tmp_path / "kitchen")
     hall, _ = node_config(voxd, tmp_path / "hall", household=node["household"])
     said = clip(0.5, "hey jarvis", 0.3, "what time is it", 3.0)
-    near, far = hear(tmp_path / "kitchen", kitchen, said), hear(tmp_path / "hall", hall, (said * 0.5).astype(np.int16))
-    logs = [near.finish(), far.finish()]
+    nodes = [start_node(tmp_path / room, config, "-", "--exit-after", str(len(said) / RATE + 2 * MARGIN),
+                        stdin=subprocess.PIPE) for room, config in (("kitchen", kitchen), ("hall", hall))]
+    for running in nodes:
+        running.wait_for("listening for")  # both ready: they hear the command at the same moment
+    speak_to(nodes, [said, (said * 0.5).astype(np.int16)])  # the hall's microphone is further away
+    logs = [running.finish() for running in nodes]
     assert sum("reply: It's " in log for log in logs) == 1
     assert sum("stood down: another node heard this command" in log for log in logs) == 1
