@@ -254,6 +254,14 @@ class Bench:
         return stt + (time.perf_counter() - started) * 1000
 
 
+def end_reason(heard: Heard) -> str:
+    """Why the server ended a streamed turn (smart_turn, complete_command, silence_ceiling, ...)."""
+    for line in heard.lines:
+        if line.startswith("end of turn ("):
+            return line.split("(", 1)[1].split(")", 1)[0]
+    return "the node"
+
+
 def ms(later: float | None, earlier: float | None) -> float | None:
     return None if later is None or earlier is None else (later - earlier) * 1000
 
@@ -262,7 +270,7 @@ async def measure(bench: Bench, timed: list[Turn], paused: list[Turn], trials: i
     rows: dict[str, dict[str, list[float]]] = {path: {"wait": [], "reply": [], "engines": [],
                                                       "one-word reply": [], "one-word engines": []}
                                                for path in ("wav", "stream")}
-    missed = 0
+    missed, reasons = 0, {}
     for n, turn in enumerate(timed):
         for path in ("wav", "stream") if n % 2 == 0 else ("stream", "wav"):  # neither always goes first
             heard = await bench.say(path, turn)
@@ -274,11 +282,13 @@ async def measure(bench: Bench, timed: list[Turn], paused: list[Turn], trials: i
                 continue
             row = rows[path]
             row["wait"].append(wait)
+            reasons[end_reason(heard)] = reasons.get(end_reason(heard), 0) + (path == "stream")
             row["one-word reply" if turn.one_word else "reply"].append(reply)
             row["one-word engines" if turn.one_word else "engines"].append(engines)
             print(f"  {path:6} {turn.label!r}: wait {wait:.0f} ms, reply {reply:.0f} ms, engines {engines:.0f} ms "
                   f"-> {heard.reply_text!r}")
-    print(f"\nmachine: {machine()}; {len(timed)} turns per path, {missed} without a reply")
+    print(f"\nmachine: {machine()}; {len(timed)} turns per path, {missed} without a reply; "
+          f"streamed turns ended by {reasons}")
     for path, row in rows.items():
         for name, values in row.items():
             if values:
