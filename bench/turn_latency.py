@@ -282,7 +282,8 @@ async def measure(bench: Bench, timed: list[Turn], paused: list[Turn], trials: i
                 continue
             row = rows[path]
             row["wait"].append(wait)
-            reasons[end_reason(heard)] = reasons.get(end_reason(heard), 0) + (path == "stream")
+            if path == "stream":
+                reasons[end_reason(heard)] = reasons.get(end_reason(heard), 0) + 1
             row["one-word reply" if turn.one_word else "reply"].append(reply)
             row["one-word engines" if turn.one_word else "engines"].append(engines)
             print(f"  {path:6} {turn.label!r}: wait {wait:.0f} ms, reply {reply:.0f} ms, engines {engines:.0f} ms "
