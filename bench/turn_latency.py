@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextvars
 import logging
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -34,14 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "node"))
 from common import daemon, machine, percentile, warm  # noqa: E402
 from node_kit import clip, speech  # noqa: E402
-from voxd_node.agent import NodeAgent  # noqa: E402
-from voxd_node.audio_sinks import AudioSink  # noqa: E402
-from voxd_node.audio_sources import FRAME_BYTES, FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE, PacedSource  # noqa: E402
-from voxd_node.chimes import Chime, chime_samples  # noqa: E402
+from voxd_node.audio_sources import SAMPLE_RATE  # noqa: E402
 from voxd_node.command_client import CommandClient  # noqa: E402
 from voxd_node.config import NodeConfig  # noqa: E402
 from voxd_node.pcm import decode_wav, encode_wav, resample  # noqa: E402
 from voxd_node.wake_word import WakeWordDetector  # noqa: E402
+from turn_kit import NODE, BenchNode, Heard, Stamps, TimedSink, Turn, TurnSource  # noqa: E402
 
 SERVICES = ["config", "auth", "logs", "command-center", "stt", "tts"]
 VOICES = ["en-us", "en-us+m3", "en-gb+f3", "joe"]  # espeak-ng voices, and piper's joe through the TTS service
@@ -50,132 +47,8 @@ COMMANDS = ["what time is it", "set a timer for ten minutes", "add eggs and butt
 ONE_WORD = ["stop", "cancel"]  # ("yes" only means something as the answer to a question)
 PAUSED = [("set a timer for", "ten minutes"), ("add eggs", "and butter to the shopping list"),
           ("what is twelve", "times seven"), ("set a timer for", "five minutes")]
-TURN_TIMEOUT = 40.0
-NODE = contextvars.ContextVar("node", default="")
 LOUD = 500  # a sample above this is voiced (speech peaks at 10,000-30,000)
 WAKE = (0.4, "hey jarvis", 0.3)
-CHIMES = [chime_samples(chime) for chime in Chime]
-ENDS = ("end of turn (", "recording stopped by the node", "end of speech -> request sent")
-
-
-@dataclass
-class Turn:
-    """One recorded turn: its samples, and where its last voiced sample is."""
-
-    label: str
-    samples: np.ndarray
-    last_voiced: int
-    one_word: bool = False
-    paused: bool = False
-
-
-@dataclass
-class Heard:
-    """What one node did in one turn, with time.monotonic() stamps."""
-
-    last_voiced_at: float | None = None
-    ended_at: float | None = None
-    first_reply_at: float | None = None
-    reply_text: str | None = None
-    lines: list[str] = field(default_factory=list)
-
-
-class TurnSource(PacedSource):
-    """A microphone the bench speaks into: a turn's frames, then 6 s of silence, then nothing (the
-    agent waits, spending no CPU) until the next turn. Notes when the last voiced sample was heard."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._frames: list[bytes] = []
-        self._more = asyncio.Event()
-        self._last_voiced_frame = -1
-        self.heard = Heard()
-
-    def say(self, turn: Turn, volume: float = 1.0) -> Heard:
-        pcm = (turn.samples * volume).astype(np.int16).tobytes()
-        self._frames = [pcm[i:i + FRAME_BYTES] for i in range(0, len(pcm), FRAME_BYTES)]
-        self._frames += [self.SILENCE] * int(6 / FRAME_SECONDS)
-        self._last_voiced_frame, self._offset_in_frame = divmod(turn.last_voiced, FRAME_SAMPLES)
-        self._handed = 0
-        self.heard = Heard()
-        super().drop_queued()
-        self._more.set()
-        return self.heard
-
-    async def _read_frame(self) -> bytes | None:
-        while not self._frames:
-            self._more.clear()
-            await self._more.wait()
-            super().drop_queued()
-        return self._frames.pop(0)
-
-    async def __anext__(self):
-        frame = await super().__anext__()
-        if self._handed == self._last_voiced_frame:  # that frame's audio ends now; its sample came earlier
-            self.heard.last_voiced_at = frame.captured_at - (FRAME_SAMPLES - self._offset_in_frame) / SAMPLE_RATE
-        self._handed += 1
-        return frame
-
-    def drop_queued(self) -> None:
-        """The agent is done with this turn: the rest of it (silence) is not heard, as with a microphone."""
-        self._frames = []
-        super().drop_queued()
-
-
-class TimedSink(AudioSink):
-    """Plays nothing; notes when the first sample that is not a chime would have been played."""
-
-    def __init__(self, source: TurnSource) -> None:
-        super().__init__()
-        self._source = source
-
-    async def _output(self, samples: np.ndarray, rate: int) -> None:
-        heard = self._source.heard
-        if heard.first_reply_at is None and not any(np.array_equal(samples, chime) for chime in CHIMES):
-            heard.first_reply_at = time.monotonic()
-
-
-class Stamps(logging.Handler):
-    """Each node's log lines, with the moment they were written, into that node's Heard."""
-
-    def __init__(self, sources: dict[str, TurnSource]) -> None:
-        super().__init__()
-        self._sources = sources
-
-    def emit(self, record: logging.LogRecord) -> None:
-        source = self._sources.get(NODE.get())
-        if source is None:
-            return
-        line = record.getMessage()
-        heard = source.heard
-        heard.lines.append(line)
-        if heard.ended_at is None and line.startswith(ENDS):
-            heard.ended_at = time.monotonic()
-        if line.startswith(("reply: ", "not understood; reply: ")):
-            heard.reply_text = line.split(": ", 1)[1]
-
-
-class BenchNode(NodeAgent):
-    """The real agent; counts finished conversations so the bench knows when to speak again."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.finished = asyncio.Condition()
-        self.conversations = 0
-
-    async def _turn(self) -> None:
-        await super()._turn()
-        async with self.finished:
-            self.conversations += 1
-            self.finished.notify_all()
-
-    async def wait_for(self, count: int) -> bool:
-        async with self.finished:
-            try:
-                await asyncio.wait_for(self.finished.wait_for(lambda: self.conversations >= count), TURN_TIMEOUT)
-                return True
-            except asyncio.TimeoutError:
-                return False
 
 
 def spoken(text: str, voice: str, tts: httpx.Client) -> np.ndarray:
