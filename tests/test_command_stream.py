@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 import wave
 
 import aiohttp
@@ -13,15 +14,17 @@ import httpx
 import pytest
 
 from daemons import serving
-from spoken import espeak
+from spoken import espeak, piper
 from stream_client import STREAM, Heard, collect, pcm_of, receive_json, silence, speak, turn
 from test_commands import node_headers, register_node
 
 
 @pytest.fixture(scope="module")
 def speechless(tmp_path_factory):
-    """The command center without the speech services: the protocol, the limits, the refusals."""
-    with serving(tmp_path_factory, ["config", "auth", "command-center"]) as daemon:
+    """The command center without the speech services or the end-of-turn model: the protocol,
+    the limits, the refusals, the fixed-silence rule."""
+    with serving(tmp_path_factory, ["config", "auth", "command-center"],
+                 VOXD_END_OF_TURN_MODEL="/nonexistent/smart-turn.onnx", VOXD_STREAM_IDLE_TIMEOUT="3") as daemon:
         yield daemon
 
 
@@ -57,26 +60,26 @@ def test_bad_frames_get_an_error_frame_and_the_stream_goes_on(speechless):
     node = register_node(speechless)
 
     async def exchange():
-        async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(stream_url(speechless), headers=node_headers(node)) as ws:
-                answers = []
-                for bad in ("not json", '{"type": "sing"}', '{"type": "start", "sample_rate": 44100}',
-                            '{"type": "end", "reason": "bored"}', '{"type": "end", "reason": "cancelled"}',
-                            "x" * 5000):
-                    await ws.send_str(bad)
-                    answers.append(await receive_json(ws))
-                await ws.send_bytes(b"\0\0\0")  # an odd number of bytes is no 16-bit audio
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(stream_url(speechless), headers=node_headers(node)) as ws:
+            answers = []
+            for bad in ("not json", '{"type": "sing"}', '{"type": "start", "sample_rate": 44100}',
+                        '{"type": "end", "reason": "bored"}', '{"type": "end", "reason": "cancelled"}',
+                        "x" * 5000):
+                await ws.send_str(bad)
                 answers.append(await receive_json(ws))
-                await ws.send_bytes(b"\0" * (70 * 1024))  # past the frame cap
-                answers.append(await receive_json(ws))
-                await ws.send_bytes(b"\0" * 2560)  # audio before any start
-                answers.append(await receive_json(ws))
-                await ws.send_json({"type": "start", "wake_score": 0.8})
-                answers.append(await receive_json(ws))
-                await ws.send_json({"type": "end", "reason": "no_speech"})
-                answers.append(await receive_json(ws))
-                await ws.send_json({"type": "bye"})
-                return answers
+            await ws.send_bytes(b"\0\0\0")  # an odd number of bytes is no 16-bit audio
+            answers.append(await receive_json(ws))
+            await ws.send_bytes(b"\0" * (70 * 1024))  # past the frame cap
+            answers.append(await receive_json(ws))
+            await ws.send_bytes(b"\0" * 2560)  # audio before any start
+            answers.append(await receive_json(ws))
+            await ws.send_json({"type": "start", "wake_score": 0.8})
+            answers.append(await receive_json(ws))
+            await ws.send_json({"type": "end", "reason": "no_speech"})
+            answers.append(await receive_json(ws))
+            await ws.send_json({"type": "bye"})
+            return answers
     answers = run(exchange())
     codes = [answer.get("code") for answer in answers[:9]]
     assert codes == ["malformed_json", "invalid_message", "invalid_message", "invalid_message", "no_turn",
@@ -100,3 +103,151 @@ def test_a_second_stream_of_a_node_replaces_the_first(speechless):
     closed, still = run(twice())
     assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4000
     assert still["type"] == "listening"
+
+
+def test_a_stream_with_no_frame_for_the_idle_time_out_is_closed(speechless):
+    node = register_node(speechless)
+
+    async def idle():
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(stream_url(speechless), headers=node_headers(node)) as ws:
+            told = await receive_json(ws)  # after VOXD_STREAM_IDLE_TIMEOUT (3 s here) of nothing
+            closed = await asyncio.wait_for(ws.receive(), 30)
+            return told, closed.type
+    told, closed = run(idle())
+    assert told["type"] == "error" and told["code"] == "idle_timeout"
+    assert closed is aiohttp.WSMsgType.CLOSE
+
+
+def test_without_the_end_of_turn_model_a_fixed_silence_ends_the_turn(speechless):
+    """Said in /health and the log; the turn still ends (here speech-to-text is not running, so
+    the end is followed by its error frame, which the node answers with its error chime)."""
+    health = httpx.get(speechless.url("command-center") + "/api/v0/health").json()
+    assert health["engines"]["smart turn"] == "unavailable"
+    assert "streamed turns end after 0.8 s of silence" in speechless.output()
+    node = register_node(speechless)
+
+    async def spoken():
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(stream_url(speechless), headers=node_headers(node)) as ws:
+            return await turn(ws, pcm_of(espeak("turn on the lights")))
+    heard = run(spoken())
+    assert heard.types() == ["listening", "end_of_turn", "error"], heard.frames
+    assert heard.first("end_of_turn")["reason"] == "silence_ceiling"
+    assert heard.first("error")["code"] == "stt_unavailable"
+
+
+@pytest.fixture(scope="module")
+def voice(tmp_path_factory):
+    """The command center with the real speech engines and the end-of-turn model, loaded before
+    the first turn; no language model (spoken fast-path commands)."""
+    with serving(tmp_path_factory, ["config", "auth", "command-center", "stt", "tts"], startup_timeout=300,
+                 warm=True, VOXD_STT_PRELOAD="true", VOXD_TTS_PRELOAD="true") as daemon:
+        warm_end_of_turn(daemon)
+        yield daemon
+
+
+def warm_end_of_turn(daemon) -> None:
+    """The end-of-turn model loads when the first node opens a stream: open one, wait until it is in."""
+    node = register_node(daemon)
+    health = daemon.url("command-center") + "/api/v0/health"
+
+    async def first_stream():
+        async with aiohttp.ClientSession() as session, \
+                session.ws_connect(stream_url(daemon), headers=node_headers(node)):
+            deadline = time.monotonic() + 120
+            while httpx.get(health).json()["engines"]["smart turn"] != "warm" and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+    run(first_stream())
+    assert httpx.get(health).json()["engines"]["smart turn"] == "warm"
+
+
+async def one_stream(daemon, node: dict, *clips: bytes) -> list[Heard]:
+    """The turns of `clips` on one stream, each a follow-up of the one before."""
+    async with aiohttp.ClientSession() as session, \
+            session.ws_connect(stream_url(daemon), headers=node_headers(node)) as ws:
+        turns = [await turn(ws, clip, follow_up=index > 0) for index, clip in enumerate(clips)]
+        await ws.send_json({"type": "bye"})
+        return turns
+
+
+def wav_seconds(data: bytes) -> float:
+    with wave.open(io.BytesIO(data)) as reader:
+        return reader.getnframes() / reader.getframerate()
+
+
+@pytest.mark.slow
+def test_a_streamed_turn_is_answered_sentence_by_sentence_and_a_follow_up_uses_the_same_stream(voice):
+    node = register_node(voice)
+    timer, sum_ = run(one_stream(voice, node, pcm_of(espeak("set a timer for five minutes")),
+                                 pcm_of(espeak("what is twelve times seven"))))
+    assert timer.types() == ["listening", "end_of_turn", "transcript", "reply", "done"], timer.frames
+    assert timer.first("end_of_turn")["reason"] in {"smart_turn", "complete_command", "silence_ceiling"}
+    assert "timer" in timer.first("transcript")["text"].lower()
+    reply = timer.first("reply")
+    assert reply["command"] == "set_timer" and reply["routed_by"] == "pre_route" and reply["understood"]
+    assert timer.audio and all(clip[:4] == b"RIFF" and wav_seconds(clip) > 0.3 for clip in timer.audio)
+    assert "84" in sum_.first("reply")["text"] and sum_.audio
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("speaker", [espeak, piper], ids=["espeak-ng", "piper"])
+def test_a_pause_inside_the_sentence_does_not_cut_the_turn_off(voice, speaker):
+    node = register_node(voice)
+    clip = pcm_of(speaker("set a timer for")) + silence(0.4) + pcm_of(speaker("ten minutes"))
+    [heard] = run(one_stream(voice, node, clip))
+    assert heard.first("reply")["command"] == "set_timer", heard.frames
+    words = heard.first("transcript")["text"].lower()
+    assert "ten minutes" in words or "10 minutes" in words, words
+
+
+@pytest.mark.slow
+def test_a_one_word_turn_is_answered(voice):
+    node = register_node(voice)
+    [heard] = run(one_stream(voice, node, pcm_of(espeak("stop"))))
+    assert heard.types()[:2] == ["listening", "end_of_turn"]
+    assert heard.first("reply")["command"] == "stop", heard.frames
+
+
+@pytest.mark.slow
+def test_a_stream_dropped_half_way_is_cleaned_up(voice):
+    node = register_node(voice)
+    clip = pcm_of(espeak("add eggs and butter to the shopping list"))
+
+    async def drop():
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(stream_url(voice), headers=node_headers(node))
+            await ws.send_json({"type": "start", "wake_score": 0.9})
+            assert (await receive_json(ws))["type"] == "listening"
+            heard = Heard()
+            await speak(ws, clip[:len(clip) // 2], heard, trailing=0)
+            await ws.close()  # mid-sentence: the node lost its network
+    run(drop())
+    # The server says so, and the node's next stream is served as if nothing had happened.
+    [heard] = run(one_stream(voice, node, pcm_of(espeak("stop"))))
+    assert heard.first("reply")["command"] == "stop"
+    assert f"stream of {node['node_id']} closed during a turn" in voice.output()
+
+
+@pytest.mark.slow
+def test_two_nodes_of_one_household_hear_one_command_and_one_answers(voice):
+    kitchen = register_node(voice)
+    hall = register_node(voice, household=kitchen["household"], room="hall")
+    clip = pcm_of(espeak("stop"))
+
+    async def both():
+        async with aiohttp.ClientSession() as session:
+            near = await session.ws_connect(stream_url(voice), headers=node_headers(hall))
+            far = await session.ws_connect(stream_url(voice), headers=node_headers(kitchen))
+            heard_far, heard_near = Heard(), Heard()
+            await far.send_json({"type": "start", "wake_score": 0.6})  # opens first, hears it worse
+            await near.send_json({"type": "start", "wake_score": 0.95})
+            readers = [asyncio.create_task(collect(ws, heard)) for ws, heard in ((far, heard_far), (near, heard_near))]
+            await asyncio.gather(speak(far, clip, heard_far), speak(near, clip, heard_near), *readers)
+            await far.close()
+            await near.close()
+            return heard_far, heard_near
+    far, near = run(both())
+    assert far.types() == ["listening", "stand_down"] and not far.audio
+    assert near.types()[0] == "listening" and near.first("reply")["command"] == "stop" and near.audio
+    assert "stand down" in voice.output()

@@ -97,6 +97,16 @@ def test_the_notifications_service_has_the_routes_of_the_spec_and_issue_21(daemo
     assert httpx.get(daemon.url("notifications") + "/health").json()["service"] == "notifications"
 
 
+def test_the_command_stream_is_a_node_route_of_the_route_table(daemon, registered_node):
+    """Issue 24: the WebSocket is declared like every route, so the checks above cover it (credentials
+    before the upgrade); a plain GET with a node's key is told to upgrade."""
+    paths = httpx.get(daemon.url("command-center") + "/openapi.json").json()["paths"]
+    assert accepted(paths["/api/v0/command/stream"]["get"]) == {"node"}
+    node_header = {"X-API-Key": f"{registered_node['node_id']}:{registered_node['api_key']}"}
+    assert_error(send(daemon, "command-center", "GET", "/api/v0/command/stream", headers=node_header), 426,
+                 "upgrade_required")
+
+
 def test_every_service_has_its_settings_api_for_the_settings_service_only(daemon):
     for service in SERVICES:
         paths = httpx.get(daemon.url(service) + "/openapi.json").json()["paths"]

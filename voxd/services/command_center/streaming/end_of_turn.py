@@ -15,6 +15,8 @@ DANGLING = frozenset(
     "these those some set add put remind tell play turn called named about is are was be than then "
     "until till every each after before".split()
 )
+# A whole command ends the turn unless the model is all but sure the speaker goes on.
+COMPLETE_FACTOR = 0.25
 LAST_WORD = re.compile(r"([a-z']+)\W*$")
 
 
@@ -60,7 +62,7 @@ def decide(moment: Moment, rules: TurnRules) -> EndReason | None:
     if moment.silence < rules.pause or not moment.judged or moment.complete is False:
         return None  # speaking, not judged yet, or half a sentence: it waits up to the ceiling
     probability = moment.probability if moment.probability is not None else 0.0
-    if moment.complete and probability >= rules.threshold / 2:
+    if moment.complete and probability >= rules.threshold * COMPLETE_FACTOR:
         return EndReason.COMPLETE_COMMAND
     if probability >= rules.threshold:
         return EndReason.SMART_TURN

@@ -9,9 +9,9 @@ import io
 import logging
 import time
 import wave
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from voxd.commands.api import Command, RouteContext
 from voxd.commands.scanning import refined_arguments
@@ -23,6 +23,7 @@ from voxd.services.command_center.streaming.smart_turn import SmartTurn
 from voxd.wire.speech import Transcription
 
 log = logging.getLogger("voxd.command-center.stream")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ class Judgement:
     heard: Transcription
     probability: float | None
     complete: bool | None
+    transcribe_ms: float = 0.0  # the speculative transcription's wall time
+    smart_turn_ms: float | None = None  # the end-of-turn model's (None: not run)
 
 
 def wav_of(pcm: bytes) -> bytes:
@@ -83,18 +86,21 @@ async def completeness(pipeline: Pipeline, text: str, household_id: str) -> bool
 
 
 async def transcribe(tools: StreamTools, pcm: bytes, household_id: str) -> Transcription:
+    return await tools.pipeline.speech.transcribe(wav_of(pcm), household_id)
+
+
+async def timed(work: Awaitable[T]) -> tuple[T, float]:
     started = time.perf_counter()
-    heard = await tools.pipeline.speech.transcribe(wav_of(pcm), household_id)
-    log.debug("speculative transcription of %.2f s in %.0f ms: %r", len(pcm) / 2 / SAMPLE_RATE,
-              (time.perf_counter() - started) * 1000, heard.text)
-    return heard
+    result = await work
+    return result, round((time.perf_counter() - started) * 1000, 1)
 
 
 async def judge(tools: StreamTools, pcm: bytes, speech_chunks: int, household_id: str) -> Judgement:
     """The transcript and the model's probability side by side, then what the words say."""
     model = tools.smart_turn()
     probability = asyncio.to_thread(model.probability, pcm) if model is not None else asyncio.sleep(0)
-    heard, chance = await asyncio.gather(transcribe(tools, pcm, household_id), probability)
+    (heard, transcribe_ms), (chance, smart_turn_ms) = await asyncio.gather(
+        timed(transcribe(tools, pcm, household_id)), timed(probability))
     complete = await completeness(tools.pipeline, heard.text, household_id)
     log.debug("pause judged: %r probability %s complete %s", heard.text, chance, complete)
-    return Judgement(speech_chunks, heard, chance, complete)
+    return Judgement(speech_chunks, heard, chance, complete, transcribe_ms, smart_turn_ms if model else None)

@@ -13,6 +13,8 @@ from voxd.services.command_center.streaming.pauses import SpeechTracker, VoiceAc
 from voxd.services.command_center.streaming.protocol import BYTES_PER_SECOND, EndReason
 from voxd.wire.speech import Transcription
 
+DEADLINE_SLACK = 10.0  # seconds a turn may take beyond its longest audio (a node's network)
+
 
 class ListeningTurn:
     def __init__(self, tools: StreamTools, household_id: str, vad: VoiceActivity) -> None:
@@ -43,7 +45,15 @@ class ListeningTurn:
         return self.judgement is not None and self.judgement.speech_chunks == self.tracker.speech_chunks
 
     async def listen(self) -> EndReason | str:
-        """Waits for the end: an EndReason, or the node's own reason ("no_speech", "cancelled"...)."""
+        """Waits for the end: an EndReason, or the node's own reason ("no_speech", "cancelled"...).
+        Audio that trickles in slower than it is spoken ends at a wall-clock deadline as well."""
+        deadline = self.tools.rules().max_turn + DEADLINE_SLACK
+        try:
+            return await asyncio.wait_for(self._until_end(), deadline)
+        except TimeoutError:
+            return EndReason.MAX_LENGTH
+
+    async def _until_end(self) -> EndReason | str:
         while True:
             if self.node_end is not None:
                 return EndReason.MAX_LENGTH if self.node_end == "max_length" else self.node_end

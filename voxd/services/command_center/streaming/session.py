@@ -10,9 +10,9 @@ import logging
 
 from aiohttp import WSMsgType, web
 
-from voxd.services.command_center.pipeline.turn import Turn
 from voxd.kit.errors import UpstreamError
 from voxd.services.command_center.pipeline.speech import SpeechUnavailable
+from voxd.services.command_center.pipeline.turn import Turn
 from voxd.services.command_center.streaming.answering import answer, cannot_hear
 from voxd.services.command_center.streaming.arbitration import Arbiter, Entrant
 from voxd.services.command_center.streaming.judging import StreamTools, wav_of
@@ -22,6 +22,17 @@ from voxd.services.command_center.streaming.protocol import (BadFrame, Bye, End,
                                                              message, parse_text)
 
 log = logging.getLogger("voxd.command-center.stream")
+
+
+def log_end(node_id: str, reason: str, listening: ListeningTurn) -> None:
+    """One line a turn: why it ended and what its last judged pause cost (docs/performance.md)."""
+    judged, tracker = listening.judgement, listening.tracker
+    costs = (f"; last pause judged: transcription {judged.transcribe_ms:.0f} ms, smart turn "
+             f"{judged.smart_turn_ms if judged.smart_turn_ms is not None else '-'} ms, probability "
+             f"{judged.probability if judged.probability is not None else '-'}, complete {judged.complete}"
+             if judged is not None else "")
+    log.info("stream turn of %s ended (%s) after %.2f s of audio, %.2f s of it silence after the speech%s",
+             node_id, reason, tracker.seconds, tracker.silence, costs)
 
 
 class Stream:
@@ -49,7 +60,8 @@ class Stream:
                 else:  # closed, closing or broken
                     break
         finally:
-            await self.drop_turn()
+            if await self.drop_turn():
+                log.info("stream of %s closed during a turn: the turn is cancelled and its audio freed", self.node_id)
             await self.ws.close()
 
     async def send(self, frame: dict) -> None:
@@ -70,10 +82,10 @@ class Stream:
             self.listening = ListeningTurn(self.tools, self.household_id, voice_activity())
             self.turn = asyncio.create_task(self.converse(sent, self.listening), name=f"stream turn {self.node_id}")
         elif isinstance(sent, End):
-            if self.listening is None:
-                await self.send(error("no_turn", "no turn is open: send start first"))
-            else:
+            if self.listening is not None:
                 self.listening.end(sent.reason)
+            elif self.turn is None:  # else it crossed our end_of_turn or stand_down: nothing left to end
+                await self.send(error("no_turn", "no turn is open: send start first"))
         return False
 
     async def on_audio(self, data: bytes) -> None:
@@ -101,6 +113,11 @@ class Stream:
             if not entrant.first:
                 await self.send(message("listening"))
             await self.hear_and_answer(start, listening, await listening.listen())
+        except ConnectionError:
+            pass  # the node went away while it was answered: the socket's loop cleans up
+        except Exception:  # a bug here must cost the node one turn, not the command center a crash
+            log.exception("stream turn of %s failed", self.node_id)
+            await self.send(error("internal_error", "the turn could not be answered"))
         finally:
             self.arbiter.leave(self.household_id, entrant)
             self.listening = None
@@ -113,6 +130,7 @@ class Stream:
             await self.send(message("no_speech"))
             return
         await self.send(message("end_of_turn", reason=str(reason)))
+        log_end(self.node_id, reason, listening)
         self.listening = None  # frames in flight after the end are not the turn's
         try:
             heard = await listening.transcript()
@@ -124,12 +142,14 @@ class Stream:
         turn.hear(heard)
         await answer(self.ws, self.tools.pipeline, turn)
 
-    async def drop_turn(self) -> None:
-        """Cancels the open turn and frees its audio (a dropped stream, a new start, shutdown)."""
+    async def drop_turn(self) -> bool:
+        """Cancels the open turn and frees its audio (a dropped stream, a new start, shutdown);
+        True when one was still open."""
         task, self.turn = self.turn, None
-        if task is not None and not task.done():
-            task.cancel()
-        if task is not None:
-            with contextlib.suppress(BaseException):
-                await task
         self.listening = None
+        if task is None or task.done():
+            return False
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        return True

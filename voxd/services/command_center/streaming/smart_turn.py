@@ -18,12 +18,18 @@ SAMPLE_RATE = 16_000
 WINDOW_SAMPLES = 8 * SAMPLE_RATE
 
 
-def model_path() -> Path | None:
-    """The ONNX file inside the installed pipecat-ai package, or None (not installed)."""
-    spec = importlib.util.find_spec("pipecat")
+def model_path(configured: str | None = None) -> Path | None:
+    """The ONNX file (VOXD_END_OF_TURN_MODEL, else inside the installed pipecat-ai package), or
+    None when it is not there."""
+    if configured:
+        return Path(configured) if Path(configured).is_file() else None
+    try:
+        spec = importlib.util.find_spec("pipecat")
+    except ImportError:  # a broken install answers like a missing one
+        return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    path = Path(list(spec.submodule_search_locations)[0]) / MODEL_FILE
+    path = Path(next(iter(spec.submodule_search_locations))) / MODEL_FILE
     return path if path.is_file() else None
 
 

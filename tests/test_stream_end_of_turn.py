@@ -1,0 +1,225 @@
+"""Unit tests of a streamed turn's parts (issue 24): the end-of-turn decision, the pauses the
+voice activity detector finds in real speech, and the arbitration between nodes of one household."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+import pytest
+
+from spoken import espeak
+from stream_client import pcm_of, silence
+from voxd.services.command_center.streaming.arbitration import Arbiter, Entrant
+from voxd.services.command_center.streaming.end_of_turn import Moment, TurnRules, decide, half_sentence
+from voxd.services.command_center.streaming.pauses import SpeechTracker, energy, voice_activity
+from voxd.services.command_center.streaming.protocol import EndReason
+
+RULES = TurnRules(pause=0.16, silence_ceiling=1.5, threshold=0.5, max_turn=20, fixed_silence=0.8)
+
+
+def at(silence: float, probability: float | None = None, complete: bool | None = None, judged: bool = True,
+       seconds: float = 3.0, speech: bool = True, model: bool = True) -> EndReason | None:
+    return decide(Moment(seconds, silence, speech, probability, complete, judged, model), RULES)
+
+
+def test_a_finished_sentence_ends_at_the_first_judged_pause():
+    assert at(0.2, probability=0.9) is EndReason.SMART_TURN
+    assert at(0.2, probability=0.9, judged=False) is None  # the pause is not judged yet
+    assert at(0.1, probability=0.9) is None  # not a pause yet
+
+
+def test_a_whole_command_ends_the_turn_even_where_the_model_hesitates():
+    assert at(0.2, probability=0.3, complete=True) is EndReason.COMPLETE_COMMAND
+    assert at(0.2, probability=0.3) is None
+    assert at(0.2, probability=0.05, complete=True) is None  # the model is sure the speaker goes on
+
+
+def test_half_a_sentence_waits_for_the_silence_ceiling():
+    assert at(0.2, probability=0.99, complete=False) is None
+    assert at(1.4, probability=0.99, complete=False) is None
+    assert at(1.5, probability=0.99, complete=False) is EndReason.SILENCE_CEILING
+    assert at(1.5, probability=0.01) is EndReason.SILENCE_CEILING
+
+
+def test_the_longest_turn_and_no_speech():
+    assert at(0.0, seconds=20) is EndReason.MAX_LENGTH
+    assert at(5.0, speech=False) is None  # nothing said yet: the node decides it heard nothing
+    assert at(5.0, speech=False, seconds=20) is EndReason.MAX_LENGTH
+
+
+def test_without_the_model_a_fixed_silence_ends_the_turn():
+    assert at(0.5, judged=False, model=False) is None
+    assert at(0.8, judged=False, model=False) is EndReason.SILENCE_CEILING
+
+
+@pytest.mark.parametrize("text, half", [("set a timer for", True), ("Add eggs and", True), ("", True),
+                                        ("remind me to", True), ("set a timer for ten minutes.", False),
+                                        ("stop", False), ("What's the weather?", False)])
+def test_half_sentences(text, half):
+    assert half_sentence(text) is half
+
+
+def test_the_detector_finds_the_pause_inside_real_speech():
+    """Silero on espeak-ng speech: a 400 ms pause between two halves is found as silence and ends
+    when the second half starts; the silence is counted in audio time."""
+    tracker = SpeechTracker(voice_activity())
+    tracker.feed(pcm_of(espeak("set a timer for")))
+    assert tracker.heard_speech
+    tracker.feed(silence(0.4))
+    assert 0.35 <= tracker.silence <= 0.8  # espeak-ng's own trailing silence adds to the pause
+    before = tracker.speech_chunks
+    tracker.feed(pcm_of(espeak("ten minutes")))
+    assert tracker.speech_chunks > before and tracker.silence < 0.4
+    assert tracker.loudness > 0
+
+
+def test_silence_is_no_speech_and_frames_of_any_length_are_taken():
+    tracker = SpeechTracker(voice_activity())
+    for _ in range(25):
+        tracker.feed(silence(0.08)[:-2])  # odd lengths: the rest waits for the next frame
+    assert not tracker.heard_speech and tracker.seconds > 1.9
+    assert energy(b"\0\0" * 512) == 0.0
+
+
+def entrant(node: str, score: float, loudness: float = 0.0) -> Entrant:
+    return Entrant(node, score, lambda: loudness)
+
+
+def test_the_strongest_wake_score_answers_and_the_others_stand_down():
+    async def contest():
+        arbiter = Arbiter(lambda: 0.05)
+        first = arbiter.enter("home", entrant("kitchen", 0.6))
+        second = arbiter.enter("home", entrant("hall", 0.9))
+        elsewhere = arbiter.enter("other home", entrant("attic", 0.1))
+        return first.first, second.first, await first.won, await second.won, await elsewhere.won
+    assert asyncio.run(contest()) == (True, False, False, True, True)
+
+
+def test_the_loudest_speech_breaks_a_tie_and_a_leaver_takes_no_part():
+    async def contest():
+        arbiter = Arbiter(lambda: 0.05)
+        quiet = arbiter.enter("home", entrant("kitchen", 0.8, loudness=300))
+        loud = arbiter.enter("home", entrant("hall", 0.8, loudness=900))
+        gone = arbiter.enter("home", entrant("attic", 0.99))
+        arbiter.leave("home", gone)
+        return await quiet.won, await loud.won, gone.won.done()
+    assert asyncio.run(contest()) == (False, True, False)
+
+
+def test_a_window_of_zero_serves_every_node():
+    async def contest():
+        arbiter = Arbiter(lambda: 0)
+        return [await arbiter.enter("home", entrant(node, 0.5)).won for node in ("a", "b")]
+    assert asyncio.run(contest()) == [True, True]
+
+
+class SlowSpeech:
+    """A speech-to-text service that never answers: a judgement stays in flight."""
+
+    def __init__(self) -> None:
+        self.started = asyncio.Event()
+
+    async def transcribe(self, audio: bytes, household_id: str, identify: bool = True):
+        self.started.set()
+        await asyncio.Event().wait()
+
+
+class FakeModel:
+    def probability(self, pcm: bytes) -> float:
+        return 0.9
+
+
+def test_closing_a_turn_cancels_its_judgement_and_frees_its_audio():
+    from types import SimpleNamespace
+
+    from voxd.services.command_center.streaming.judging import StreamTools
+    from voxd.services.command_center.streaming.listening import ListeningTurn
+
+    async def dropped():
+        speech = SlowSpeech()
+        tools = StreamTools(SimpleNamespace(speech=speech), lambda: FakeModel(), lambda: RULES)
+        listening = ListeningTurn(tools, "home", voice_activity())
+        listening.feed(pcm_of(espeak("add eggs")) + silence(0.3))
+        assert listening.check() is None  # a pause: judged in the background
+        await asyncio.wait_for(speech.started.wait(), 30)
+        judging = listening._judging
+        await listening.close()
+        return judging.cancelled(), len(listening.pcm), listening._judging
+    assert asyncio.run(dropped()) == (True, 0, None)
+
+
+def test_audio_that_trickles_in_ends_at_a_wall_clock_deadline(monkeypatch):
+    from types import SimpleNamespace
+
+    from voxd.services.command_center.streaming import listening as module
+    from voxd.services.command_center.streaming.judging import StreamTools
+
+    monkeypatch.setattr(module, "DEADLINE_SLACK", 0.05)
+    rules = TurnRules(pause=0.16, silence_ceiling=1.5, threshold=0.5, max_turn=0.05, fixed_silence=0.8)
+
+    async def trickle():
+        tools = StreamTools(SimpleNamespace(speech=SlowSpeech()), lambda: None, lambda: rules)
+        turn = module.ListeningTurn(tools, "home", voice_activity())
+        turn.feed(silence(0.02))  # far less audio than the longest turn, and then nothing
+        return await turn.listen()
+    assert asyncio.run(trickle()) is EndReason.MAX_LENGTH
+
+
+class HeardAs:
+    """A speech-to-text service that hears the given words at once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    async def transcribe(self, audio: bytes, household_id: str, identify: bool = True):
+        from voxd.wire.speech import Timings, Transcription
+        return Transcription(self.text, "en", 0, None, Timings(0, 0, 0))
+
+
+def pipeline_hearing(text: str):
+    """The pieces of the pipeline a judgement reads, with the real commands' templates."""
+    from types import SimpleNamespace
+    from zoneinfo import ZoneInfo
+
+    from voxd.commands.registry import load_commands
+
+    async def zone(household_id: str) -> ZoneInfo:
+        return ZoneInfo("UTC")
+    return SimpleNamespace(speech=HeardAs(text), commands=load_commands(), repair=str, household_zone=zone,
+                           clock=lambda timezone: datetime.now(timezone), fast_path=True,
+                           semantic=None, semantic_on=False)
+
+
+@pytest.mark.parametrize("text, complete", [("set a timer for", False), ("set a timer for ten minutes", True),
+                                            ("stop", True), ("tell me something nice", None)])
+def test_what_the_words_say(text, complete):
+    from voxd.services.command_center.streaming.judging import completeness
+    assert asyncio.run(completeness(pipeline_hearing(text), text, "home")) is complete
+
+
+class Certain:
+    """An end-of-turn model sure that every pause ends the turn (as it was of espeak-ng's "set a timer for")."""
+
+    def probability(self, pcm: bytes) -> float:
+        return 0.99
+
+
+def test_a_judged_half_sentence_waits_for_the_silence_ceiling_and_a_whole_command_does_not():
+    from voxd.services.command_center.streaming.judging import StreamTools
+    from voxd.services.command_center.streaming.listening import ListeningTurn
+
+    async def judged(text: str, pause: float) -> EndReason | None:
+        tools = StreamTools(pipeline_hearing(text), lambda: Certain(), lambda: RULES)
+        listening = ListeningTurn(tools, "home", voice_activity())
+        listening.feed(pcm_of(espeak(text)) + silence(pause))
+        listening.check()  # the pause is judged in the background
+        while not listening.current:
+            listening.changed.clear()
+            await asyncio.wait_for(listening.changed.wait(), 30)
+        reason = listening.check()
+        await listening.close()
+        return reason
+    assert asyncio.run(judged("set a timer for", 0.4)) is None
+    assert asyncio.run(judged("set a timer for", 1.6)) is EndReason.SILENCE_CEILING
+    assert asyncio.run(judged("set a timer for ten minutes", 0.3)) is EndReason.COMPLETE_COMMAND
