@@ -5,23 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import socket
 import subprocess
 import sys
 import time
 import threading
 import wave
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
 import numpy as np
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from spoken import espeak
 from mosquitto import free_port
+from voxd_node.chimes import Chime, chime_samples
 from voxd_node.pcm import decode_wav, encode_wav
 
 RATE = 16000
@@ -76,18 +78,88 @@ def spoken_answer(wav: bytes, text: str = "It is noon.", transcript: str = "what
 
 
 @dataclass
+class StreamSocket:
+    """The stand-in's side of one turn stream: what the node sent (JSON dicts, PCM bytes), in order."""
+
+    socket: web.WebSocketResponse
+    received: list[dict | bytes] = field(default_factory=list)
+
+    async def next(self) -> dict | bytes | None:
+        """The node's next frame; None once it closed."""
+        message = await self.socket.receive()
+        if message.type is WSMsgType.TEXT:
+            self.received.append(json.loads(message.data))
+        elif message.type is WSMsgType.BINARY:
+            self.received.append(message.data)
+        else:
+            return None
+        return self.received[-1]
+
+    async def next_message(self, kind: str) -> dict | None:
+        """Skip audio (and anything else) up to the node's next `kind` message."""
+        while (frame := await self.next()) is not None:
+            if isinstance(frame, dict) and frame["type"] == kind:
+                return frame
+        return None
+
+    async def until_speech_ended(self, quiet_frames: int = 3) -> bool:
+        """A stand-in for the server's end of turn: loud frames, then `quiet_frames` quiet ones."""
+        voiced, quiet = False, 0
+        while (frame := await self.next()) is not None:
+            if isinstance(frame, bytes):
+                loud = np.abs(np.frombuffer(frame, np.int16)).mean() > 300
+                voiced, quiet = voiced or loud, 0 if loud else quiet + 1
+                if voiced and quiet >= quiet_frames:
+                    return True
+        return False
+
+    async def send(self, kind: str, **fields: object) -> None:
+        await self.socket.send_json({"type": kind, **fields})
+
+    async def reply(self, text: str, *sentences: bytes, listen: bool = False) -> None:
+        await self.send("transcript", text="what time is it")
+        await self.send("reply", text=text, listen=listen, understood=True, command="get_time", routed_by="pre_route")
+        for wav in sentences:
+            await self.socket.send_bytes(wav)
+        await self.send("done")
+
+    @property
+    def audio(self) -> bytes:
+        return b"".join(frame for frame in self.received if isinstance(frame, bytes))
+
+    @property
+    def messages(self) -> list[dict]:
+        return [frame for frame in self.received if isinstance(frame, dict)]
+
+
+@dataclass
 class CommandCenter:
     """A stand-in for the command center's node API, in its own thread so a node subprocess or an
-    in-test event loop can talk to it. `answers` are used in order, then `default`."""
+    in-test event loop can talk to it. `answers` are used in order, then `default`. With `stream`
+    set, GET /api/v0/command/stream is a WebSocket that `stream` plays the server's part on (without,
+    a 404, as from a server that does not stream)."""
 
     answers: list[Callable[[], web.Response]] = field(default_factory=list)
     default: Callable[[], web.Response] = field(default_factory=lambda: spoken_answer(tone_wav(300, 0.5)))
     received: list[Received] = field(default_factory=list)
     url: str = ""
+    stream: Callable[[StreamSocket], Awaitable[None]] | None = None
+    streams: list[StreamSocket] = field(default_factory=list)
 
     async def _command(self, request: web.Request) -> web.Response:
         self.received.append(Received(await request.read(), dict(request.query), dict(request.headers)))
         return (self.answers.pop(0) if self.answers else self.default)()
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
+        if self.stream is None:
+            raise web.HTTPNotFound()
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self.streams.append(StreamSocket(socket))
+        self.streams[-1].received.append({"type": "connect", "key": request.headers.get("X-API-Key")})
+        await self.stream(self.streams[-1])
+        await socket.close()
+        return socket
 
     async def _broker(self, request: web.Request) -> web.Response:
         return web.json_response({"error": {"code": "no_broker", "message": "no broker here"}}, status=404)
@@ -101,6 +173,7 @@ class CommandCenter:
         app = web.Application()
         app.router.add_post("/api/v0/command", self._command)
         app.router.add_get("/api/v0/broker", self._broker)
+        app.router.add_get("/api/v0/command/stream", self._stream)
         runner = web.AppRunner(app)
         loop.run_until_complete(runner.setup())
         loop.run_until_complete(web.SockSite(runner, sock).start())
@@ -115,13 +188,70 @@ class CommandCenter:
             loop.close()
 
 
-def stand_in_command_center() -> AbstractContextManager[CommandCenter]:
-    return CommandCenter().serving()
+def stand_in_command_center(
+        stream: Callable[[StreamSocket], Awaitable[None]] | None = None) -> AbstractContextManager[CommandCenter]:
+    return CommandCenter(stream=stream).serving()
 
 
 def refused_url() -> str:
     """A URL where nothing listens."""
     return f"http://127.0.0.1:{free_port()}"
+
+
+@dataclass
+class StreamCutter:
+    """A TCP relay in front of a server that cuts a turn stream once the node has sent `cut_after`
+    bytes on it, as a dropped Wi-Fi would (only the first with `cut_once`); every other request passes."""
+
+    target: str  # http://host:port
+    cut_after: int = 24000  # about 0.7 s of audio
+    cut_once: bool = False
+    cuts: int = 0
+    url: str = ""
+
+    async def _relay(self, node_reader: asyncio.StreamReader, node_writer: asyncio.StreamWriter) -> None:
+        host, port = self.target.removeprefix("http://").rsplit(":", 1)
+        server_reader, server_writer = await asyncio.open_connection(host, int(port))
+
+        async def node_to_server() -> None:
+            streamed = None  # bytes sent since the upgrade request, on a stream
+            while data := await node_reader.read(65536):
+                if streamed is None and b"GET /api/v0/command/stream" in data and not (self.cut_once and self.cuts):
+                    streamed = 0
+                server_writer.write(data)
+                await server_writer.drain()
+                if streamed is not None:
+                    streamed += len(data)
+                    if streamed > self.cut_after:
+                        self.cuts += 1
+                        return
+
+        async def server_to_node() -> None:
+            while data := await server_reader.read(65536):
+                node_writer.write(data)
+                await node_writer.drain()
+
+        try:
+            await asyncio.wait([asyncio.ensure_future(node_to_server()), asyncio.ensure_future(server_to_node())],
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for writer in (node_writer, server_writer):
+                writer.transport.abort()
+
+    @contextmanager
+    def relaying(self) -> Iterator[StreamCutter]:
+        loop = asyncio.new_event_loop()
+        server = loop.run_until_complete(asyncio.start_server(self._relay, "127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+        thread = threading.Thread(target=loop.run_forever, daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            loop.call_soon_threadsafe(server.close)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join()
+            loop.close()
 
 
 @dataclass
@@ -169,9 +299,36 @@ def start_node(folder: Path, config: Path, source: str, *options: str, stdin: in
     return RunningNode(process, log_path, output)
 
 
-def write_config(path: Path, server_url: str, **extra: object) -> Path:
-    lines = ['node_id = "node-1"', 'api_key = "secret-key-123"', 'household_id = "home"', 'room = "kitchen"',
+MARGIN_SECONDS = 3.0  # beyond the clip (which pauses while the node is busy): model loading, replies
+
+
+def run_node(tmp_path: Path, server_url: str, samples: np.ndarray, margin: float = MARGIN_SECONDS,
+             stdin: bool = False, **config: object) -> tuple[np.ndarray, str]:
+    """Run the node over the clip (a WAV file, or raw PCM on stdin) until it has surely finished;
+    what it played, and its log."""
+    source = "-" if stdin else str(write_clip(tmp_path / "mic.wav", samples))
+    config_file = write_config(tmp_path / "node.toml", "http://unused.invalid", **config)
+    node = start_node(tmp_path, config_file, source, "--server", server_url,
+                      "--exit-after", str(len(samples) / RATE + margin), stdin=subprocess.PIPE if stdin else None)
+    if stdin:
+        node.process.stdin.write(samples.tobytes())
+        node.process.stdin.close()
+    stderr = node.finish(timeout=60)
+    assert "secret-key-123" not in stderr
+    played, rate = wav_samples(node.output)
+    assert rate == 22050
+    return played, stderr
+
+
+def heard(*parts) -> np.ndarray:
+    return np.concatenate([chime_samples(part) if isinstance(part, Chime) else decode_wav(part)[0] for part in parts])
+
+
+def write_config(path: Path, server_url: str, node_id: str = "node-1", api_key: str = "secret-key-123",
+                 **extra: object) -> Path:
+    lines = [f'node_id = "{node_id}"', f'api_key = "{api_key}"', 'household_id = "home"', 'room = "kitchen"',
              'name = "kitchen-pi"', f'command_center_url = "{server_url}"']
-    lines += [f"{key} = {value!r}".replace("'", '"') for key, value in extra.items()]
+    lines += [f"{key} = {str(value).lower() if isinstance(value, bool) else repr(value)}".replace("'", '"')
+              for key, value in extra.items()]
     path.write_text("\n".join(lines) + "\n")
     return path

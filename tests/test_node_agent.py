@@ -3,41 +3,13 @@ stand-in command center: what the server receives and what the user would hear."
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 import numpy as np
 from aiohttp import web
 
-from node_kit import (RATE, clip, refused_url, spoken_answer, stand_in_command_center, start_node, tone_wav,
-                      wav_samples, write_clip, write_config)
+from node_kit import MARGIN_SECONDS, RATE, clip, heard, refused_url, run_node, spoken_answer, stand_in_command_center, tone_wav
 from voxd_node.agent import LONGEST_SEND_RETRY
-from voxd_node.chimes import Chime, chime_samples
+from voxd_node.chimes import Chime
 from voxd_node.pcm import decode_wav
-
-MARGIN_SECONDS = 3.0  # beyond the clip (which pauses while the node is busy): model loading, replies
-
-
-def run_node(tmp_path: Path, server_url: str, samples: np.ndarray, margin: float = MARGIN_SECONDS,
-             stdin: bool = False, **config: object) -> tuple[np.ndarray, str]:
-    """Run the node over the clip (a WAV file, or raw PCM on stdin) until it has surely finished;
-    what it played, and its log."""
-    source = "-" if stdin else str(write_clip(tmp_path / "mic.wav", samples))
-    config_file = write_config(tmp_path / "node.toml", "http://unused.invalid", **config)
-    node = start_node(tmp_path, config_file, source, "--server", server_url,
-                      "--exit-after", str(len(samples) / RATE + margin), stdin=subprocess.PIPE if stdin else None)
-    if stdin:
-        node.process.stdin.write(samples.tobytes())
-        node.process.stdin.close()
-    stderr = node.finish(timeout=60)
-    assert "secret-key-123" not in stderr
-    played, rate = wav_samples(node.output)
-    assert rate == 22050
-    return played, stderr
-
-
-def heard(*parts) -> np.ndarray:
-    return np.concatenate([chime_samples(part) if isinstance(part, Chime) else decode_wav(part)[0] for part in parts])
 
 
 def test_command_after_the_wake_word_is_sent_and_answered(tmp_path):

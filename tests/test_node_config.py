@@ -17,6 +17,8 @@ def test_defaults_fill_in_the_node_keys(tmp_path):
     config = load_config(write_config(tmp_path / "node.toml", "http://cc:7703", wake_threshold=0.6))
     assert (config.node_id, config.command_center_url, config.wake_word, config.wake_threshold,
             config.silence_seconds, config.debug_recording_dir) == ("node-1", "http://cc:7703", "hey_jarvis", 0.6, 0.8, None)
+    assert (config.stream, config.stream_silence_seconds) == (True, 2.0)
+    assert load_config(write_config(tmp_path / "wav.toml", "http://cc:7703", stream=False)).stream is False
     assert "secret-key-123" not in repr(config)
 
 
@@ -25,6 +27,8 @@ def test_defaults_fill_in_the_node_keys(tmp_path):
     ('node_id = "n"\ncommand_center_url = "http://x"\n', "has no api_key"),
     ('node_id = "n"\napi_key = "k"\ncommand_center_url = "http://x"\nsilence_seconds = "long"\n', "silence_seconds"),
     ('node_id = "n"\napi_key = "k"\ncommand_center_url = "http://x"\ninput_device = true\n', "input_device"),
+    ('node_id = "n"\napi_key = "k"\ncommand_center_url = "http://x"\nstream = "yes"\n', "must be true or false"),
+    ('node_id = "n"\napi_key = "k"\ncommand_center_url = "http://x"\nstream_silence_seconds = 0\n', "stream_silence_seconds"),
     ("node_id = \n", "not valid TOML"),
 ])
 def test_bad_config_names_the_key_and_file(tmp_path, content, complaint):

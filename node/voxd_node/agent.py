@@ -17,13 +17,14 @@ from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt,
 
 from .announcements import Announcement, AnnouncementListener
 from .audio_sinks import AudioSink
-from .audio_sources import SAMPLE_RATE, AudioSource
+from .audio_sources import SAMPLE_RATE, AudioSource, SourceError
 from .chimes import RATE as CHIME_RATE
 from .chimes import Chime, chime_samples
 from .command_client import BadReply, CommandClient, Reply, ServerUnavailable
 from .config import NodeConfig
 from .pcm import NotAWav, encode_wav
 from .speech_end import Endpoint, EndpointLimits, SpeechEndDetector
+from .streamed_turn import Fallback, StreamedTurns
 from .volume import NodeVolume, VolumeAnnouncements
 from .wake_word import WakeWordDetector
 
@@ -50,6 +51,7 @@ class NodeAgent:
         self._wake_word_reset: asyncio.Future[None] | None = None
         self._tls = tls
         self._volume = sink.volume = NodeVolume(config.state_file, config.bell_floor)
+        self._streamed = StreamedTurns(config, source, sink, self._vad, client, self._chime)
 
     async def run(self) -> None:
         """Listen for commands and announcements until cancelled."""
@@ -69,13 +71,16 @@ class NodeAgent:
             await asyncio.gather(announcements, return_exceptions=True)
 
     async def _turn(self) -> None:
-        await self._wait_for_wake_word()
-        reply = await self._converse(self._config.no_speech_seconds, follow_up=False)
-        while reply is not None and reply.listen:
-            reply = await self._converse(self._config.follow_up_seconds, follow_up=True)
+        wake_score = await self._wait_for_wake_word()
+        try:
+            reply = await self._converse(self._config.no_speech_seconds, False, wake_score)
+            while reply is not None and reply.listen:
+                reply = await self._converse(self._config.follow_up_seconds, True, wake_score)
+        finally:
+            await self._streamed.close()
         self._source.drop_queued()
 
-    async def _wait_for_wake_word(self) -> None:
+    async def _wait_for_wake_word(self) -> float:
         reset, self._wake_word_reset = self._wake_word_reset, None
         if reset is not None:
             await reset
@@ -84,12 +89,21 @@ class NodeAgent:
             if detection.detected:
                 log.info("wake word detected (score %.3f)", detection.score)
                 self._wake_word_reset = asyncio.ensure_future(asyncio.to_thread(self._wake_word.reset))
-                return
+                return detection.score
+        raise SourceError("the audio source ended")  # none does: files and stdin go on as silence
 
-    async def _converse(self, no_speech_seconds: float, follow_up: bool) -> Reply | None:
-        """One exchange: chime, record, send, play. Returns the reply, or None if nothing was sent."""
+    async def _converse(self, no_speech_seconds: float, follow_up: bool, wake_score: float) -> Reply | None:
+        """One exchange: chime, record, send, play (streamed, or as one WAV). Returns the reply, or None
+        if nothing was sent."""
         await self._chime(Chime.LISTENING)
-        recording = await self._record(no_speech_seconds)
+        if self._streamed.enabled:
+            outcome = await self._streamed.converse(no_speech_seconds, follow_up, wake_score)
+            if not isinstance(outcome, Fallback):
+                self._source.drop_queued()
+                return outcome
+            recording = outcome.recording  # the stream could not carry it: the WAV path below
+        else:
+            recording = await self._record(no_speech_seconds)
         if recording is None:
             log.info("no speech heard; listening for the wake word again")
             return None

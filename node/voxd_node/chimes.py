@@ -13,6 +13,7 @@ FADE_SECONDS = 0.01
 class Chime(Enum):
     LISTENING = "listening"
     DONE = "done"
+    END = "end"  # a streamed turn's end: short, so the first sentence of the reply is not held up
     ERROR = "error"
     SERVER_DOWN = "server_down"
     ALARM = "alarm"
@@ -44,6 +45,8 @@ def chime_samples(chime: Chime) -> np.ndarray:
         return _notes(tone(660, 0.09), tone(880, 0.12))
     if chime is Chime.DONE:
         return _notes(tone(880, 0.09), tone(660, 0.12))
+    if chime is Chime.END:
+        return _notes(tone(880, 0.07))
     if chime is Chime.ERROR:
         return _notes(tone(220, 0.12), gap(0.06), tone(220, 0.12))
     if chime is Chime.SERVER_DOWN:

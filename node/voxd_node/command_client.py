@@ -27,7 +27,7 @@ class BadReply(Exception):
 
 @dataclass(frozen=True)
 class Reply:
-    audio: bytes | None  # the reply WAV; None for an error answer
+    audio: bytes | None  # the reply WAV (b"" for a streamed reply, played as it came); None for an error answer
     text: str
     transcript: str | None
     listen: bool  # the reply asked a question: listen again without the wake word
@@ -39,12 +39,13 @@ class Reply:
 
 class CommandClient:
     def __init__(self, server_url: str, node_id: str, api_key: str, tls: ssl.SSLContext | None = None) -> None:
-        self._server = server_url.rstrip("/")
+        self.server = server_url.rstrip("/")
         self._headers = {"X-API-Key": f"{node_id}:{api_key}"}
         self._tls = tls  # how an https server is verified; None: the system's authorities
         self._session: aiohttp.ClientSession | None = None
 
-    def _http(self) -> aiohttp.ClientSession:
+    def http(self) -> aiohttp.ClientSession:
+        """The node's one session: its key on every request, its TLS trust (the turn stream uses it too)."""
         if self._session is None:
             connector = aiohttp.TCPConnector(ssl=self._tls if self._tls is not None else True)
             self._session = aiohttp.ClientSession(timeout=TIMEOUT, headers=self._headers, connector=connector)
@@ -59,23 +60,23 @@ class CommandClient:
         params = {"follow_up": "true"} if follow_up else None
         headers = {"Content-Type": "audio/wav", "Accept": "audio/wav"}
         try:
-            async with self._http().post(f"{self._server}/api/v0/command", data=wav, params=params,
+            async with self.http().post(f"{self.server}/api/v0/command", data=wav, params=params,
                                          headers=headers) as response:
                 body = await response.read()
                 if response.status == 200:
                     return _spoken_reply(response.headers, body)
                 return _error_reply(response.status, body)
         except (aiohttp.ClientConnectionError, asyncio.TimeoutError) as error:
-            raise ServerUnavailable(_describe(error)) from error
+            raise ServerUnavailable(describe(error)) from error
 
     async def broker_url(self) -> str:
         """Where the MQTT broker is, for a config without broker_url."""
         try:
-            async with self._http().get(f"{self._server}/api/v0/broker") as response:
+            async with self.http().get(f"{self.server}/api/v0/broker") as response:
                 response.raise_for_status()
                 url = (await response.json(content_type=None))["url"]
         except (aiohttp.ClientError, asyncio.TimeoutError, ValueError, KeyError, TypeError) as error:
-            raise ServerUnavailable(f"cannot get the broker address: {_describe(error)}") from error
+            raise ServerUnavailable(f"cannot get the broker address: {describe(error)}") from error
         if not isinstance(url, str):
             raise ServerUnavailable(f"cannot get the broker address: url is {url!r}")
         return url
@@ -107,7 +108,7 @@ def _error_reply(status: int, body: bytes) -> Reply:
     return Reply(audio=None, text=text, transcript=None, listen=False, error_code=code)
 
 
-def _describe(error: BaseException) -> str:
+def describe(error: BaseException) -> str:
     if is_untrusted(error):
         return UNTRUSTED
     return str(error) or type(error).__name__

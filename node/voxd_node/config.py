@@ -24,7 +24,9 @@ class NodeConfig:
     wake_word: str = "hey_jarvis"
     wake_threshold: float = 0.5
     vad_threshold: float = 0.5
-    silence_seconds: float = 0.8
+    silence_seconds: float = 0.8  # the WAV path's end of speech
+    stream: bool = True  # stream each turn over GET /api/v0/command/stream; the server ends it (issue 24)
+    stream_silence_seconds: float = 2.0  # a streamed turn's own ceiling, beyond the server's, if it says nothing
     max_record_seconds: float = 10.0
     no_speech_seconds: float = 5.0
     follow_up_seconds: float = 6.0
@@ -42,7 +44,8 @@ class NodeConfig:
 
 REQUIRED = ("node_id", "api_key", "command_center_url")
 FLOATS = {"wake_threshold", "vad_threshold", "silence_seconds", "max_record_seconds",
-          "no_speech_seconds", "follow_up_seconds"}
+          "no_speech_seconds", "follow_up_seconds", "stream_silence_seconds"}
+BOOLS = {"stream"}
 DEVICES = {"input_device", "output_device"}
 
 
@@ -86,6 +89,10 @@ def _checked(key: str, value: Any, path: Path) -> Any:
     if key == "bell_floor":
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10:
             raise ConfigError(f"bell_floor in {path} must be a whole number from 0 to 10, not {value!r}")
+        return value
+    if key in BOOLS:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{key} in {path} must be true or false, not {value!r}")
         return value
     if key in DEVICES:
         if isinstance(value, bool) or not isinstance(value, (str, int)):

