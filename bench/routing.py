@@ -42,6 +42,10 @@ CORPUS = Path(__file__).parent / "corpus"
 HOUSEHOLD_ZONE = "Europe/London"
 STAGE_ORDER = ["pre_route", "semantic", "follow_up", "llm"]
 NO_STAGE = "none"  # no stage claimed: 503 llm_unavailable, or an answer with routed_by "none"
+# Not understood because the case's command needs a model and none is configured (`needs_model` in
+# the answer: a general question for answer_question with no model): the right answer then, since
+# voxd cannot do it; reported as a stage of its own and counted both ways (bench/corpus/README.md).
+NEEDS_MODEL = "needs_model"
 OUTCOMES = ("right", "wrong_command", "wrong_arguments", "abstained")
 
 # ---- comparing arguments -----------------------------------------------------------------------
@@ -202,6 +206,8 @@ def judge(case: dict, status: int, body: dict, kinds: dict[str, dict[str, str]],
     command = body.get("command") if status == 200 else None
     if case["command"] is None:
         return stage, "claimed" if command else "declined"
+    if status == 200 and body.get("needs_model") == case["command"]:
+        return NEEDS_MODEL, "right"  # its command needs a model and none is configured: voxd says so
     if not command:
         return stage, "abstained"
     if command != case["command"]:
@@ -248,6 +254,10 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
               f"wrong command {share(totals['wrong_command'], len(in_domain))}, "
               f"wrong arguments {share(totals['wrong_arguments'], len(in_domain))}, "
               f"abstained {share(totals['abstained'], len(in_domain))}")
+        needing = sum(1 for _, stage, _, _ in in_domain if stage == NEEDS_MODEL)
+        if needing:
+            print(f"  of the right, {needing} said that a language model is needed (no model configured); "
+                  f"counted as abstained instead: right {share(totals['right'] - needing, len(in_domain))}")
     if outside:
         claimed = sum(1 for _, _, outcome, _ in outside if outcome == "claimed")
         print(f"  must-not-claim: wrongly claimed {share(claimed, len(outside))}")
