@@ -12,7 +12,9 @@ how answers are compared with it are in bench/corpus/README.md. In short: expect
 subset check (numbers equal; strings equal after light normalization; lists as multisets; datetime
 arguments given as time phrases, resolved against the household's clock; free text by its content
 words); a case that lists `missing` is right when the answer asks for it (`result.wait_for_input`)
-without guessing it; `"command": null` must be claimed by no command. With `--split all` each split
+without guessing it; `"command": null` must be claimed by no command; with no model configured, an
+answer_question case is right as the not-understood answer that names it in `needs_model` (voxd
+cannot answer a question without a model), reported as the stage `needs_model` and counted both ways. With `--split all` each split
 present in the corpus is reported, then the whole corpus. The older corpus bench/corpus/commands.jsonl
 (no splits) still runs with `--corpus bench/corpus/commands.jsonl`. Cases with a `source` (the dev2 batch)
 are also reported on their own and the rest without them. `--backend scripted` puts a perfect model
