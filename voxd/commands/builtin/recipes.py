@@ -31,7 +31,7 @@ def dish(words: str) -> str:
     return re.sub(r"\s+(?:recipe|recipes)$", "", words, flags=re.IGNORECASE)
 
 
-RECIPE_WORD = re.compile(r"\brecipes?\b")
+RECIPE_WORD = re.compile(r"\b(?:recipes?|make|making|bake|baking|instructions)\b")  # or a way to make a dish
 
 
 class RecipeCommand(Command):
@@ -66,8 +66,8 @@ class FindRecipe(RecipeCommand):
     examples = phrasebook("find_recipe")
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        """A semantic claim needs a dish to look for or the word recipe: a cooking question with
-        neither ("can i use ketchup instead of mustard", "how many calories are in a donut") is
+        """A semantic claim needs a dish to look for, the word recipe or a way to make something
+        ("how do you make dumplings"): a cooking question with none ("can i use ketchup instead of mustard", "how many calories are in a donut") is
         not a search of the household's recipes."""
         return bool(arguments.get("query")) or RECIPE_WORD.search(text.lower()) is not None
 
