@@ -13,8 +13,10 @@ prints every query judged wrong: for train and val only (the test split is for r
 
 "Wrong arguments": the right command, but an argument it was given cannot be found in the sentence
 (a list item, a place, a label whose words were not said; a number where none was said). A query
-no stage claims - a 503 `llm_unavailable` today, or a 200 with `routed_by` "none" once "not
-understood" is an answer (issue 23 §5) - is abstained.
+no stage claims (a 200 with `routed_by` "none": "not understood" is an answer, issue 23 §5; or a
+503) is abstained, or declined for a must-not-claim query. So is a general question a stage routed
+to answer_question: with no model configured voxd cannot answer it, so it is not understood
+(`needs_model`, docs/api.md), not claimed.
 """
 
 from __future__ import annotations
@@ -151,13 +153,15 @@ class InProcess:
         context = RouteContext(now=datetime.now(zone), timezone=zone)
         text = repair(drop_fillers(text))
         claim = template_claim(self.commands, text, context)
-        if claim is not None:
-            return Answer("pre_route", claim[0].name, dict(claim[1].arguments))
+        if claim is not None:  # (a command that needs a model claims nothing: there is none)
+            return Answer(NO_STAGE, None) if claim[0].needs_model else Answer("pre_route", claim[0].name,
+                                                                               dict(claim[1].arguments))
         started = time.perf_counter()
         choice = self.router.nearest(text)
         spent = (time.perf_counter() - started) * 1000
         arguments = refined_arguments(choice.command, text, context) if choice and choice.command else {}
-        stands = choice is not None and choice.command is not None and choice.command.stands(arguments, text)
+        stands = (choice is not None and choice.command is not None and not choice.command.needs_model
+                  and choice.command.stands(arguments, text))
         self.choices[text] = (choice, stands)
         if not stands or not self.router.claims(choice, text):
             return Answer(NO_STAGE, None, semantic_ms=spent)

@@ -12,7 +12,9 @@ how answers are compared with it are in bench/corpus/README.md. In short: expect
 subset check (numbers equal; strings equal after light normalization; lists as multisets; datetime
 arguments given as time phrases, resolved against the household's clock; free text by its content
 words); a case that lists `missing` is right when the answer asks for it (`result.wait_for_input`)
-without guessing it; `"command": null` must be claimed by no command. With `--split all` each split
+without guessing it; `"command": null` must be claimed by no command; with no model configured, an
+answer_question case is right as the not-understood answer that names it in `needs_model` (voxd
+cannot answer a question without a model), reported as the stage `needs_model` and counted both ways. With `--split all` each split
 present in the corpus is reported, then the whole corpus. The older corpus bench/corpus/commands.jsonl
 (no splits) still runs with `--corpus bench/corpus/commands.jsonl`. Cases with a `source` (the dev2 batch)
 are also reported on their own and the rest without them. `--backend scripted` puts a perfect model
@@ -42,6 +44,10 @@ CORPUS = Path(__file__).parent / "corpus"
 HOUSEHOLD_ZONE = "Europe/London"
 STAGE_ORDER = ["pre_route", "semantic", "follow_up", "llm"]
 NO_STAGE = "none"  # no stage claimed: 503 llm_unavailable, or an answer with routed_by "none"
+# Not understood because the case's command needs a model and none is configured (`needs_model` in
+# the answer: a general question for answer_question with no model): the right answer then, since
+# voxd cannot do it; reported as a stage of its own and counted both ways (bench/corpus/README.md).
+NEEDS_MODEL = "needs_model"
 OUTCOMES = ("right", "wrong_command", "wrong_arguments", "abstained")
 
 # ---- comparing arguments -----------------------------------------------------------------------
@@ -206,6 +212,8 @@ def judge(case: dict, status: int, body: dict, kinds: dict[str, dict[str, str]],
     command = body.get("command") if status == 200 else None
     if case["command"] is None:
         return stage, "claimed" if command else "declined"
+    if status == 200 and body.get("needs_model") == case["command"]:
+        return NEEDS_MODEL, "right"  # its command needs a model and none is configured: voxd says so
     if not command:
         return stage, "abstained"
     if command != case["command"]:
@@ -252,6 +260,10 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
               f"wrong command {share(totals['wrong_command'], len(in_domain))}, "
               f"wrong arguments {share(totals['wrong_arguments'], len(in_domain))}, "
               f"abstained {share(totals['abstained'], len(in_domain))}")
+        needing = sum(1 for _, stage, _, _ in in_domain if stage == NEEDS_MODEL)
+        if needing:
+            print(f"  of the right, {needing} said that a language model is needed (no model configured); "
+                  f"counted as abstained instead: right {share(totals['right'] - needing, len(in_domain))}")
     if outside:
         claimed = sum(1 for _, _, outcome, _ in outside if outcome == "claimed")
         print(f"  must-not-claim: wrongly claimed {share(claimed, len(outside))}")

@@ -3,11 +3,24 @@ language-model proxy in front of a scripted model (`daemon.model`)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from conftest import STARTUP_TIMEOUT, Daemon, free_port_offset
 from scripted_llm import ScriptedModel
+
+
+def plugin_path(root: Path, module: str, source: str, command_class: str) -> str:
+    """A one-module command plug-in installed under `root` (its dist-info names the entry point):
+    the PYTHONPATH a daemon loads it with, then what the tests run with (the worktree under test)."""
+    (root / f"{module}.py").write_text(source)
+    info = root / f"{module}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module.replace('_', '-')}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[voxd.commands]\n{module} = {module}:{command_class}\n")
+    return os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
 
 
 @contextmanager

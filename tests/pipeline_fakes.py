@@ -84,8 +84,9 @@ class FakeModel:
     is a given function, or None as without a model. `chats` records what it was sent."""
 
     def __init__(self, script: list[AnsweredMessage] | None = None, down: bool = False,
-                 ask: Callable[[str], Awaitable[str | None]] | None = None) -> None:
+                 ask: Callable[[str], Awaitable[str | None]] | None = None, present: bool = True) -> None:
         self.script = list(script or [])
+        self.present = present  # configured (answering or down); False: none is, as by default
         self.down = down
         self._ask = ask
         self.chats: list[tuple[list[Message], list[Tool] | None]] = []
@@ -98,6 +99,9 @@ class FakeModel:
 
     async def ask(self, question: str) -> str | None:
         return await self._ask(question) if self._ask else None
+
+    async def configured(self) -> bool:
+        return self.present
 
 
 class FakeSpeech:

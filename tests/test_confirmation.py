@@ -14,10 +14,9 @@ import httpx
 import pytest
 
 from conftest import COMMAND, Daemon, household_member
-from daemons import serving_with_model
+from daemons import plugin_path, serving_with_model
 from pipeline_fakes import FakeModel, chose, make_pipeline, said
 from scripted_llm import tool_call
-from test_semantic_serve import python_path
 from voxd.language.consent import Consent, consent
 from voxd.services.command_center.pipeline.turn import Turn
 
@@ -39,14 +38,8 @@ class ShredNotes(Command):
 
 @pytest.fixture(scope="module")
 def confirming(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
-    plugin = tmp_path_factory.mktemp("plugin")
-    (plugin / "shred_notes.py").write_text(SHREDDER)
-    info = plugin / "shred_notes-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: shred-notes\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[voxd.commands]\nshred_notes = shred_notes:ShredNotes\n")
-    with serving_with_model(tmp_path_factory, ["config", "auth", "command-center"],
-                            PYTHONPATH=python_path(plugin)) as daemon:
+    plugin = plugin_path(tmp_path_factory.mktemp("plugin"), "shred_notes", SHREDDER, "ShredNotes")
+    with serving_with_model(tmp_path_factory, ["config", "auth", "command-center"], PYTHONPATH=plugin) as daemon:
         yield daemon
 
 

@@ -1,9 +1,8 @@
 """The semantic stage through a real `voxd serve`: paraphrases no template matches are routed by
 sentence embeddings (all-MiniLM-L6-v2) with the arguments the scanners find, a missing argument is
-asked for and filled by the follow-up, a general-knowledge question goes to answer_question while
-a live one or two requests at once fall through to the model (not
-understood without one), a plug-in command's examples route to it, and without the embeddings package the stage
-is skipped with one log line."""
+asked for and filled by the follow-up, a general-knowledge question (which only a language model
+could answer) is not understood and says why, while a live one or two requests at once fall through to the model (not understood without one), a plug-in command's
+examples route to it, and without the embeddings package the stage is skipped with one log line."""
 
 from __future__ import annotations
 
@@ -18,6 +17,7 @@ import pytest
 
 from conftest import COMMAND, Daemon, household_member, node_headers, register_node, say
 from daemons import serving
+from voxd.commands.builtin.questions import NO_MODEL
 
 SERVICES = ["config", "auth", "command-center"]
 # The first test waits for the shared daemon to embed its examples and fit the classifier.
@@ -113,13 +113,16 @@ def test_a_missing_argument_is_asked_for_then_filled_by_the_follow_up(semantic_d
 
 
 @pytest.mark.slow
-def test_a_general_question_goes_to_answer_question_which_says_how_to_add_a_model(semantic_daemon):
+def test_a_general_question_without_a_model_is_not_understood_saying_questions_need_one(semantic_daemon):
+    """The stage finds answer_question, which needs a model; with none configured voxd cannot
+    answer, so nothing claims it (issue 23 §2): 200, not understood, `needs_model` says why."""
     node = register_node(semantic_daemon)
     for words in ("why is the sea salty", "who wrote the origin of species"):
-        body = say(semantic_daemon, node, words).json()
-        assert (body["command"], body["routed_by"]) == ("answer_question", "semantic"), words
-        assert body["arguments"]["query"] == words
-        assert "no language model is available" in body["text"] and "voxd models pull" in body["text"]
+        answer = say(semantic_daemon, node, words)
+        body = answer.json()
+        assert answer.status_code == 200, words
+        assert (body["command"], body["routed_by"], body["understood"]) == (None, "none", False), words
+        assert body["needs_model"] == "answer_question" and body["text"] == NO_MODEL
 
 
 @pytest.mark.slow

@@ -33,6 +33,10 @@ def stands(name: str, text: str) -> bool:
     ("set_timer", "make me a coffee"),
     ("set_timer", "get the vacuum going"),
     ("get_weather", "how hot should the oven be"),
+    ("remember", "i prefer to be called jason"),
+    ("remember", "what was it i wanted to remember"),
+    ("forget", "list the things i wanted to remember"),
+    ("find_recipe", "can i use ketchup in place of the mustard"),
 ])
 def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     assert not stands(name, text)
@@ -50,9 +54,21 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     ("get_weather", "is it going to rain"),
     ("get_weather", "what's it like in Leeds on Friday"),
     ("get_current_time", "what hour is it"),  # no check of its own: any claim stands
+    ("remember", "please remember my favourite colour is green"),
+    ("remember", "remember something for me"),  # the fact is asked for
+    ("forget", "forget my coffee order"),
+    ("find_recipe", "have we got a recipe with aubergines"),
 ])
 def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     assert stands(name, text)
+
+
+@pytest.mark.parametrize("text, declined", [
+    ("what timezone is hanoi in", True), ("what time zone am i in", True),
+    ("what time is it in the tokyo time zone", False), ("what's the time in paris", False),
+])
+def test_the_time_declines_a_question_about_a_time_zone_itself(text, declined):
+    assert COMMANDS["get_current_time"].declines(text) is declined
 
 
 def write_book(folder: Path) -> None:

@@ -199,6 +199,11 @@ class Command:
     # None: its own name. `in_help = False` leaves it out (stop, help itself).
     topic: ClassVar[str | None] = None
     in_help: ClassVar[bool] = True
+    # What voxd says, for a command that can only answer through the language model (answer_question),
+    # when none is configured: voxd cannot do what was asked, so a claim on it is answered as not
+    # understood with these words (`needs_model` in the answer) instead of being claimed. None: the
+    # command works without a model.
+    needs_model: ClassVar[str | None] = None
 
     def __init__(self) -> None:
         self._templates = [Template(pattern) for pattern in self.templates]

@@ -26,7 +26,7 @@ class CommandSummary:
     topic: str  # what the spoken help groups it under ("timers", "lists")
     secrets: list[str]  # the keys it needs (`voxd secrets set KEY`)
     origin: Literal["built-in", "plug-in"]
-    understood_without_a_model: bool  # templates or examples: a fast stage can claim it
+    understood_without_a_model: bool  # templates or examples let a fast stage claim it, and it needs no model
     destructive: bool  # asks before it runs, unless a template claimed the words as said
 
 
@@ -50,7 +50,8 @@ def summarize(command: Command) -> CommandSummary:
     return CommandSummary(command.name, command.description, examples[0] if examples else None, examples,
                           topic_of(command), list(dict.fromkeys(secret.key for secret in command.required_secrets)),
                           "plug-in" if is_plug_in(command) else "built-in",
-                          bool(command.templates or command.examples), command.destructive)
+                          bool(command.templates or command.examples) and command.needs_model is None,
+                          command.destructive)
 
 
 def overview(commands: list[Command]) -> list[CommandSummary]:

@@ -13,6 +13,10 @@ from voxd.commands.phrasebook import phrasebook
 from voxd.language.places import place_key, zone_name
 
 
+ZONE_QUESTION = re.compile(r"\btime ?zones?\b")
+TIME_ASKED = re.compile(r"\bwhat time\b(?! ?zones?)|\bthe (?:current |local )?time\b(?! ?zone)|\btime is it\b")
+
+
 class GetCurrentTime(Command):
     name = "get_current_time"
     topic = "the time and date"
@@ -29,6 +33,13 @@ class GetCurrentTime(Command):
         "[please] (do you know|can you tell me) what time it is [right now|now] [in {location}]",
         "[please] (what is|tell me) the [current] time [right now|now] [in {location}]",
     )
+
+    def declines(self, text: str) -> bool:
+        """A question about a place's time zone itself ("what timezone is hanoi in") asks for no
+        clock time."""
+        said = text.lower()
+        return super().declines(text) or (ZONE_QUESTION.search(said) is not None
+                                          and TIME_ASKED.search(said) is None)
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """A place that is not a known time zone may be a question about something else."""

@@ -51,6 +51,14 @@ class MemoryCommand(Command):
             words = fact
         return {} if is_placeholder(words) else {self.slot: as_written(words, text)}
 
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A semantic claim needs the words that ask to keep or drop a fact ("i prefer to be called
+        jason", "list the things i wanted to remember" ask for neither), and a fact that is not a
+        question ("what was it i wanted to remember")."""
+        words = arguments.get(self.slot)
+        asked = self.asking.search(normalize_utterance(text)) is not None
+        return asked and not (isinstance(words, str) and NOT_A_FACT.match(normalize_utterance(words)))
+
     async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
         if request.memories is None:
             return CommandResponse(UNKNOWN_SPEAKER, success=False)

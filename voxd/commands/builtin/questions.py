@@ -1,8 +1,10 @@
 """`answer_question`: the model's fallback for questions no other command handles.
 
-Without a model the semantic stage still routes a general-knowledge question here (its
-`examples`), so the answer is an honest "no model" with how to add one, at once, instead of the
-generic help; a question needing live, local or personal information, or one about voxd itself, is
+Without a model configured voxd cannot answer a general question, so the pipeline does not let
+this command claim one: the semantic stage still finds it here (its `examples`), and the answer is
+"not understood" saying that questions need a model and how to add one (`needs_model`), at once,
+instead of the generic help; when a configured model does not answer, `execute` says the same. A
+question needing live, local or personal information, or one about voxd itself, is
 declined (voxd/language/questions.py and its table), so no stage claims it."""
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class AnswerQuestion(Command):
         "such as 'how far is the moon' or 'who wrote Hamlet'. Pass the question in the user's own words."
     )
     examples = phrasebook("answer_question")
+    needs_model = NO_MODEL  # with no model configured a question is not understood: this says why
     broad = True  # any subject: the examples sample question shapes, `declines` keeps out the rest
     parameters = (Parameter("query", "string", "question to answer", required=True),)
 

@@ -31,6 +31,9 @@ def dish(words: str) -> str:
     return re.sub(r"\s+(?:recipe|recipes)$", "", words, flags=re.IGNORECASE)
 
 
+RECIPE_WORD = re.compile(r"\b(?:recipes?|make|making|bake|baking|instructions)\b")  # or a way to make a dish
+
+
 class RecipeCommand(Command):
     """A failure to reach the recipes service is one sentence, whatever the command. A dish named
     by a template, a follow-up answer ("the lasagne") or a model is searched for as `dish` words."""
@@ -61,6 +64,12 @@ class FindRecipe(RecipeCommand):
         "(find|search for|look for) [a|any|the] {query} (recipe|recipes)",
     )
     examples = phrasebook("find_recipe")
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A semantic claim needs a dish to look for, the word recipe or a way to make something
+        ("how do you make dumplings"): a cooking question with none ("can i use ketchup instead of mustard", "how many calories are in a donut") is
+        not a search of the household's recipes."""
+        return bool(arguments.get("query")) or RECIPE_WORD.search(text.lower()) is not None
 
     async def run(self, request: CommandRequest, book: RecipeBook, query: str) -> CommandResponse:
         found = await book.search(query)

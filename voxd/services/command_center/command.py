@@ -87,6 +87,9 @@ class CommandAnswer:
     timings: dict[str, float]
     transcript: str | None = None  # audio input: what was heard
     audio: str | None = None  # base64 WAV of `text`, for audio input or `speak`
+    # Not understood because the command a stage chose needs a language model and none is
+    # configured ("answer_question": a general question); `text` says so and how to add one.
+    needs_model: str | None = None
 
 
 def answer(turn: Turn) -> CommandAnswer:
@@ -98,7 +101,7 @@ def answer(turn: Turn) -> CommandAnswer:
     encoded = base64.b64encode(turn.reply_audio).decode() if turn.reply_audio else None
     timings = {str(stage): ms for stage, ms in turn.timings.items()}
     return CommandAnswer(turn.reply, turn.tool, turn.arguments, result, turn.routed_by, turn.understood, speaker,
-                         timings, turn.transcript, encoded)
+                         timings, turn.transcript, encoded, turn.needs_model)
 
 
 def wav_answer(turn: Turn) -> web.Response:

@@ -32,7 +32,7 @@ from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.pipeline.follow_ups import FollowUps, PendingQuestion, spoken_answer
 from voxd.services.command_center.pipeline.confirmation import answer_confirmation, ask_first
 from voxd.services.command_center.pipeline.language_model import ModelUnavailable, NoModel
-from voxd.services.command_center.pipeline.no_model import not_understood_reply
+from voxd.services.command_center.pipeline.no_model import beyond_reach, not_understood
 from voxd.services.command_center.pipeline.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
 from voxd.services.command_center.pipeline.prompt import REPLY, routing_prompt
 from voxd.services.command_center.pipeline.speech import SpeechUnavailable
@@ -158,11 +158,13 @@ class Pipeline:
         if turn.routed_by is RoutedBy.NONE and self.semantic_on:
             if (router := await self.semantic_router()) is not None:
                 await self.route_semantically(turn, router)
-        if turn.routed_by is RoutedBy.NONE:
+        if turn.command is not None and turn.command.needs_model and not await self.model.configured():
+            beyond_reach(turn)  # voxd cannot do it without a model: not understood, saying why
+        elif turn.routed_by is RoutedBy.NONE:
             try:
                 await self.route_with_model(turn)  # raises ModelUnavailable when a configured model does not answer
             except NoModel:
-                self.not_understood(turn)
+                not_understood(turn, self.commands)
         if turn.command is not None:
             await self.validate_and_execute(turn)
             await self.reply_with_model(turn)
@@ -258,12 +260,6 @@ class Pipeline:
         if turn.command is not None and turn.response is not None and turn.response.wait_for_input:
             self.follow_ups.ask(turn.conversation, PendingQuestion(turn.command, turn.text, dict(turn.arguments),
                                                                    confirming=turn.confirming))
-
-    def not_understood(self, turn: Turn) -> None:
-        """No stage claimed the utterance and no model is configured: a normal answer, not an
-        outage (the 503 stays for a configured model that does not answer)."""
-        log.info("%s: not understood without a model; answered with what voxd can do", turn.conversation)
-        turn.reply, turn.understood = not_understood_reply(self.commands), False
 
     async def route_with_model(self, turn: Turn) -> None:
         assert turn.now is not None

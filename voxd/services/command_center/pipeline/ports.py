@@ -42,6 +42,8 @@ class Model(Protocol):
 
     async def ask(self, question: str) -> str | None: ...
 
+    async def configured(self) -> bool: ...
+
 
 class SpeechServices(Protocol):
     """Speech-to-text, speaker names and text-to-speech (speech.py). Raises SpeechUnavailable."""

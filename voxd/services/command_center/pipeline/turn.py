@@ -94,6 +94,7 @@ class Turn:
     arguments: dict[str, Any] = field(default_factory=dict)
     routed_by: RoutedBy = RoutedBy.NONE
     understood: bool = True  # False: no stage claimed the utterance and no model is configured
+    needs_model: str | None = None  # not understood because this command needs a model and none is configured
     confirming: bool = False  # the reply asks whether a destructive command may go on
     confirmed: bool = False  # a destructive command the caller said yes to (the follow-up stage)
     response: CommandResponse | None = None
