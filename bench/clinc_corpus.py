@@ -48,6 +48,7 @@ MAPPED: dict[str, tuple[str, ...]] = {
     "tell_joke": ("tell_joke",),
     "recipe": ("find_recipe", "read_recipe"),
     "cancel": ("stop",),
+    "change_volume": ("set_volume",),
     **{intent: (command,) for intent, command in ANSWERED_BY.items()},
 }
 # Intents no command is for, where one command's answer still fits: neither claimed nor wrong.

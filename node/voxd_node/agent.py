@@ -24,6 +24,7 @@ from .command_client import BadReply, CommandClient, Reply, ServerUnavailable
 from .config import NodeConfig
 from .pcm import NotAWav, encode_wav
 from .speech_end import Endpoint, EndpointLimits, SpeechEndDetector
+from .volume import NodeVolume, VolumeAnnouncements
 from .wake_word import WakeWordDetector
 
 log = logging.getLogger(__name__)
@@ -47,11 +48,12 @@ class NodeAgent:
         self._outage = Outage()
         self._wake_word_reset: asyncio.Future[None] | None = None
         self._tls = tls
+        self._volume = sink.volume = NodeVolume(config.state_file, config.bell_floor)
 
     async def run(self) -> None:
         """Listen for commands and announcements until cancelled."""
         listener = AnnouncementListener(self._config.node_id, self._config.api_key, self._config.broker_url,
-                                        self._client, self.announce, self._tls,
+                                        self._client, VolumeAnnouncements(self._volume, self.announce), self._tls,
                                         tls_only=self._config.server_ca is not None)
         announcements = asyncio.create_task(listener.run(), name="announcements")
         try:

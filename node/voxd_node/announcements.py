@@ -31,6 +31,7 @@ class Announcement:
     kind: str  # "timer", "notification", ...
     text: str
     audio: bytes | None  # a WAV file
+    volume: object = None  # kind "volume" only: the new volume, checked by volume.py
 
 
 class BadAnnouncement(ValueError):
@@ -42,7 +43,8 @@ def parse_announcement(payload: bytes) -> Announcement:
         data = json.loads(payload)
         audio = data.get("audio")
         announcement = Announcement(id=data["id"], kind=data["kind"], text=data.get("text") or "",
-                                    audio=base64.b64decode(audio, validate=True) if audio is not None else None)
+                                    audio=base64.b64decode(audio, validate=True) if audio is not None else None,
+                                    volume=data.get("volume"))
     except (ValueError, KeyError, TypeError, AttributeError, binascii.Error) as error:
         raise BadAnnouncement(f"{type(error).__name__}: {error}") from error
     if not all(isinstance(value, str) for value in (announcement.id, announcement.kind, announcement.text)):

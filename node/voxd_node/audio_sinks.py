@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from .pcm import decode_wav, resample
+from .volume import NodeVolume
 from .sound_device import import_sounddevice
 
 
@@ -21,6 +22,7 @@ class SinkError(Exception):
 class AudioSink(ABC):
     def __init__(self) -> None:
         self._lock = asyncio.Lock()
+        self.volume: NodeVolume | None = None  # the agent's (volume.py); None plays at full scale
 
     async def play(self, wav: bytes) -> None:
         """Play a WAV file's bytes (raises pcm.NotAWav if they are not one)."""
@@ -28,15 +30,23 @@ class AudioSink(ABC):
         await self.play_pcm(samples, rate)
 
     async def play_pcm(self, samples: np.ndarray, rate: int) -> None:
-        """Play int16 mono samples, after whatever is playing now."""
+        """Play int16 mono samples, after whatever is playing now, at the volume of that moment
+        (nothing at all while silent)."""
         async with self._lock:
-            await self._output(samples, rate)
+            gain = self.volume.gain() if self.volume is not None else 1.0
+            if gain <= 0:
+                return
+            await self._output(samples if gain >= 1 else scaled(samples, gain), rate)
 
     @abstractmethod
     async def _output(self, samples: np.ndarray, rate: int) -> None: ...
 
     def close(self) -> None:
         return None
+
+
+def scaled(samples: np.ndarray, gain: float) -> np.ndarray:
+    return np.round(samples.astype(np.float32) * gain).astype(np.int16)
 
 
 class Speaker(AudioSink):

@@ -32,6 +32,8 @@ class NodeConfig:
     input_device: str | int | None = None
     output_device: str | int | None = None
     debug_recording_dir: Path | None = None
+    state_file: Path | None = None  # the volume the node keeps (volume.py); default beside the config file
+    bell_floor: int = 5  # the lowest level (0-10) timer and alarm bells play at, muted or not
     server_ca: str | None = None  # voxd's authority certificate (PEM): the only one trusted for https/mqtts
 
     def __repr__(self) -> str:
@@ -59,6 +61,7 @@ def load_config(path: Path) -> NodeConfig:
             raise ConfigError(f"config file {path} has no {key} (run `voxd node register --config {path}`)")
     values = {field.name: _checked(field.name, data[field.name], path)
               for field in fields(NodeConfig) if field.name in data}
+    values.setdefault("state_file", path.with_name(f"{path.stem}.state.json"))
     return require_tls(NodeConfig(**values))
 
 
@@ -80,13 +83,17 @@ def _checked(key: str, value: Any, path: Path) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
             raise ConfigError(f"{key} in {path} must be a positive number, not {value!r}")
         return float(value)
+    if key == "bell_floor":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10:
+            raise ConfigError(f"bell_floor in {path} must be a whole number from 0 to 10, not {value!r}")
+        return value
     if key in DEVICES:
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             raise ConfigError(f"{key} in {path} must be a device name or index, not {value!r}")
         return value
     if not isinstance(value, str):
         raise ConfigError(f"{key} in {path} must be a string, not {value!r}")
-    if key == "debug_recording_dir":
+    if key in ("debug_recording_dir", "state_file"):
         return Path(value).expanduser()
     if key == "server_ca":
         try:

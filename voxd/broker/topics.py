@@ -36,9 +36,15 @@ class Announcement:
     """Something a node should say without being asked: a timer that ended, a notification."""
 
     id: str
-    kind: str  # "timer", "notification"
+    kind: str  # "timer", "notification", "announcement", "volume"
     text: str
     audio: str | None  # base64 WAV of `text`; None when text-to-speech was unavailable
+    # kind "volume" only: {"level": 0-10, "muted": bool, "muted_until": ISO time or null}
+    volume: dict[str, object] | None = None
 
     def payload(self) -> bytes:
-        return json.dumps(asdict(self)).encode()
+        """The JSON the node reads; `volume` only on a volume announcement (older nodes ignore it)."""
+        fields = asdict(self)
+        if self.volume is None:
+            del fields["volume"]
+        return json.dumps(fields).encode()

@@ -25,6 +25,8 @@ BUILT_IN_MODULES = (
     "questions",
     "memories",
     "research",
+    "announce",
+    "volume",
     "help",
 )
 

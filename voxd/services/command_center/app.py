@@ -12,7 +12,7 @@ from voxd.kit.appkeys import DB, SETTINGS
 from voxd.kit.sealing import SecretBox
 from voxd.kit.settings import Settings
 from voxd.services.command_center import command
-from voxd.services.command_center.nodes import announcements, nodes
+from voxd.services.command_center.nodes import announcements, nodes, rooms
 from voxd.services.command_center.storage import lists, memories, secrets
 from voxd.services.command_center.storage.store import CC_STORE, MIGRATIONS, CommandCenterStore
 
@@ -29,5 +29,5 @@ def create_app(settings: Settings) -> web.Application:
     return create_service_app(
         "command-center", settings, routes,
         resources=[database(MIGRATIONS), store_context, command.pipeline_context,
-                   announcements.announcements_context],
+                   announcements.announcements_context, rooms.speakers_context],
     )

@@ -30,10 +30,14 @@ class Announcer:
         self.tls = tls  # set when the broker speaks mqtts
 
     async def announce(self, node_id: str, kind: str, text: str) -> Announcement:
-        announcement = Announcement(uuid.uuid4().hex[:12], kind, text, await self._audio(text))
+        announcement = await self.spoken(kind, text)
         await self.publish(node_id, announcement)
         log.info("announced %s to node %s: %s", kind, node_id, text)
         return announcement
+
+    async def spoken(self, kind: str, text: str) -> Announcement:
+        """An announcement of `text` with its speech, to publish to one node or many (synthesized once)."""
+        return Announcement(uuid.uuid4().hex[:12], kind, text, await self._audio(text))
 
     async def _audio(self, text: str) -> str | None:
         """Without text-to-speech the node still gets the text and its own alert sound."""
