@@ -27,6 +27,7 @@ BUILT_IN_MODULES = (
     "research",
     "announce",
     "volume",
+    "smart_home",
     "help",
 )
 
