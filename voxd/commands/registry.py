@@ -28,6 +28,7 @@ BUILT_IN_MODULES = (
     "announce",
     "volume",
     "smart_home",
+    "news",
     "help",
 )
 
