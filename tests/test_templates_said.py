@@ -196,6 +196,17 @@ SAID: dict[str, tuple[str, ...]] = {
         "close the blinds",
         "play some music in the lounge",
     ),
+    "get_news": (
+        "what's the news",
+        "read me the latest headlines",
+        "tell me the sports headlines",
+        "what's the latest business news",
+        "are there any headlines today",
+        "any sports headlines",
+        "any football news",
+        "what's the news about the election",
+        "news please",
+    ),
     "set_volume": (
         "set the volume to 7",
         "volume 4",
