@@ -2,8 +2,8 @@
 checked as HA documents it (developers.home-assistant.io/docs/intent_conversation_api: a bearer token,
 JSON with `text` and `language`, `conversation_id` optional) and answered like HA. Every request it
 took is kept in `heard`; a few sentences make it answer as HA does when it cannot act, and `status`,
-`raw` or `hang` make it answer badly. It also serves `feeds` (path -> (content type, body)) for the
-news tests."""
+`raw` or `hang` make it answer badly. It also serves `feeds` (path -> (content type, body)) and `moved`
+feeds for the news tests."""
 
 from __future__ import annotations
 
@@ -19,7 +19,12 @@ class HomeAssistantHandler(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802
         site: HomeAssistant = self.server.site  # type: ignore[attr-defined]
         site.fetched.append(self.path)
-        if self.path in site.feeds:
+        if self.path in site.moved:
+            self.send_response(301)
+            self.send_header("Location", site.moved[self.path])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif self.path in site.feeds:
             content_type, body = site.feeds[self.path]
             self.reply(200, body, content_type)
         else:
@@ -75,6 +80,7 @@ class HomeAssistant(LoopbackServer):
         self.heard: list[dict] = []
         self.fetched: list[str] = []
         self.feeds: dict[str, tuple[str, bytes]] = {}
+        self.moved: dict[str, str] = {}  # path -> where it moved (a 301)
         self.status = 0
         self.raw: bytes | None = None
         self.hang = threading.Event()

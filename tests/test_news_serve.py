@@ -39,13 +39,15 @@ def site():
     with HomeAssistant() as serving_feeds:
         serving_feeds.feeds = {"/news.rss": ("application/rss+xml", RSS), "/sport.atom": ("application/atom+xml", ATOM),
                                "/broken.rss": ("application/rss+xml", b"<html>this is no feed</html>")}
+        serving_feeds.moved = {"/old.rss": "/news.rss", "/loop.rss": "/loop.rss"}
         yield serving_feeds
 
 
 @pytest.fixture(scope="module")
 def node(daemon, site) -> dict:
     node = register_node(daemon, room="kitchen")
-    set_secret(daemon, node["household_id"], "NEWS_FEEDS", f"{site.url}/news.rss, sport={site.url}/sport.atom")
+    """Its general feed moved (followed), its sport feed is Atom."""
+    set_secret(daemon, node["household_id"], "NEWS_FEEDS", f"{site.url}/old.rss, sport={site.url}/sport.atom")
     return node
 
 
@@ -83,6 +85,9 @@ def test_a_broken_feed_and_no_feed_are_said(daemon, site):
     partly = ask(daemon, missing, "what's the news")["text"]
     assert partly.startswith("From Town Crier: Bridge reopens") and partly.endswith(
         f"The news feed at {host} isn't answering properly.")
+    looping = register_node(daemon, room="hall")
+    set_secret(daemon, looping["household_id"], "NEWS_FEEDS", f"{site.url}/loop.rss")
+    assert ask(daemon, looping, "what's the news")["text"] == f"I couldn't reach the news feed at {host}."
     unset = ask(daemon, register_node(daemon, room="hall"), "what's the news")
     assert (unset["command"], unset["text"]) == ("get_news", NOT_CONFIGURED)
 

@@ -31,9 +31,9 @@ async def call_outside(http: Any, method: str, url: str, cap: int, deadline: flo
     """The status and at most `cap` bytes of the body; a longer body raises OutsideUnavailable."""
     if http is None:
         raise OutsideUnavailable("no HTTP client here")
+    options.setdefault("allow_redirects", False)  # a caller that follows them says so, and how many
     try:
-        async with http.request(method, url, timeout=aiohttp.ClientTimeout(total=deadline),
-                                allow_redirects=False, **options) as response:
+        async with http.request(method, url, timeout=aiohttp.ClientTimeout(total=deadline), **options) as response:
             if response.content_length is not None and response.content_length > cap:
                 raise OutsideUnavailable(f"{url} answered more than {cap} bytes", too_large=True)
             body = bytearray()

@@ -26,6 +26,7 @@ FEEDS = "NEWS_FEEDS"
 DEADLINE = 5.0
 MAX_FEED_BYTES = 2 * 1024 * 1024
 KEPT_SECONDS = 300
+MAX_REDIRECTS = 3  # feeds move (http to https, a new path); a chain longer than this is broken
 HEADLINES = 5
 MAX_HEADLINE = 140  # characters of a title read aloud
 NOT_CONFIGURED = ("No news feeds are set up yet. An administrator can add one with voxd secrets set NEWS_FEEDS "
@@ -99,8 +100,9 @@ class GetNews(Command):
             return self.kept[url]
         host = urlsplit(url).hostname or url
         try:
-            answer = await call_outside(http, "GET", url, MAX_FEED_BYTES, DEADLINE)
-        except OutsideUnavailable:
+            answer = await call_outside(http, "GET", url, MAX_FEED_BYTES, DEADLINE, allow_redirects=True,
+                                        max_redirects=MAX_REDIRECTS)
+        except OutsideUnavailable:  # aiohttp.TooManyRedirects is a ClientError
             raise FeedUnreadable(f"I couldn't reach the news feed at {host}.") from None
         if answer.status != 200:
             raise FeedUnreadable(f"The news feed at {host} isn't answering properly.")
