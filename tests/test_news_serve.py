@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import Daemon, register_node, say
+from conftest import Daemon, register_node
 from daemons import serving
 from home_assistant_fake import HomeAssistant
-from test_smart_home_serve import set_secret
+from test_smart_home_serve import ask, set_secret
 from voxd.commands.builtin.news import NOT_CONFIGURED, configured_feeds, spoken_title
 
 RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Town Crier</title><link>http://x/</link>
@@ -45,16 +45,10 @@ def site():
 
 @pytest.fixture(scope="module")
 def node(daemon, site) -> dict:
-    node = register_node(daemon, room="kitchen")
     """Its general feed moved (followed), its sport feed is Atom."""
+    node = register_node(daemon, room="kitchen")
     set_secret(daemon, node["household_id"], "NEWS_FEEDS", f"{site.url}/old.rss, sport={site.url}/sport.atom")
     return node
-
-
-def ask(daemon: Daemon, node: dict, words: str) -> dict:
-    answer = say(daemon, node, words)
-    assert answer.status_code == 200, answer.text
-    return answer.json()
 
 
 def test_the_headlines_are_read_one_sentence_each(daemon, site, node):
