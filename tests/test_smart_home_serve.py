@@ -6,13 +6,18 @@ without HA set up, the sentence says how to connect it."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import httpx
 import pytest
 
 from conftest import Daemon, register_node, say
 from daemons import serving
 from home_assistant_fake import TOKEN, HomeAssistant
-from voxd.commands.builtin.smart_home import NOT_CONNECTED, TOKEN_REFUSED, UNCLEAR_ANSWER, UNREACHABLE, capped
+from voxd.commands.api import RouteContext
+from voxd.commands.builtin.smart_home import (NOT_CONNECTED, TOKEN_REFUSED, UNCLEAR_ANSWER, UNREACHABLE, SmartHome,
+                                              capped)
 
 
 @pytest.fixture(scope="module")
@@ -110,3 +115,12 @@ def test_a_long_answer_is_cut_after_a_sentence():
     long = "The lights are on. " * 30
     assert capped(long).endswith("on.") and len(capped(long)) <= 300
     assert capped("word " * 100).endswith(".") and len(capped("word " * 100)) <= 301
+
+
+def test_only_devices_and_rooms_are_claimed():
+    command, context = SmartHome(), RouteContext(datetime.now(ZoneInfo("UTC")), ZoneInfo("UTC"))
+    for theirs in ("turn off the kitchen lights", "switch off everything upstairs", "is the garage open"):
+        assert command.pre_route(theirs, context).arguments == {"request": theirs}
+    for not_theirs in ("is the village hall open", "is the chemist open in the village", "turn off the timer"):
+        assert command.pre_route(not_theirs, context) is None
+    assert command.stands({}, "kill the lights in the den") and not command.stands({}, "make me a coffee")

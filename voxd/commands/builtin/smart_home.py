@@ -48,9 +48,11 @@ DEVICE_VERB = re.compile(r"\b(?:(?:turn|switch) (?:\w+ )*?(?:on|off)|dim|brighte
 # A kind of device, not one named device: said in a room, it means that room's.
 KIND_OF_DEVICE = re.compile(r"\b(?:lights?|lamps?|heating|heater|radiators?|thermostat|temperature|fans?|ac|"
                             r"air con\w*|blinds|curtains|shades|shutters|tv|telly|television|music|speakers?|radio)\b")
-PLACE = re.compile(r"\b(?:in (?:the |my |our )?\w+|upstairs|downstairs|everywhere|whole house|all the|every|"
-                   r"kitchen|lounge|living room|bedroom|bathroom|hall|hallway|landing|garden|office|study|den|"
-                   r"dining room|nursery|porch|loft|attic|basement|cellar|conservatory|utility)\b")
+ROOMS = (r"upstairs|downstairs|everywhere|whole house|kitchen|lounge|living room|bedroom|bathroom|hall|hallway|"
+         r"landing|garden|office|study|den|dining room|nursery|porch|loft|attic|basement|cellar|conservatory|utility")
+ROOM = re.compile(rf"\b(?:{ROOMS})\b")
+# Where a request is for: a room's name, or any "in the ..." ("in the kids' room", "in Emma's room").
+PLACE = re.compile(rf"\b(?:in (?:the |my |our )?\w+|all the|every|{ROOMS})\b")
 
 
 class Rooms(Protocol):
@@ -81,17 +83,19 @@ class SmartHome(Command):
     rooms: Rooms | None = None  # set by the command center (nodes/rooms.py)
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """The whole request as said, when it speaks of a device or a place: "turn off the timer"
-        or "is the chemist open" is not Home Assistant's."""
+        """The whole request as said, when it speaks of a device or a room: "turn off the timer"
+        or "is the chemist open in the village" is not Home Assistant's; a question about a state
+        names a device ("is the town hall open" is about no room of the home)."""
         said = normalize_utterance(text)
-        if DEVICE.search(said) is None and PLACE.search(said) is None:
+        asks_a_state = said.startswith(("is ", "are "))
+        if DEVICE.search(said) is None and (asks_a_state or ROOM.search(said) is None):
             return None
         return {"request": text.strip()}
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """A device, a room or a device verb named: "turn the music up" is HA's, "make me a coffee" is no one's."""
         said = normalize_utterance(text)
-        return any(pattern.search(said) for pattern in (DEVICE, DEVICE_VERB)) or PLACE.search(said) is not None
+        return any(pattern.search(said) for pattern in (DEVICE, DEVICE_VERB, ROOM))
 
     async def execute(self, said: CommandRequest, request: str | None = None) -> CommandResponse:
         """`request` is the utterance as the model or a template took it; what is sent is what was said."""
