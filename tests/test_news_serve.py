@@ -10,7 +10,7 @@ from conftest import Daemon, register_node
 from daemons import serving
 from home_assistant_fake import HomeAssistant
 from test_smart_home_serve import ask, set_secret
-from voxd.commands.builtin.news import NOT_CONFIGURED, configured_feeds, spoken_title
+from voxd.commands.builtin.news import NOT_CONFIGURED, GetNews, configured_feeds, spoken_title
 
 RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Town Crier</title><link>http://x/</link>
 <description>d</description>
@@ -91,3 +91,5 @@ def test_the_feed_setting_and_a_title_read_aloud():
     assert [(feed.url, feed.topic) for feed in feeds] == [("https://a.example/rss", None), ("https://b.example/atom", "sport")]
     assert spoken_title("**Big** <i>news</i> today") == "Big news today."
     assert len(spoken_title("word " * 60)) <= 141
+    news = GetNews()
+    assert news.stands({}, "what are today's top stories") and not news.stands({}, "tell me a bedtime story")

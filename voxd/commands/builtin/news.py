@@ -31,7 +31,7 @@ HEADLINES = 5
 MAX_HEADLINE = 140  # characters of a title read aloud
 NOT_CONFIGURED = ("No news feeds are set up yet. An administrator can add one with voxd secrets set NEWS_FEEDS "
                   "and the feed's address, or several separated by commas.")
-NEWS_WORDS = re.compile(r"\b(?:news|headlines?|bulletin|top stories|stories|happening in the world)\b")
+NEWS_WORDS = re.compile(r"\b(?:news|headlines?|news bulletin|top stories|happening in the world)\b")
 ASKING = "[please] [can you|could you]"
 
 
