@@ -93,3 +93,5 @@ def test_the_feed_setting_and_a_title_read_aloud():
     assert len(spoken_title("word " * 60)) <= 141
     news = GetNews()
     assert news.stands({}, "what are today's top stories") and not news.stands({}, "tell me a bedtime story")
+    assert news.declines("why is there fake news") and news.declines("which site publishes the most fake news")
+    assert not news.declines("can you tell me the latest georgia news")

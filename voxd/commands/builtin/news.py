@@ -33,6 +33,7 @@ NOT_CONFIGURED = ("No news feeds are set up yet. An administrator can add one wi
                   "and the feed's address, or several separated by commas.")
 NEWS_WORDS = re.compile(r"\b(?:news|headlines?|news bulletin|top stories|happening in the world)\b")
 ASKING = "[please] [can you|could you]"
+ABOUT_THE_NEWS = re.compile(r"^why\b|\bfake news\b|\b(?:site|paper|channel|website)s? (?:publish|print|report)")
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,11 @@ class GetNews(Command):
     def __init__(self) -> None:
         super().__init__()
         self.kept: TTLCache[str, Headlines] = TTLCache(maxsize=64, ttl=KEPT_SECONDS)
+
+    def declines(self, text: str) -> bool:
+        """A question about the news rather than a request for it ("why is there fake news") is
+        not for headlines."""
+        return super().declines(text) or ABOUT_THE_NEWS.search(normalize_utterance(text)) is not None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """News asked for by name: "what happened in the match" is no headline."""
