@@ -30,6 +30,8 @@ BUILT_IN_MODULES = (
     "research",
     "announce",
     "volume",
+    "smart_home",
+    "news",
     "help",
 )
 

@@ -5,8 +5,9 @@ needs information voxd does not have.
 have"); with a language model it answers them, without one it says so and how to add one. A
 question that needs live, local or personal information ("what's the news today", "when does the
 chemist close", "what's on my calendar"), the state of the home's devices ("is the heating on") or
-is about voxd itself ("what's your name") is not its to take, with a model or without: no command
-can answer it (bench/corpus/README.md, Conventions). Those are told apart by words that mark them,
+is about voxd itself ("what's your name") is not its to take, with a model or without: another
+command answers it (get_news, smart_home through Home Assistant) or none can (bench/corpus/README.md,
+Conventions). Those are told apart by words that mark them,
 kept as data in live_information.tsv (`kind<TAB>phrase`), not in code, so a household's phrasing
 the table misses is one row to add.
 """

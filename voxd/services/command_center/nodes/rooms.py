@@ -4,7 +4,8 @@
 (as registered: `voxd node register --room`, `voxd node move`), and the room of one node, from the
 auth service's node list. `HouseholdSpeakers` is what the announce and set_volume commands use
 (voxd.commands.builtin.speakers.Speakers): that lookup, plus the announcer to speak on nodes and to
-send a node its volume. `speakers_context` hands it to those commands once the broker is up."""
+send a node its volume. `speakers_context` hands it to those commands once the broker is up, and
+the lookup to smart_home (a request about "the lights" means the lights of the node's room)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from aiohttp import web
 from voxd.broker.topics import Announcement
 from voxd.commands.builtin.announce import Announce
 from voxd.commands.builtin.speakers import NodesUnknown, VoiceNode, Volume
+from voxd.commands.builtin.smart_home import SmartHome
 from voxd.commands.builtin.volume import SetVolume
 from voxd.kit.appkeys import CLIENT
 from voxd.kit.errors import UpstreamError
@@ -85,8 +87,11 @@ class HouseholdSpeakers:
 
 async def speakers_context(app: web.Application) -> AsyncIterator[None]:
     """After the pipeline and the broker: the commands that speak through nodes get them."""
-    speakers = HouseholdSpeakers(NodeDirectory(app[CLIENT]), app[ANNOUNCER])
+    directory = NodeDirectory(app[CLIENT])
+    speakers = HouseholdSpeakers(directory, app[ANNOUNCER])
     for command in app[PIPELINE].commands:
         if isinstance(command, (Announce, SetVolume)):
             command.speakers = speakers
+        elif isinstance(command, SmartHome):
+            command.rooms = directory
     yield
