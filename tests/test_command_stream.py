@@ -177,17 +177,18 @@ def wav_seconds(data: bytes) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.xfail(reason="issue 24 open: Smart Turn ends \"what is seven times twelve\" after \"seven\" in espeak-ng speech; the half sentence must hold the turn", strict=False)
 def test_a_streamed_turn_is_answered_sentence_by_sentence_and_a_follow_up_uses_the_same_stream(voice):
     node = register_node(voice)
     timer, sum_ = run(one_stream(voice, node, pcm_of(espeak("set a timer for five minutes")),
-                                 pcm_of(espeak("what is twelve times seven"))))
+                                 pcm_of(espeak("what is seven times twelve"))))
     assert timer.types() == ["listening", "end_of_turn", "transcript", "reply", "done"], timer.frames
     assert timer.first("end_of_turn")["reason"] in {"smart_turn", "complete_command", "silence_ceiling"}
     assert "timer" in timer.first("transcript")["text"].lower()
     reply = timer.first("reply")
     assert reply["command"] == "set_timer" and reply["routed_by"] == "pre_route" and reply["understood"]
     assert timer.audio and all(clip[:4] == b"RIFF" and wav_seconds(clip) > 0.3 for clip in timer.audio)
-    assert "84" in sum_.first("reply")["text"] and sum_.audio
+    assert "84" in sum_.first("reply")["text"] and sum_.audio, sum_.frames
 
 
 @pytest.mark.slow

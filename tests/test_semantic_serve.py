@@ -81,7 +81,7 @@ def test_paraphrases_are_routed_with_their_arguments(semantic_daemon):
     assert listed["routed_by"] == "pre_route" and "butter" in listed["text"]
     assert "semantic" not in listed["timings"]  # the templates claimed: the stage never ran
     health = httpx.get(semantic_daemon.url("command-center") + "/api/v0/health").json()
-    assert health["engines"] == {"semantic stage": "warm"}  # built in the background at start
+    assert health["engines"]["semantic stage"] == "warm"  # built in the background at start
 
 
 @pytest.mark.slow
@@ -222,8 +222,7 @@ def test_without_the_embeddings_package_the_stage_is_skipped_with_one_line(make_
 
 
 NOT_VOXDS = {  # kinds of request voxd has no command for (issue 23 §2); none of them CLINC150 test queries
-    "calendar": ("mark that I'm busy tomorrow at two", "clear my calendar for friday", "what meetings have I got"),
-    "appliances": ("make me a coffee", "get the vacuum going in the lounge", "turn the dishwasher on"),
+    "shopping": ("order me a new phone charger", "buy the cheapest tickets for the match"),
     "messages": ("read out my new emails", "text my sister that I'm running late"),
     "money": ("move fifty pounds into my savings account", "how much is left on my credit card"),
     "travel": ("is my flight on time", "book me a hotel in lisbon for next week"),
@@ -240,4 +239,6 @@ def test_requests_of_kinds_voxd_does_not_do_are_not_claimed(semantic_daemon):
     for kind, sentences in NOT_VOXDS.items():
         for words in sentences:
             body = say(semantic_daemon, node, words).json()
-            assert body.get("command") is None and body.get("routed_by") in (None, "none"), (kind, words, body)
+            allowed = (None, "smart_home") if kind == "music" else (None,)  # a room's music is Home Assistant's
+            assert body.get("command") in allowed, (kind, words, body)
+            assert body.get("command") or body.get("routed_by") in (None, "none"), (kind, words, body)

@@ -95,7 +95,7 @@ def test_a_kind_a_loaded_command_answers_is_no_longer_out_of_scope(tmp_path: Pat
 def test_the_shipped_crowd_sentences_join_the_examples_and_the_kinds():
     assert len(phrasebook("set_timer")) > len(phrasebook("set_timer", crowd=False))
     kinds = out_of_scope_kinds({command.name for command in COMMANDS.values()})
-    assert {"calendar", "transfer", "play_music", "flight_status"} <= set(kinds)
+    assert {"transfer", "book_hotel", "flight_status"} <= set(kinds)  # calendar and play_music: issue 25's now
     assert not {"timer", "weather", "shopping_list"} & set(kinds)  # what voxd does is never out of scope
 
 
