@@ -15,7 +15,7 @@ import pytest
 
 from pipeline_fakes import make_pipeline
 from voxd.commands.api import Command, Parameter, RouteContext
-from voxd.commands.builtin.questions import AnswerQuestion
+from voxd.commands.builtin.knowledge.questions import AnswerQuestion
 from voxd.commands.registry import built_in_commands
 from voxd.language.compounds import is_compound
 from voxd.language.questions import is_question, needs_information_voxd_lacks, read_markers

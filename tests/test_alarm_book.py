@@ -10,8 +10,8 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from voxd.commands.builtin.alarm_book import Alarm, change_alarms, first_ring, next_ring, stored_alarms, wall
-from voxd.commands.builtin.reminders import reminder_moment
+from voxd.commands.builtin.clock.alarm_book import Alarm, change_alarms, first_ring, next_ring, stored_alarms, wall
+from voxd.commands.builtin.clock.reminders import reminder_moment
 
 LONDON = ZoneInfo("Europe/London")
 

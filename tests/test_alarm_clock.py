@@ -9,7 +9,7 @@ import asyncio
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
-from voxd.commands.builtin.alarm_book import Alarm
+from voxd.commands.builtin.clock.alarm_book import Alarm
 from voxd.services.command_center.nodes.alarm_clock import AlarmClock
 
 DUE = datetime(2026, 11, 26, 7, 0, tzinfo=timezone.utc)

@@ -19,7 +19,7 @@ import pytest
 from pipeline_fakes import LONDON, FakeModel, FakeStore, chose, make_pipeline
 from voxd.commands.api import ADD_A_MODEL, CommandResponse, RouteContext
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
-from voxd.commands.builtin.jokes import JOKES
+from voxd.commands.builtin.knowledge.jokes import JOKES
 from voxd.commands.registry import built_in_commands
 from voxd.services.command_center.pipeline.pipeline import Pipeline, claims as pipeline_claims
 from voxd.services.command_center.storage.store import DocumentStorage

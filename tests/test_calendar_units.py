@@ -8,9 +8,9 @@ import builtins
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from voxd.commands.builtin import caldav_access
-from voxd.commands.builtin.caldav_access import CalendarAccount, CalendarUnavailable, off_the_loop
-from voxd.commands.builtin.calendar_speech import appointment_time, spoken_clock, spoken_when
+from voxd.commands.builtin.calendar import caldav_access
+from voxd.commands.builtin.calendar.caldav_access import CalendarAccount, CalendarUnavailable, off_the_loop
+from voxd.commands.builtin.calendar.calendar_speech import appointment_time, spoken_clock, spoken_when
 
 LONDON = ZoneInfo("Europe/London")
 WEDNESDAY = datetime(2026, 3, 4, 10, 0, tzinfo=LONDON)

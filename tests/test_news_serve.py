@@ -10,7 +10,7 @@ from conftest import Daemon, register_node
 from daemons import serving
 from home_assistant_fake import HomeAssistant
 from test_smart_home_serve import ask, set_secret
-from voxd.commands.builtin.news import NOT_CONFIGURED, GetNews, configured_feeds, spoken_title
+from voxd.commands.builtin.knowledge.news import NOT_CONFIGURED, GetNews, configured_feeds, spoken_title
 
 RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Town Crier</title><link>http://x/</link>
 <description>d</description>

@@ -11,7 +11,7 @@ import httpx
 
 from conftest import COMMAND, household_member, node_headers, register_node, say
 from voxd.catalog import CATALOG
-from voxd.commands.builtin.recipe_book import UNREACHABLE
+from voxd.commands.builtin.kitchen.recipe_book import UNREACHABLE
 
 LASAGNE = {"title": "Lasagne", "ingredients": ["500 g beef mince", "2 onions", "12 lasagne sheets"],
            "steps": ["Brown the mince.", "Layer the sheets and sauce.", "Bake for 45 minutes."], "tags": ["pasta"]}

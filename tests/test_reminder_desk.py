@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime, timedelta, timezone
 
-from voxd.commands.builtin.reminder_book import Reminder
+from voxd.commands.builtin.clock.reminder_book import Reminder
 from voxd.kit.errors import UpstreamError
 from voxd.services.command_center.nodes.reminder_desk import ReminderDesk
 

@@ -17,7 +17,7 @@ import pytest
 from pipeline_fakes import FakeSpeech, FakeStore, make_pipeline
 from search_site import SearchSite
 from voxd.commands.api import Change, CommandRequest, RouteContext, Speaker, T
-from voxd.commands.builtin.research import DeepResearch, NO_SEARCH, UNDELIVERABLE, UNKNOWN_ASKER
+from voxd.commands.builtin.knowledge.research import DeepResearch, NO_SEARCH, UNDELIVERABLE, UNKNOWN_ASKER
 from voxd.commands.research.desk import GIVE_UP_AFTER, SEARCH_ATTEMPTS, ResearchDesk, ResearchSettings
 from voxd.commands.research.jobs import SCOPE, STORAGE_KEY, Job, add_job
 from voxd.commands.research.passages import best_passages, shortened, words

@@ -20,7 +20,7 @@ from scripted_llm import ScriptedModel, text
 from search_site import SearchSite
 from speech_stand_in import SpeechStandIn, silence_wav
 from test_research import KETTLE, LIMESCALE
-from voxd.commands.builtin.research import UNDELIVERABLE, UNKNOWN_ASKER
+from voxd.commands.builtin.knowledge.research import UNDELIVERABLE, UNKNOWN_ASKER
 from voxd.commands.research.report import INSTRUCTIONS
 
 SERVICES = ["config", "auth", "logs", "extract", "command-center", "notifications"]

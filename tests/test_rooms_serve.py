@@ -120,8 +120,8 @@ def test_a_volume_command_sets_the_asking_nodes_volume(daemon, home):
 
 def test_what_an_announcement_says_and_where_rooms_meet():
     from voxd.commands.api import Speaker
-    from voxd.commands.builtin.announce import announced_in, spoken
-    from voxd.commands.builtin.speakers import VoiceNode, room_key
+    from voxd.commands.builtin.home.announce import announced_in, spoken
+    from voxd.commands.builtin.home.speakers import VoiceNode, room_key
 
     assert spoken("we're off now", Speaker("u1", "Anna")) == "Anna says: We're off now."
     assert spoken("is anyone there?", None) == "Announcement: Is anyone there?"
@@ -134,8 +134,8 @@ def test_what_an_announcement_says_and_where_rooms_meet():
 def test_volume_steps_stop_at_the_ends_and_a_mute_ends_on_time():
     from datetime import timedelta, timezone
 
-    from voxd.commands.builtin.speakers import Volume
-    from voxd.commands.builtin.volume import audible_now, next_volume
+    from voxd.commands.builtin.home.speakers import Volume
+    from voxd.commands.builtin.home.volume import audible_now, next_volume
 
     now = datetime(2026, 11, 26, 19, 0, tzinfo=timezone.utc)
     assert next_volume(Volume(10), now, None, "up", None, None) == (Volume(10), "That's as loud as I go.")
@@ -154,7 +154,7 @@ def test_volume_steps_stop_at_the_ends_and_a_mute_ends_on_time():
     ("tell everybody in the kitchen that I'm home", "kitchen", "I'm home"),
 ])
 def test_the_room_and_the_message_are_read_as_said(said, room, message):
-    from voxd.commands.builtin.announce import Announce
+    from voxd.commands.builtin.home.announce import Announce
 
     claim = Announce().pre_route(said, None)
     assert (claim.arguments.get("room"), claim.arguments["message"]) == (room, message)

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import COMMAND, Daemon, household_member, node_headers, register_node, say
 from daemons import serving
-from voxd.commands.builtin.questions import NO_MODEL
+from voxd.commands.builtin.knowledge.questions import NO_MODEL
 
 SERVICES = ["config", "auth", "command-center"]
 # The first test waits for the shared daemon to embed its examples and fit the classifier.

@@ -15,7 +15,7 @@ import pytest
 
 from pipeline_fakes import FakeModel, make_pipeline
 from voxd.commands.api import Command, Parameter, RouteContext
-from voxd.commands.builtin.measurements import find_unit, scan_units
+from voxd.commands.builtin.kitchen.measurements import find_unit, scan_units
 from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments
 from voxd.language.fillers import drop_fillers

@@ -16,7 +16,7 @@ from conftest import Daemon, register_node, say
 from daemons import serving
 from home_assistant_fake import TOKEN, HomeAssistant
 from voxd.commands.api import RouteContext
-from voxd.commands.builtin.smart_home import (NOT_CONNECTED, TOKEN_REFUSED, UNCLEAR_ANSWER, UNREACHABLE, SmartHome,
+from voxd.commands.builtin.home.smart_home import (NOT_CONNECTED, TOKEN_REFUSED, UNCLEAR_ANSWER, UNREACHABLE, SmartHome,
                                               capped)
 
 

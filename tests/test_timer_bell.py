@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from voxd.commands.builtin.timers import Timer
+from voxd.commands.builtin.clock.timers import Timer
 from voxd.kit.errors import UpstreamError
 from voxd.services.command_center.nodes.announcer import AnnouncementFailed
 from voxd.services.command_center.nodes.bell import Bell

@@ -8,7 +8,7 @@ import click
 from voxd.cli.output import CliError, console
 from voxd.cli.secrets import owner_body, put_secret, secret_value
 from voxd.cli.settings_option import load_settings
-from voxd.commands.builtin.caldav_access import (NEEDS_EXTRA, PASSWORD, URL, USERNAME, CalendarAccount,
+from voxd.commands.builtin.calendar.caldav_access import (NEEDS_EXTRA, PASSWORD, URL, USERNAME, CalendarAccount,
                                                  CalendarUnavailable, check_connection, spoken_problem)
 
 

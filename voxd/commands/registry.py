@@ -13,25 +13,25 @@ log = logging.getLogger("voxd.command-center.commands")
 ENTRY_POINT_GROUP = "voxd.commands"
 BUILT_IN_MODULES = (
     "stop",
-    "current_time",
-    "dates",
-    "calculate",
-    "alarms",
-    "reminders",  # before timers: "remind me in two hours to check the oven" is a reminder
-    "timers",
-    "family_calendar",
-    "measurements",
-    "recipes",  # before lists: "add the lasagne ingredients to the shopping list" is a recipe's
-    "lists",
-    "jokes",
-    "weather",
-    "questions",
-    "memories",
-    "research",
-    "announce",
-    "volume",
-    "smart_home",
-    "news",
+    "clock.current_time",
+    "clock.dates",
+    "knowledge.calculate",
+    "clock.alarms",
+    "clock.reminders",  # before timers: "remind me in two hours to check the oven" is a reminder
+    "clock.timers",
+    "calendar.family_calendar",
+    "kitchen.measurements",
+    "kitchen.recipes",  # before lists: "add the lasagne ingredients to the shopping list" is a recipe's
+    "kitchen.lists",
+    "knowledge.jokes",
+    "knowledge.weather",
+    "knowledge.questions",
+    "knowledge.memories",
+    "knowledge.research",
+    "home.announce",
+    "home.volume",
+    "home.smart_home",
+    "knowledge.news",
     "help",
 )
 

@@ -5,7 +5,7 @@ stage's scanned items (through the list command's `refine`) and a follow-up answ
 list parameter ("What should I add?" - "milk and eggs"). Splitting on "and" would also split "mac
 and cheese": the names a shop sells with "and" in them are a table (item_words.tsv), and the list
 command joins other parts again when the household's list already knows them as one item
-(voxd/commands/builtin/lists.py, `join_known`). The same table names the placeholders ("a task",
+(voxd/commands/builtin/kitchen/lists.py, `join_known`). The same table names the placeholders ("a task",
 "something", "it") that stand for items not yet said, which a command asks for instead of storing,
 and the words for every item ("everything", "the lot").
 """

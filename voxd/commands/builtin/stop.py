@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse
-from voxd.commands.builtin.alarm_book import SCOPE as ALARMS, stop_ringing
+from voxd.commands.builtin.clock.alarm_book import SCOPE as ALARMS, stop_ringing
 from voxd.commands.phrasebook import phrasebook
 
 ACKNOWLEDGEMENT = "Okay."

@@ -18,7 +18,7 @@ from aiohttp import web
 from pydantic import StringConstraints
 
 from voxd.commands.builtin.help import Help
-from voxd.commands.builtin.research import DeepResearch
+from voxd.commands.builtin.knowledge.research import DeepResearch
 from voxd.commands.overview import CommandSummary, overview, spoken_help
 from voxd.commands.research.desk import ResearchDesk, ResearchSettings
 from voxd.commands.research.jobs import SCOPE as RESEARCH_SCOPE

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from voxd.commands.builtin.alarm_book import (
+from voxd.commands.builtin.clock.alarm_book import (
     MISSED_KEY, SCOPE, STORAGE_KEY, Alarm, after_ringing, change_alarms, mark_told, note_missed,
 )
 from voxd.kit.clock import Clock

@@ -12,7 +12,7 @@ import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from voxd.commands.builtin.reminder_book import (
+from voxd.commands.builtin.clock.reminder_book import (
     KEPT_AFTER_DELIVERY, SCOPE, STORAGE_KEY, Reminder, after_delivery, change_reminders,
 )
 from voxd.kit.clock import Clock

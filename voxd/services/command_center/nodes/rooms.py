@@ -3,7 +3,7 @@
 `NodeDirectory` is the one room lookup of the command center: a household's nodes with their rooms
 (as registered: `voxd node register --room`, `voxd node move`), and the room of one node, from the
 auth service's node list. `HouseholdSpeakers` is what the announce and set_volume commands use
-(voxd.commands.builtin.speakers.Speakers): that lookup, plus the announcer to speak on nodes and to
+(voxd.commands.builtin.home.speakers.Speakers): that lookup, plus the announcer to speak on nodes and to
 send a node its volume. `speakers_context` hands it to those commands once the broker is up, and
 the lookup to smart_home (a request about "the lights" means the lights of the node's room)."""
 
@@ -17,10 +17,10 @@ from dataclasses import asdict
 from aiohttp import web
 
 from voxd.broker.topics import Announcement
-from voxd.commands.builtin.announce import Announce
-from voxd.commands.builtin.speakers import NodesUnknown, VoiceNode, Volume
-from voxd.commands.builtin.smart_home import SmartHome
-from voxd.commands.builtin.volume import SetVolume
+from voxd.commands.builtin.home.announce import Announce
+from voxd.commands.builtin.home.speakers import NodesUnknown, VoiceNode, Volume
+from voxd.commands.builtin.home.smart_home import SmartHome
+from voxd.commands.builtin.home.volume import SetVolume
 from voxd.kit.appkeys import CLIENT
 from voxd.kit.errors import UpstreamError
 from voxd.kit.service_client import ServiceClient

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from voxd.commands.builtin.timers import SCOPE, STORAGE_KEY, Timer, remove_timers
+from voxd.commands.builtin.clock.timers import SCOPE, STORAGE_KEY, Timer, remove_timers
 from voxd.kit.clock import Clock
 from voxd.services.command_center.nodes.bell import Bell
 from voxd.services.command_center.storage.store import CommandCenterStore, DocumentStorage

@@ -14,7 +14,7 @@ from typing import Annotated
 from aiohttp import web
 from pydantic import Field, StringConstraints
 
-from voxd.commands.builtin.list_items import ListItem, ListItems
+from voxd.commands.builtin.kitchen.list_items import ListItem, ListItems
 from voxd.kit.auth import Pattern
 from voxd.kit.clock import CLOCK
 from voxd.kit.errors import not_found

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from aiohttp import web
 
-from voxd.commands.builtin.reminder_book import (
+from voxd.commands.builtin.clock.reminder_book import (
     SCOPE, Reminder, act_on, change_reminders, pending, stored_reminders,
 )
 from voxd.kit.auth import Pattern

@@ -11,7 +11,7 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, Speaker
 from voxd.commands.builtin import plural, sentence_case, spoken_list
-from voxd.commands.builtin.speakers import (BROKER_DOWN, NO_BROKER, NODES_UNKNOWN, NodesUnknown, Speakers, VoiceNode,
+from voxd.commands.builtin.home.speakers import (BROKER_DOWN, NO_BROKER, NODES_UNKNOWN, NodesUnknown, Speakers, VoiceNode,
                                             room_key)
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.templates import normalize_utterance

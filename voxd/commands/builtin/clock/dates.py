@@ -1,5 +1,5 @@
 """`get_date`: today's date and weekday, the date or weekday of a day named relative to today, how
-many days until it, and when holidays fall (voxd/commands/builtin/calendar_days.py), on the
+many days until it, and when holidays fall (voxd/commands/builtin/clock/calendar_days.py), on the
 household's clock and said the household's way (month first in the United States).
 
 A command of its own rather than `get_current_time` grown to it: a date question names a day (or a
@@ -13,7 +13,7 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
 from voxd.commands.builtin import plural, sentence_case, without_politeness
-from voxd.commands.builtin.calendar_days import NamedDay, country_name, named_day
+from voxd.commands.builtin.clock.calendar_days import NamedDay, country_name, named_day
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import MONTHS, WEEKDAYS
 from voxd.language.templates import normalize_utterance

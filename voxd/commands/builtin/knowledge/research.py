@@ -15,7 +15,7 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import without_politeness
-from voxd.commands.builtin.lists import as_written
+from voxd.commands.builtin.kitchen.lists import as_written
 from voxd.commands.phrasebook import phrasebook
 from voxd.commands.research.delivery import reachable
 from voxd.commands.research.desk import ResearchDesk

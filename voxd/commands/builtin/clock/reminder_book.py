@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from voxd.commands.api import CommandStorage
-from voxd.commands.builtin.alarm_book import change_stored, next_ring
+from voxd.commands.builtin.clock.alarm_book import change_stored, next_ring
 
 SCOPE = "reminders"
 STORAGE_KEY = "reminders"

@@ -15,7 +15,7 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import spoken_duration
-from voxd.commands.builtin.speakers import BROKER_DOWN, NO_BROKER, Speakers, Volume
+from voxd.commands.builtin.home.speakers import BROKER_DOWN, NO_BROKER, Speakers, Volume
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.templates import normalize_utterance
 

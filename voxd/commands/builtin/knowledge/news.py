@@ -18,7 +18,7 @@ from cachetools import TTLCache
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plain_speech, spoken_list
-from voxd.commands.builtin.calling_out import OutsideUnavailable, call_outside
+from voxd.commands.builtin.knowledge.calling_out import OutsideUnavailable, call_outside
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.templates import normalize_utterance
 

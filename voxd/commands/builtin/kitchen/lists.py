@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
-from voxd.commands.builtin.list_items import Added, ListItems, Removed, item_key
+from voxd.commands.builtin.kitchen.list_items import Added, ListItems, Removed, item_key
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.items import is_every_item, is_placeholder, split_items, words_of
 from voxd.language.scanners import clauses, scan_item_phrase

@@ -11,7 +11,7 @@ import re
 from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
-from voxd.commands.builtin.lists import as_written
+from voxd.commands.builtin.kitchen.lists import as_written
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.items import is_placeholder
 from voxd.language.templates import normalize_utterance

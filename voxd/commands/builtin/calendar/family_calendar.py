@@ -17,9 +17,9 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, RequiredSecret
 from voxd.commands.builtin import sentence_case, without_politeness
-from voxd.commands.builtin.caldav_access import (PASSWORD, URL, USERNAME, CalendarAccount, CalendarEvent,
+from voxd.commands.builtin.calendar.caldav_access import (PASSWORD, URL, USERNAME, CalendarAccount, CalendarEvent,
                                                  CalendarUnavailable, add_to, events_between, move)
-from voxd.commands.builtin.calendar_speech import (agenda, appointment_time, clock_only, moment_from_value,
+from voxd.commands.builtin.calendar.calendar_speech import (agenda, appointment_time, clock_only, moment_from_value,
                                                    on_day, phrase_in, spoken_when)
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import ResolvedTime, find_time_expressions, is_time_expression, resolve_time_expression

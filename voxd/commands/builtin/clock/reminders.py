@@ -11,9 +11,9 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plural, spoken_list
-from voxd.commands.builtin.alarm_book import REPEATS, first_ring, wall
-from voxd.commands.builtin.alarms import REPEAT, which_days
-from voxd.commands.builtin.reminder_book import (
+from voxd.commands.builtin.clock.alarm_book import REPEATS, first_ring, wall
+from voxd.commands.builtin.clock.alarms import REPEAT, which_days
+from voxd.commands.builtin.clock.reminder_book import (
     SCOPE, Reminder, change_reminders, new_id, pending, stored_reminders,
 )
 from voxd.commands.phrasebook import phrasebook

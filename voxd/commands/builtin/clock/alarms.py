@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plural, sentence_case, spoken_duration, spoken_list
-from voxd.commands.builtin.alarm_book import (
+from voxd.commands.builtin.clock.alarm_book import (
     REPEATS, SCOPE, SNOOZE_SECONDS, Alarm, add_alarm, change_alarms, first_ring, ringing_here, snooze,
     stop_ringing, stored_alarms, take_missed,
 )

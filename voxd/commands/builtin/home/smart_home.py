@@ -17,8 +17,8 @@ from typing import Any, Protocol
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plain_speech
-from voxd.commands.builtin.calling_out import OutsideUnavailable, call_outside
-from voxd.commands.builtin.speakers import NodesUnknown
+from voxd.commands.builtin.knowledge.calling_out import OutsideUnavailable, call_outside
+from voxd.commands.builtin.home.speakers import NodesUnknown
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.templates import normalize_utterance
 

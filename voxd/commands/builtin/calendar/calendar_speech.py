@@ -10,7 +10,7 @@ from itertools import groupby
 from zoneinfo import ZoneInfo
 
 from voxd.commands.builtin import sentence_case, spoken_day, spoken_list
-from voxd.commands.builtin.caldav_access import CalendarEvent
+from voxd.commands.builtin.calendar.caldav_access import CalendarEvent
 from voxd.language.dates import ResolvedTime, find_time_expressions, is_time_expression, resolve_time_expression
 
 # Words that say which half of the day a clock time is in: without them an appointment at 1 to 6 is

@@ -14,8 +14,8 @@ from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import plural, spoken_day, spoken_list
-from voxd.commands.builtin.list_items import ListItems
-from voxd.commands.builtin.recipe_book import UNREACHABLE, RecipeBook, RecipesUnreachable
+from voxd.commands.builtin.kitchen.list_items import ListItems
+from voxd.commands.builtin.kitchen.recipe_book import UNREACHABLE, RecipeBook, RecipesUnreachable
 from voxd.commands.phrasebook import phrasebook
 
 STEPS = ("ingredients", "next", "repeat", "previous")

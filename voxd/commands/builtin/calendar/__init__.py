@@ -1,0 +1,1 @@
+"""The family calendar over CalDAV."""

@@ -1,0 +1,1 @@
+"""Time: the time and date, timers, alarms and reminders."""

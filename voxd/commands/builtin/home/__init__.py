@@ -1,0 +1,1 @@
+"""The home and its rooms: Home Assistant, announcements, the nodes' volume."""

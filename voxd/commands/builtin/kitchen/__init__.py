@@ -1,0 +1,1 @@
+"""Cooking and shopping: recipes, the lists, measurements."""

@@ -1,0 +1,1 @@
+"""Answers: questions, research, the weather, the news, sums, jokes, what voxd remembers."""
