@@ -57,6 +57,9 @@ def spoken_duration(seconds: int) -> str:
     return " ".join(parts)
 
 
+# How a request is usually opened, as a template part: "[please] [can you|could you]" before the words.
+ASKING = "[please] [can you|could you]"
+
 POLITE_END = re.compile(r"(?:\s+(?:please|thanks|thank you|cheers|for me|would (?:you|ya)(?: say| mind)?|could you|"
                         r"can you|if you (?:would|could|can|please|do not mind|dont mind)))+$", re.IGNORECASE)
 

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, Speaker
-from voxd.commands.builtin import plural, sentence_case, spoken_list
+from voxd.commands.builtin import ASKING, plural, sentence_case, spoken_list
 from voxd.commands.builtin.home.speakers import (BROKER_DOWN, NO_BROKER, NODES_UNKNOWN, NodesUnknown, Speakers, VoiceNode,
                                             room_key)
 from voxd.commands.phrasebook import phrasebook
@@ -18,7 +18,6 @@ from voxd.language.templates import normalize_utterance
 
 KIND = "announcement"  # the announcement kind the node hears (spoken like any other)
 EVERYONE = "(everyone|everybody|the whole house|the whole family|the house|all rooms|every room)"
-ASKING = "[please] [can you|could you]"
 # A claim of the semantic stage stands only on a request to pass words on to other people.
 ANNOUNCING = re.compile(r"\b(?:announce|announcement|broadcast|intercom|everyone|everybody|whole house|all rooms|"
                         r"every room|the house|the family)\b|\b(?:tell|say to|let) the \w+(?: room)? (?:know )?that\b")

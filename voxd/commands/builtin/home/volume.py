@@ -14,14 +14,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
-from voxd.commands.builtin import spoken_duration
+from voxd.commands.builtin import ASKING, spoken_duration
 from voxd.commands.builtin.home.speakers import BROKER_DOWN, NO_BROKER, Speakers, Volume
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.templates import normalize_utterance
 
 LOUDEST = 10
 NO_NODE = "Ask the voice node itself: I can only change the volume of the speaker that hears you."
-ASKING = "[please] [can you|could you]"
 UP_DOWN = "{change:choice(up=up|louder, down=down|quieter|softer)}"
 # A claim of the semantic stage stands only on words about loudness.
 LOUDNESS = re.compile(r"\b(?:volume|loud|louder|loudly|quiet|quieter|quietly|soft|softer|softly|mute|unmute|"

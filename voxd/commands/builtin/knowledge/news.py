@@ -17,7 +17,7 @@ import feedparser
 from cachetools import TTLCache
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
-from voxd.commands.builtin import plain_speech, spoken_list
+from voxd.commands.builtin import ASKING, plain_speech, spoken_list
 from voxd.commands.builtin.knowledge.calling_out import OutsideUnavailable, call_outside
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.templates import normalize_utterance
@@ -32,7 +32,6 @@ MAX_HEADLINE = 140  # characters of a title read aloud
 NOT_CONFIGURED = ("No news feeds are set up yet. An administrator can add one with voxd secrets set NEWS_FEEDS "
                   "and the feed's address, or several separated by commas.")
 NEWS_WORDS = re.compile(r"\b(?:news|headlines?|news bulletin|top stories|happening in the world)\b")
-ASKING = "[please] [can you|could you]"
 ABOUT_THE_NEWS = re.compile(r"^why\b|\bfake news\b|\b(?:site|paper|channel|website)s? (?:publish|print|report)")
 
 
