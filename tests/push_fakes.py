@@ -29,6 +29,7 @@ import base64
 import json
 import socket
 import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -138,9 +139,14 @@ class PushFakes:
         with self.lock:
             return sum(1 for peer in self.peers if peer[0] == kind)
 
-    def reset_in_flight(self) -> None:
+    def reset_in_flight(self, deadline: float = 10.0) -> None:
+        """Start counting afresh once requests an earlier test's client gave up on have ended."""
+        end = time.monotonic() + deadline
+        while self.in_flight and time.monotonic() < end:
+            time.sleep(0.02)
         with self.lock:
-            self.most_in_flight = self.in_flight
+            assert self.in_flight == 0, f"{self.in_flight} requests still held from an earlier test"
+            self.most_in_flight = 0
 
     def records(self) -> dict[str, Any]:
         with self.lock:
