@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from conftest import Daemon, free_port_offset, household_member, login, run_voxd, say, unique_email
-from test_contract import routes
+from contract_kit import routes
 
 ZERO = "00000000-0000-0000-0000-000000000000"
 

@@ -4,83 +4,20 @@ command executed, and we listen to what would be said. A command the model would
 to the pipeline by a scripted model.
 
 No daemon and no network: the store is in memory (tests/pipeline_fakes.py), there is no language
-model (ask_model answers None) unless a test gives one, and the weather service is a canned stand-in.
+model (ask_model answers None) unless a test gives one (the weather: tests/test_weather_command.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timedelta, timezone
-from typing import Any
+from datetime import datetime, timedelta
 
-import aiohttp
 import pytest
 
-from pipeline_fakes import LONDON, FakeModel, FakeStore, chose, make_pipeline
-from voxd.commands.api import ADD_A_MODEL, CommandResponse, RouteContext
+from builtin_household import BY_NAME, COMMANDS, NOW, Household, claims, context, execute
+from voxd.commands.api import ADD_A_MODEL
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
 from voxd.commands.builtin.knowledge.jokes import JOKES
-from voxd.commands.registry import built_in_commands
-from voxd.services.command_center.pipeline.pipeline import Pipeline, claims as pipeline_claims
-from voxd.services.command_center.storage.store import DocumentStorage
-from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
-
-NOW = datetime(2026, 3, 7, 15, 5, tzinfo=LONDON)  # a Saturday afternoon, GMT
-COMMANDS = built_in_commands()
-BY_NAME = {command.name: command for command in COMMANDS}
-HOME, NODE = "home", "kitchen"
-FOR_THE_MODEL = "do what the model chose"  # no template claims it, so the scripted model routes
-
-
-async def no_model(question: str) -> str | None:
-    return None
-
-
-def context(now: datetime = NOW) -> RouteContext:
-    return RouteContext(now=now, timezone=LONDON)
-
-
-def claims(text: str, now: datetime = NOW) -> list[tuple[str, dict[str, Any]]]:
-    """Every command that would claim `text`, in registry order, as the pre_route stage sees them."""
-    return [(command.name, claim.arguments) for command, claim in pipeline_claims(COMMANDS, text, context(now))]
-
-
-class Household:
-    """One household talking to voxd over time, through one pipeline: shared storage, a clock that
-    can move on. `storage` is the timers' documents."""
-
-    def __init__(self, secrets: dict[str, str] | None = None, http: Any = None, ask_model=no_model) -> None:
-        self.store = FakeStore(secrets)
-        self.storage = DocumentStorage(self.store, HOME, "timers")
-        self.now = NOW
-        self.model = FakeModel(ask=ask_model)
-        self.pipeline: Pipeline = make_pipeline(self.store, self.model, commands=COMMANDS, http=http,
-                                                clock=lambda zone: self.now.astimezone(zone))
-
-    def turn(self, text: str) -> Turn:
-        return asyncio.run(self.pipeline.run(Turn(NODE, HOME, text=text)))
-
-    def say(self, text: str) -> str:
-        turn = self.turn(text)
-        assert turn.routed_by is RoutedBy.PRE_ROUTE, f"nothing claimed {text!r}"
-        return turn.reply
-
-    def execute(self, name: str, raw: dict[str, Any]) -> CommandResponse:
-        """The model chooses `name` with `raw` arguments; the pipeline validates and executes."""
-        self.model.script.append(chose(name, raw))
-        turn = self.turn(FOR_THE_MODEL)
-        assert turn.routed_by is RoutedBy.MODEL and turn.tool == name and turn.response is not None
-        return turn.response
-
-    def wait(self, **elapsed: float) -> None:
-        self.now += timedelta(**elapsed)
-
-
-def execute(name: str, raw: dict[str, Any], now: datetime = NOW, secrets: dict[str, str] | None = None,
-            ask_model=no_model, http: Any = None) -> CommandResponse:
-    home = Household(secrets, http, ask_model)
-    home.now = now
-    return home.execute(name, raw)
 
 
 # --- routing: who claims what -------------------------------------------------------------------
@@ -365,85 +302,6 @@ def test_a_joke_on_an_unknown_topic():
 
     written = execute("tell_joke", {"topic": "tax returns"}, ask_model=model)
     assert written.spoken_response == "Why did the accountant cry? The returns were taxing."
-
-
-def test_weather_needs_its_api_key():
-    response = execute("get_weather", {"city": "Paris"}, secrets={"OPENWEATHER_API_KEY": ""})  # set, but empty
-    assert response.spoken_response == (
-        "I need an OpenWeather API key to check the weather. An administrator can add one with voxd secrets set.")
-    assert not response.success
-    assert [secret.key for secret in BY_NAME["get_weather"].required_secrets] == ["OPENWEATHER_API_KEY"]
-
-
-class CannedWeather:
-    """Stands in for the aiohttp session: answers from canned OpenWeather JSON, or fails to connect."""
-
-    def __init__(self, answers: dict[str, Any] | None = None) -> None:
-        self.answers = answers
-        self.asked: list[tuple[str, dict[str, str]]] = []
-
-    def get(self, url: str, params: dict[str, str], timeout: aiohttp.ClientTimeout) -> CannedResponse:
-        assert timeout.total == 5
-        self.asked.append((url.rsplit("/", 1)[-1], params))
-        if self.answers is None:
-            raise aiohttp.ClientConnectionError("no route to host")
-        return CannedResponse(self.answers[url.rsplit("/", 1)[-1]])
-
-
-class CannedResponse:
-    def __init__(self, body: dict[str, Any]) -> None:
-        self.status, self.body = 200, body
-
-    async def __aenter__(self) -> CannedResponse:
-        return self
-
-    async def __aexit__(self, *exc_info: Any) -> None:
-        return None
-
-    async def json(self) -> dict[str, Any]:
-        return self.body
-
-
-def forecast_for_paris() -> dict[str, Any]:
-    """Three-hourly slots for the next two days: rain tomorrow, highs rising through the day."""
-    start = datetime(2026, 3, 7, 18, tzinfo=timezone.utc)
-    slots = []
-    for step in range(16):
-        moment = start + timedelta(hours=3 * step)
-        description = "light rain" if moment.date().day == 8 else "clear sky"
-        temperature = 8 + moment.hour / 3
-        slots.append({"dt": int(moment.timestamp()), "weather": [{"description": description}],
-                      "main": {"temp": temperature, "temp_min": temperature - 1, "temp_max": temperature + 1}})
-    return {"city": {"name": "Paris", "timezone": 3600}, "list": slots}
-
-
-WEATHER_KEY = {"OPENWEATHER_API_KEY": "test-key", "WEATHER_DEFAULT_CITY": "London"}
-
-
-def test_weather_now_and_tomorrow_from_the_service():
-    service = CannedWeather({
-        "weather": {"name": "London", "weather": [{"description": "broken clouds"}],
-                    "main": {"temp": 11.6, "temp_min": 10, "temp_max": 13}},
-        "forecast": forecast_for_paris(),
-    })
-    home = Household(secrets=WEATHER_KEY, http=service)
-    assert home.say("what's the weather") == "Right now in London it's 12 degrees with broken clouds."
-    assert home.say("what's the weather in paris tomorrow") == (
-        "Tomorrow in Paris, expect light rain, with a high of 16 and a low of 7 degrees.")
-    assert service.asked == [("weather", {"q": "London", "appid": "test-key", "units": "metric"}),
-                             ("forecast", {"q": "paris", "appid": "test-key", "units": "metric"})]
-
-
-def test_weather_says_when_the_service_is_unreachable():
-    home = Household(secrets=WEATHER_KEY, http=CannedWeather(answers=None))
-    assert home.say("what's the weather in Paris") == "I can't reach the weather service right now."
-    assert Household(secrets=WEATHER_KEY).say("what's the weather") == "I can't reach the weather service right now."
-
-
-def test_weather_asks_for_a_city_when_there_is_no_default():
-    response = execute("get_weather", {}, secrets={"OPENWEATHER_API_KEY": "test-key"})
-    assert response.spoken_response == "Which city should I check the weather for?"
-    assert response.wait_for_input
 
 
 def test_questions_need_a_model():

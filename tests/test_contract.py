@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import socket
 import time
 import uuid
@@ -15,52 +14,11 @@ import httpx
 import jwt
 import pytest
 
-from conftest import SHIPPED, app_headers
+from conftest import app_headers
+from contract_kit import SERVICES, accepted, assert_error, names_household, protected_routes, routes, send
 from voxd.catalog import CATALOG
 from voxd.kit.auth import Pattern
 from voxd.kit.routes import Route
-
-SERVICES = SHIPPED
-
-
-def routes(daemon, service: str) -> list[tuple[str, str, dict]]:
-    document = httpx.get(daemon.url(service) + "/openapi.json").json()
-    found = []
-    for path, operations in document["paths"].items():
-        for method, operation in operations.items():
-            concrete = re.sub(r"{\w+}", "00000000-0000-0000-0000-000000000000", path)
-            found.append((method.upper(), concrete, operation))
-    return found
-
-
-def protected_routes(daemon):
-    for service in SERVICES:
-        for method, path, operation in routes(daemon, service):
-            if operation["security"]:
-                yield service, method, path, operation
-
-
-def accepted(operation: dict) -> set[str]:
-    return {name for requirement in operation["security"] for name in requirement}
-
-
-def names_household(operation: dict) -> bool:
-    """Whether the route takes `?household_id=` (whose household a service or the admin key acts for)."""
-    return any(p["name"] == "household_id" and p["in"] == "query" for p in operation.get("parameters", []))
-
-
-def assert_error(answer: httpx.Response, status: int, code: str | None = None) -> dict:
-    assert answer.status_code == status, (answer.request.method, answer.request.url, answer.text)
-    assert answer.headers["content-type"].startswith("application/json")
-    error = answer.json()["error"]
-    assert isinstance(error["code"], str) and error["message"]
-    if code:
-        assert error["code"] == code, error
-    return error
-
-
-def send(daemon, service, method, path, headers=None, **kwargs) -> httpx.Response:
-    return httpx.request(method, daemon.url(service) + path, headers=headers or {}, timeout=10, **kwargs)
 
 
 def test_every_service_documents_its_routes(daemon):
@@ -72,60 +30,6 @@ def test_every_service_documents_its_routes(daemon):
     login = auth_paths["/auth/login"]["post"]
     schema = login["requestBody"]["content"]["application/json"]["schema"]
     assert set(schema["required"]) == {"email", "password"}
-
-
-# Each service's own settings API (issue 22 §2, kit/settings_api.py), for the settings service only.
-SETTINGS_API_ROUTES = {("get", "/internal/settings"), ("put", "/internal/settings/{short}"),
-                       ("delete", "/internal/settings/{short}")}
-
-
-# The spec's notifications service table (docs/notifications.md), and the routes issue 21 adds to it.
-NOTIFICATION_ROUTES = {
-    ("post", "/api/v0/notifications/send"), ("post", "/api/v0/device-tokens"),
-    ("delete", "/api/v0/device-tokens/{token}"), ("get", "/api/v0/inbox"), ("get", "/api/v0/inbox/{id}"),
-    ("post", "/api/v0/inbox"), ("patch", "/api/v0/inbox/{id}/read"), ("delete", "/api/v0/inbox/{id}"),
-    ("get", "/api/v0/device-tokens"), ("get", "/api/v0/device-tokens/web-push-key"),
-    ("get", "/api/v0/notifications"), ("get", "/api/v0/notifications/{id}"), ("get", "/health"),
-    ("get", "/openapi.json"),
-}
-
-
-def test_the_notifications_service_has_the_routes_of_the_spec_and_issue_21(daemon):
-    paths = httpx.get(daemon.url("notifications") + "/openapi.json").json()["paths"]
-    assert {(method, path) for path, operations in paths.items() for method in operations} == (
-        NOTIFICATION_ROUTES | SETTINGS_API_ROUTES)
-    assert httpx.get(daemon.url("notifications") + "/health").json()["service"] == "notifications"
-
-
-def test_the_command_stream_is_a_node_route_of_the_route_table(daemon, registered_node):
-    """Issue 24: the WebSocket is declared like every route, so the checks above cover it (credentials
-    before the upgrade); a plain GET with a node's key is told to upgrade."""
-    paths = httpx.get(daemon.url("command-center") + "/openapi.json").json()["paths"]
-    assert accepted(paths["/api/v0/command/stream"]["get"]) == {"node"}
-    node_header = {"X-API-Key": f"{registered_node['node_id']}:{registered_node['api_key']}"}
-    assert_error(send(daemon, "command-center", "GET", "/api/v0/command/stream", headers=node_header), 426,
-                 "upgrade_required")
-
-
-# Issue 25 §2: a member's reminders and the actions of a reminder's push, on the command center.
-REMINDER_ROUTES = {("get", "/api/v0/reminders"), ("delete", "/api/v0/reminders/{reminder_id}"),
-                   ("post", "/api/v0/reminders/{reminder_id}/actions")}
-
-
-def test_the_command_center_has_the_reminder_routes_of_issue_25_for_users_only(daemon):
-    paths = httpx.get(daemon.url("command-center") + "/openapi.json").json()["paths"]
-    found = {(method, path) for path, operations in paths.items() for method in operations}
-    assert REMINDER_ROUTES <= found
-    for method, path in REMINDER_ROUTES:
-        assert paths[path][method]["security"] == [{"bearer": []}], path
-
-
-def test_every_service_has_its_settings_api_for_the_settings_service_only(daemon):
-    for service in SERVICES:
-        paths = httpx.get(daemon.url(service) + "/openapi.json").json()["paths"]
-        for method, path in SETTINGS_API_ROUTES:
-            operation = paths[path][method]
-            assert (accepted(operation), operation["x-callers"]) == ({"app_id", "app_key"}, ["settings"]), service
 
 
 def test_no_credentials_is_401_everywhere(daemon):
@@ -456,27 +360,3 @@ def test_a_service_gets_rows_only_for_a_household_that_exists(daemon, admin):
                      403, "caller_not_allowed")
     listed = httpx.get(recipes, params=theirs, headers=command_center).json()["recipes"]
     assert [r["id"] for r in listed] == [made.json()["id"]]
-
-
-# The spec's settings service table (issue 22 §3), the overview, and the admin page it serves (§5).
-SETTINGS_SERVICE_ROUTES = {
-    ("get", "/health"), ("get", "/openapi.json"), ("get", "/api/v0/settings"), ("get", "/api/v0/settings/{key}"),
-    ("put", "/api/v0/settings/{key}"), ("delete", "/api/v0/settings/{key}"), ("get", "/api/v0/overview"),
-    ("get", "/"), ("get", "/{file}"), ("get", "/{folder}/{path}"), ("get", "/ca.crt"),
-    ("post", "/ui-api/auth/login"), ("post", "/ui-api/auth/refresh"), ("delete", "/ui-api/auth/refresh"),
-    ("post", "/ui-api/auth/password"),
-    *((method, "/ui-api/{service}/{path}") for method in ("get", "post", "put", "patch", "delete")),
-    ("get", "/internal/settings"), ("put", "/internal/settings/{short}"), ("delete", "/internal/settings/{short}"),
-}
-
-
-def test_the_settings_service_has_the_routes_of_the_spec_and_issue_22(daemon):
-    document = httpx.get(daemon.url("settings") + "/openapi.json").json()
-    paths = document["paths"]
-    assert {(method, path) for path, operations in paths.items() for method in operations} == SETTINGS_SERVICE_ROUTES
-    admins = [{"bearer": ["admin"]}, {"admin": []}]
-    for path in ("/api/v0/settings", "/api/v0/settings/{key}", "/api/v0/overview"):
-        assert all(operation["security"] == admins for operation in paths[path].values()), path
-    assert all(operation["security"] == [{"bearer": []}] for operation in paths["/ui-api/{service}/{path}"].values())
-    assert paths["/ui-api/auth/password"]["post"]["security"] == [{"bearer": []}]
-    assert httpx.get(daemon.url("settings") + "/health").json()["service"] == "settings"

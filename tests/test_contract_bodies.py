@@ -21,7 +21,7 @@ import pytest
 from aiohttp.http_exceptions import BadHttpMessage
 
 from conftest import app_headers, household_member, login, node_headers, unique_email
-from test_contract import SERVICES, assert_error, routes
+from contract_kit import SERVICES, assert_error, routes
 from voxd.catalog import CATALOG
 from voxd.kit.listener import MalformedRequestFilter
 

@@ -19,7 +19,7 @@ import httpx
 import jwt
 import pytest
 from conftest import Daemon, app_headers, free_port_offset, household_member, node_headers, register_node
-from test_contract import routes
+from contract_kit import routes
 from test_logs import iso, post_batch
 
 from voxd.services.auth.tokens import issue_access_token

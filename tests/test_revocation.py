@@ -22,7 +22,7 @@ from conftest import (Daemon, free_port_offset, household_member, login, node_he
 from mosquitto import Mosquitto
 from mqtt_raw import ACCEPTED, NOT_AUTHORIZED, connect_code, raw_connect
 from test_announcements import SPEAKING_SERVICES, broker_address, node_client_id
-from test_contract import routes
+from contract_kit import routes
 
 from voxd.kit.db import Database
 from voxd.services.auth.store import MIGRATIONS, AuthStore
