@@ -36,9 +36,10 @@ from zoneinfo import ZoneInfo
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
+from argument_match import words  # noqa: E402
 from clinc_corpus import SPLITS, TOLERATED, Query, expected, queries  # noqa: E402
 from common import daemon, machine, percentile, warm  # noqa: E402
-from routing import ALL, HOUSEHOLD_ZONE, NO_STAGE, STAGE_ORDER, register_node, words  # noqa: E402
+from routing import ALL, HOUSEHOLD_ZONE, NO_STAGE, STAGE_ORDER, register_node  # noqa: E402
 
 NUMBER_WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "hundred", "thousand",

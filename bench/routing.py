@@ -25,17 +25,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections import Counter, defaultdict
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
+from argument_match import arguments_match  # noqa: E402
 from common import daemon, machine, percentile, warm  # noqa: E402
 from perfect_model import PerfectModel  # noqa: E402
 
@@ -49,152 +48,6 @@ NO_STAGE = "none"  # no stage claimed: 503 llm_unavailable, or an answer with ro
 # voxd cannot do it; reported as a stage of its own and counted both ways (bench/corpus/README.md).
 NEEDS_MODEL = "needs_model"
 OUTCOMES = ("right", "wrong_command", "wrong_arguments", "abstained")
-
-# ---- comparing arguments -----------------------------------------------------------------------
-
-# Compared by content words, not whole strings (also a reminder's task, an announcement, a request for HA).
-FREE_TEXT = {"query", "content", "content_match", "task", "message", "request", "title", "topic"}
-DATETIME_KEYS = {"time", "day"}  # issue 25's time phrases: compared as times whatever type the registry gives
-DETERMINERS = {"a", "an", "the", "some", "more", "any", "my", "our"}
-STOPWORDS = DETERMINERS | {
-    "i", "im", "m", "me", "is", "am", "are", "was", "be", "that", "this", "to", "of", "in", "on", "for", "and",
-    "what", "whats", "s", "do", "does", "you", "your", "it", "its", "about", "please", "user", "users", "speaker",
-    "they", "their", "he", "she", "his", "her", "we", "us", "with", "how", "there",
-}
-SPELLINGS = {"colour": "color", "favourite": "favorite", "flavour": "flavor", "neighbour": "neighbor",
-             "yoghurt": "yogurt", "licence": "license", "grey": "gray", "mum": "mom"}
-UNITS = {
-    "ml": "milliliter", "millilitre": "milliliter", "l": "liter", "litre": "liter", "cl": "centiliter",
-    "g": "gram", "gm": "gram", "gramme": "gram", "kg": "kilogram", "kilo": "kilogram",
-    "oz": "ounce", "fl oz": "fluid ounce", "lb": "pound", "lbs": "pound",
-    "tbsp": "tablespoon", "tbs": "tablespoon", "tsp": "teaspoon",
-    "km": "kilometer", "kilometre": "kilometer", "cm": "centimeter", "centimetre": "centimeter",
-    "mm": "millimeter", "millimetre": "millimeter", "m": "meter", "metre": "meter", "mi": "mile",
-    "in": "inch", "ft": "foot", "feet": "foot", "yd": "yard",
-    "f": "fahrenheit", "c": "celsius", "centigrade": "celsius", "st": "stone",
-}
-
-
-def singular(word: str) -> str:
-    if len(word) <= 3 or word.endswith("ss") or word.endswith("us"):
-        return word
-    if word.endswith("oes") or re.search(r"(ch|sh|x)es$", word):
-        return word[:-2]
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    return word[:-1] if word.endswith("s") else word
-
-
-def words(text: str) -> list[str]:
-    text = re.sub(r"[’']", "", str(text).lower())
-    out = []
-    for word in re.findall(r"[a-z0-9.]+", text):
-        word = word.strip(".")
-        if word:
-            out.append(singular(SPELLINGS.get(word, word)))
-    return out
-
-
-def plain(text: str) -> str:
-    """Case, punctuation, spelling and plural forms ignored; a leading determiner dropped."""
-    found = words(text)
-    while found and found[0] in DETERMINERS:
-        found = found[1:]
-    return " ".join(found)
-
-
-def unit(text: str) -> str:
-    name = re.sub(r"\b(degrees?|deg|°)\s*", "", str(text).lower()).strip()
-    name = plain(name)
-    return UNITS.get(name, name)
-
-
-def content_words(text: str) -> set[str]:
-    return {word for word in words(text) if word not in STOPWORDS}
-
-
-def datetime_range(phrase: str, now: datetime) -> tuple[datetime, datetime] | None:
-    from voxd.language.dates import resolve_time_expression
-
-    try:
-        moment = datetime.fromisoformat(phrase)
-        moment = moment if moment.tzinfo else moment.replace(tzinfo=now.tzinfo)
-        return moment, moment
-    except ValueError:
-        resolved = resolve_time_expression(phrase, now)
-        return (resolved.start, resolved.end or resolved.start) if resolved else None
-
-
-def instant(actual: Any, now: datetime) -> datetime | None:
-    """An answer's datetime value: an ISO time, an ISO interval "a/b" or {"start": ...}: its start."""
-    if isinstance(actual, dict):
-        actual = actual.get("start")
-    if not isinstance(actual, str):
-        return None
-    found = datetime_range(actual.split("/")[0].strip(), now)
-    return found[0] if found else None
-
-
-def same_datetime(expected: Any, actual: Any, now: datetime) -> bool:
-    wanted = datetime_range(str(expected), now)
-    got = instant(actual, now)
-    return wanted is not None and got is not None and wanted[0] <= got <= wanted[1]
-
-
-def same_date(expected: Any, actual: Any, now: datetime) -> bool:
-    wanted = datetime_range(str(expected), now)
-    try:
-        got = date.fromisoformat(str(actual)[:10])
-    except ValueError:
-        return False
-    return wanted is not None and wanted[0].date() <= got <= wanted[1].date()
-
-
-def same_value(key: str, kind: str | None, expected: Any, actual: Any, now: datetime) -> bool:
-    if key in DATETIME_KEYS and kind != "date":
-        kind = "datetime"
-    if kind == "datetime":
-        return same_datetime(expected, actual, now)
-    if kind == "date":
-        return same_date(expected, actual, now)
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return expected == actual
-    if isinstance(expected, (int, float)):
-        if isinstance(actual, str):
-            try:
-                actual = float(actual)
-            except ValueError:
-                return False
-        return isinstance(actual, (int, float)) and abs(expected - actual) < 1e-6
-    if isinstance(expected, str) and isinstance(actual, (str, int, float)):
-        if key in FREE_TEXT:
-            return content_words(expected) <= content_words(str(actual))
-        if key in ("from_unit", "to_unit"):
-            return unit(expected) == unit(str(actual))
-        if key == "label":
-            return re.sub(r"\s*timer$", "", plain(expected)) == re.sub(r"\s*timer$", "", plain(str(actual)))
-        return plain(expected) == plain(str(actual))
-    return expected == actual
-
-
-def same(key: str, kind: str | None, expected: Any, actual: Any, now: datetime) -> bool:
-    if isinstance(expected, list):
-        if not isinstance(actual, list):
-            actual = [actual]
-        if len(expected) != len(actual):
-            return False
-        unmatched = list(actual)
-        for wanted in expected:  # as multisets: the order of list items does not matter
-            hit = next((i for i, got in enumerate(unmatched) if same_value(key, kind, wanted, got, now)), None)
-            if hit is None:
-                return False
-            unmatched.pop(hit)
-        return True
-    return same_value(key, kind, expected, actual, now)
-
-
-def arguments_match(expected: dict, actual: dict, kinds: dict[str, str], now: datetime) -> bool:
-    return all(key in actual and same(key, kinds.get(key), value, actual[key], now) for key, value in expected.items())
 
 
 def parameter_kinds() -> dict[str, dict[str, str]]:
@@ -239,6 +92,23 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
     in_domain = [r for r in results if r[0]["command"] is not None]
     outside = [r for r in results if r[0]["command"] is None]
     print(f"\n== {title}: {len(results)} cases ({len(in_domain)} in-domain, {len(outside)} must-not-claim)")
+    print_stage_table(results)
+    if in_domain:
+        print_in_domain(in_domain)
+    if outside:
+        claimed = sum(1 for _, _, outcome, _ in outside if outcome == "claimed")
+        print(f"  must-not-claim: wrongly claimed {share(claimed, len(outside))}")
+    early = Counter(stage for _, stage, outcome, _ in results
+                    if stage in ("pre_route", "semantic", "follow_up")
+                    and outcome in ("wrong_command", "wrong_arguments", "claimed"))
+    print(f"  taken wrongly before the model (a perfect model would have been right): {sum(early.values())}"
+          + (f" ({', '.join(f'{stage} {count}' for stage, count in early.items())})" if early else ""))
+    print_styles(results)
+    print_timings(results)
+
+
+def print_stage_table(results: list[tuple[dict, str, str, dict]]) -> None:
+    """One row per stage: its outcomes, in the order the pipeline tries the stages."""
     table: dict[str, Counter[str]] = defaultdict(Counter)
     for _, stage, outcome, _ in results:
         table[stage][outcome] += 1
@@ -252,26 +122,24 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
         row = table[stage]
         print(f"  {stage:10} {row['right']:6} {row['wrong_command']:10} {row['wrong_arguments']:11} "
               f"{row['abstained']:10} | {row['claimed']:8} {row['declined']:9}")
-    if in_domain:
-        totals = Counter(outcome for _, _, outcome, _ in in_domain)
-        questions = sum(1 for case, _, outcome, _ in in_domain if outcome == "right" and case.get("missing"))
-        print(f"  in-domain: right {share(totals['right'], len(in_domain))} "
-              f"(of which {questions} a correct follow-up question), "
-              f"wrong command {share(totals['wrong_command'], len(in_domain))}, "
-              f"wrong arguments {share(totals['wrong_arguments'], len(in_domain))}, "
-              f"abstained {share(totals['abstained'], len(in_domain))}")
-        needing = sum(1 for _, stage, _, _ in in_domain if stage == NEEDS_MODEL)
-        if needing:
-            print(f"  of the right, {needing} said that a language model is needed (no model configured); "
-                  f"counted as abstained instead: right {share(totals['right'] - needing, len(in_domain))}")
-    if outside:
-        claimed = sum(1 for _, _, outcome, _ in outside if outcome == "claimed")
-        print(f"  must-not-claim: wrongly claimed {share(claimed, len(outside))}")
-    early = Counter(stage for _, stage, outcome, _ in results
-                    if stage in ("pre_route", "semantic", "follow_up")
-                    and outcome in ("wrong_command", "wrong_arguments", "claimed"))
-    print(f"  taken wrongly before the model (a perfect model would have been right): {sum(early.values())}"
-          + (f" ({', '.join(f'{stage} {count}' for stage, count in early.items())})" if early else ""))
+
+
+def print_in_domain(in_domain: list[tuple[dict, str, str, dict]]) -> None:
+    """The in-domain outcomes as shares, and the right ones again without 'a model is needed'."""
+    totals = Counter(outcome for _, _, outcome, _ in in_domain)
+    questions = sum(1 for case, _, outcome, _ in in_domain if outcome == "right" and case.get("missing"))
+    print(f"  in-domain: right {share(totals['right'], len(in_domain))} "
+          f"(of which {questions} a correct follow-up question), "
+          f"wrong command {share(totals['wrong_command'], len(in_domain))}, "
+          f"wrong arguments {share(totals['wrong_arguments'], len(in_domain))}, "
+          f"abstained {share(totals['abstained'], len(in_domain))}")
+    needing = sum(1 for _, stage, _, _ in in_domain if stage == NEEDS_MODEL)
+    if needing:
+        print(f"  of the right, {needing} said that a language model is needed (no model configured); "
+              f"counted as abstained instead: right {share(totals['right'] - needing, len(in_domain))}")
+
+
+def print_styles(results: list[tuple[dict, str, str, dict]]) -> None:
     styles: dict[str, Counter[str]] = defaultdict(Counter)
     for case, _, outcome, _ in results:
         good = outcome in ("right", "declined")
@@ -279,6 +147,9 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
     if len(styles) > 1:
         print("  by style (right or rightly declined): " + ", ".join(
             f"{style} {c['good']}/{c['good'] + c['bad']}" for style, c in sorted(styles.items())))
+
+
+def print_timings(results: list[tuple[dict, str, str, dict]]) -> None:
     timings: dict[str, list[float]] = defaultdict(list)
     for *_, spent in results:
         for key, value in spent.items():
@@ -301,7 +172,9 @@ def register_node(voxd) -> dict[str, str]:
     return {"X-API-Key": f"{node['node_id']}:{node['api_key']}"}
 
 
-def main() -> None:
+# ---- running the corpus ------------------------------------------------------------------------
+
+def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", default=str(CORPUS / "utterances.jsonl"))
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all",
@@ -310,22 +183,32 @@ def main() -> None:
     parser.add_argument("--llm-url")
     parser.add_argument("--llm-model")
     parser.add_argument("--verbose", "-v", action="store_true", help="print every case, not only the wrong ones")
-    args = parser.parse_args()
-    cases = [json.loads(line) for line in Path(args.corpus).read_text().splitlines() if line.strip()]
-    if args.split != "all":
-        cases = [case for case in cases if case.get("split") == args.split]
+    return parser.parse_args()
+
+
+def load_cases(corpus: str, split: str) -> list[dict]:
+    cases = [json.loads(line) for line in Path(corpus).read_text().splitlines() if line.strip()]
+    if split != "all":
+        cases = [case for case in cases if case.get("split") == split]
     if not cases:
-        sys.exit(f"no cases in {args.corpus} for split {args.split}")
+        sys.exit(f"no cases in {corpus} for split {split}")
+    return cases
+
+
+def backend_env(args: argparse.Namespace, perfect: PerfectModel | None) -> dict[str, str]:
+    """The daemon's language-model settings: the chosen backend, or the perfect model behind openai's API."""
     env = {"VOXD_LLM_BACKEND": args.backend}
-    perfect = PerfectModel(cases) if args.backend == "scripted" else None
     if perfect is not None:
         env = {"VOXD_LLM_BACKEND": "openai", "VOXD_LLM_URL": perfect.url, "VOXD_LLM_MODEL": "scripted"}
     if args.llm_url:
         env["VOXD_LLM_URL"] = args.llm_url
     if args.llm_model:
         env["VOXD_LLM_MODEL"] = args.llm_model
-    print(f"machine: {machine()}; backend: {args.backend}; corpus: {Path(args.corpus).name}, "
-          f"split {args.split}: {len(cases)} cases")
+    return env
+
+
+def run_cases(cases: list[dict], env: dict[str, str], verbose: bool) -> list[tuple[dict, str, str, dict]]:
+    """Each case through POST /api/v0/command of a fresh daemon, judged; the wrong ones printed as they come."""
     kinds = parameter_kinds()
     zone = ZoneInfo(HOUSEHOLD_ZONE)
     results: list[tuple[dict, str, str, dict]] = []
@@ -338,34 +221,54 @@ def main() -> None:
             body = answer.json()
             stage, outcome = judge(case, answer.status_code, body, kinds, datetime.now(zone))
             results.append((case, stage, outcome, body.get("timings") or {}))
-            if args.verbose or outcome not in ("right", "declined"):
-                if answer.status_code == 200:
-                    asked = " (asks)" if (body.get("result") or {}).get("wait_for_input") else ""
-                    got = f"{body.get('command')} {json.dumps(body.get('arguments'))}{asked}"
-                else:
-                    got = f"{answer.status_code} {(body.get('error') or {}).get('code', '')}"
-                expected = f"{case['command']} {json.dumps(case.get('arguments') or {})}"
-                if case.get("missing"):
-                    expected += f" asking for {', '.join(case['missing'])}"
-                mark = "ok " if outcome in ("right", "declined") else "BAD"
-                split = case.get("split", "-") + ("/" + case["source"] if case.get("source") else "")
-                print(f"  {mark} [{stage:9}] {outcome:15} {split:9} {case['text']!r} -> {got}"
-                      f"   (expected {expected})")
-    if perfect is not None:
-        perfect.close()
-        print(f"\nthe perfect model was asked to route {perfect.routed} utterances")
+            if verbose or outcome not in ("right", "declined"):
+                print_case(case, stage, outcome, answer.status_code, body)
+    return results
+
+
+def print_case(case: dict, stage: str, outcome: str, status: int, body: dict) -> None:
+    if status == 200:
+        asked = " (asks)" if (body.get("result") or {}).get("wait_for_input") else ""
+        got = f"{body.get('command')} {json.dumps(body.get('arguments'))}{asked}"
+    else:
+        got = f"{status} {(body.get('error') or {}).get('code', '')}"
+    expected = f"{case['command']} {json.dumps(case.get('arguments') or {})}"
+    if case.get("missing"):
+        expected += f" asking for {', '.join(case['missing'])}"
+    mark = "ok " if outcome in ("right", "declined") else "BAD"
+    split = case.get("split", "-") + ("/" + case["source"] if case.get("source") else "")
+    print(f"  {mark} [{stage:9}] {outcome:15} {split:9} {case['text']!r} -> {got}"
+          f"   (expected {expected})")
+
+
+def report_splits(results: list[tuple[dict, str, str, dict]], split: str) -> None:
+    """Each split and then the whole corpus (or the one split run), then each batch with and without it."""
     splits = sorted({case.get("split") for case, *_ in results if case.get("split")})
-    if args.split == "all" and len(splits) > 1:
-        for split in splits:
-            report(f"split {split}", [r for r in results if r[0].get("split") == split])
+    if split == "all" and len(splits) > 1:
+        for name in splits:
+            report(f"split {name}", [r for r in results if r[0].get("split") == name])
         report("all", results)
     else:
-        report(f"split {args.split}", results)
+        report(f"split {split}", results)
     # A later batch of dev cases (`"source": "dev2"`, bench/corpus/README.md) written after the first dev
     # set had been tuned on: its figures estimate what phrasings nobody tuned for get.
     for source in sorted({case["source"] for case, *_ in results if case.get("source")}):
         report(f"source {source}", [r for r in results if r[0].get("source") == source])
         report(f"without source {source}", [r for r in results if r[0].get("source") != source])
+
+
+def main() -> None:
+    args = parse_arguments()
+    cases = load_cases(args.corpus, args.split)
+    perfect = PerfectModel(cases) if args.backend == "scripted" else None
+    env = backend_env(args, perfect)
+    print(f"machine: {machine()}; backend: {args.backend}; corpus: {Path(args.corpus).name}, "
+          f"split {args.split}: {len(cases)} cases")
+    results = run_cases(cases, env, args.verbose)
+    if perfect is not None:
+        perfect.close()
+        print(f"\nthe perfect model was asked to route {perfect.routed} utterances")
+    report_splits(results, args.split)
 
 
 if __name__ == "__main__":
