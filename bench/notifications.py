@@ -26,6 +26,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
@@ -69,64 +70,92 @@ def report(name: str, times: list[float]) -> None:
           f"({len(times)} calls)")
 
 
+@dataclass
+class Household:
+    """The one user the plain run sends to, and the headers it acts with."""
+
+    base: str  # the notifications service's API
+    user: dict[str, str]  # the user's bearer header
+    user_id: str
+    app: dict[str, str]  # the command center's app key: what sends
+
+
 def run(args: argparse.Namespace) -> None:
     relay = FakeRelay()
     with daemon(SERVICES, NOTIFICATIONS_RELAY_URL=relay.url, RELAY_TOKEN=relay.token) as bench:
-        base = bench.url("notifications") + API
         user = login_headers(bench)
-        user_id = httpx.get(bench.url("auth") + "/auth/me", headers=user).json()["user_id"]
-        app = {"X-Service-App-Id": "command-center", "X-Service-App-Key": bench.secrets["APP_KEY_COMMAND_CENTER"]}
-
-        async def register(session, n):
-            async with session.post(f"{base}/device-tokens", headers=user,
-                                    json={"token": f"ExponentPushToken[bench-{n}]", "platform": "expo"}) as r:
-                assert r.status == 201, await r.text()
-        asyncio.run(many(args.tokens, register))
-
-        started = time.perf_counter()
-        answer = httpx.post(f"{base}/notifications/send", headers=app,
-                            json={"target": {"user_id": user_id}, "title": "Bench", "body": "to every token"})
-        assert answer.json()["tokens"] == args.tokens, answer.text
-        took = wait_for(relay, args.tokens) - started
-        print(f"one send to {args.tokens} tokens: {took:.2f} s, {args.tokens / took:.0f} tokens/s, "
-              f"batches {max(relay.batches)} at most, {len(relay.connections)} connections")
-
-        httpx.delete(f"{base}/device-tokens/ExponentPushToken%5Bbench-0%5D", headers=user)
-        for n in range(1, args.tokens):  # one token left for the single sends
-            httpx.delete(f"{base}/device-tokens/ExponentPushToken%5Bbench-{n}%5D", headers=user)
-        register_one = httpx.post(f"{base}/device-tokens", headers=user, json={"token": "https://ntfy.example.org/solo", "platform": "ntfy"})
-        assert register_one.status_code == 201
-
-        async def send(session, n):
-            async with session.post(f"{base}/notifications/send", headers=app, json={
-                    "target": {"user_id": user_id}, "title": f"Single {n}", "body": "b"}) as r:
-                assert r.status == 202, await r.text()
-        report("accept-to-202 (one client)", asyncio.run(one_client(args.accepts, send)))
-        wait_for(relay, args.tokens + args.accepts)
-
-        before, connections_before = len(relay.delivered), len(relay.connections)
-        relay.hold()  # the sends wait in the outbox while they are accepted
-        accepts = asyncio.run(many(args.sends, send))
-        report(f"accept-to-202 ({CLIENTS} clients at once)", accepts)
-        started = time.perf_counter()
-        relay.release()
-        took = wait_for(relay, before + args.sends) - started
-        print(f"{args.sends} single sends waiting in the outbox: delivered in {took:.2f} s, "
-              f"{args.sends / took:.0f} tokens/s, {len(relay.connections) - connections_before} new connections")
-
-        async def add(session, n):
-            async with session.post(f"{base}/inbox", headers=app,
-                                    json={"user_id": user_id, "title": f"Item {n}", "body": "x" * 200}) as r:
-                assert r.status == 201, await r.text()
-        asyncio.run(many(args.items - args.sends, add))
-
-        async def page(session, n):
-            params = {"limit": "50", **({"unread": "true"} if n % 2 else {})}
-            async with session.get(f"{base}/inbox", headers=user, params=params) as r:
-                assert r.status == 200
-        report(f"inbox list, {args.items} items (one client)", asyncio.run(one_client(args.queries, page)))
+        household = Household(
+            base=bench.url("notifications") + API, user=user,
+            user_id=httpx.get(bench.url("auth") + "/auth/me", headers=user).json()["user_id"],
+            app={"X-Service-App-Id": "command-center", "X-Service-App-Key": bench.secrets["APP_KEY_COMMAND_CENTER"]})
+        send_to_every_token(args, household, relay)
+        single_sends(args, household, relay)
+        inbox_list(args, household)
     relay.close()
     print(machine())
+
+
+def send_to_every_token(args: argparse.Namespace, household: Household, relay: FakeRelay) -> None:
+    """--tokens device tokens for the user, one send to all of them: delivery timed to the relay's last."""
+    base, user = household.base, household.user
+
+    async def register(session, n):
+        async with session.post(f"{base}/device-tokens", headers=user,
+                                json={"token": f"ExponentPushToken[bench-{n}]", "platform": "expo"}) as r:
+            assert r.status == 201, await r.text()
+    asyncio.run(many(args.tokens, register))
+
+    started = time.perf_counter()
+    answer = httpx.post(f"{base}/notifications/send", headers=household.app,
+                        json={"target": {"user_id": household.user_id}, "title": "Bench", "body": "to every token"})
+    assert answer.json()["tokens"] == args.tokens, answer.text
+    took = wait_for(relay, args.tokens) - started
+    print(f"one send to {args.tokens} tokens: {took:.2f} s, {args.tokens / took:.0f} tokens/s, "
+          f"batches {max(relay.batches)} at most, {len(relay.connections)} connections")
+
+
+def single_sends(args: argparse.Namespace, household: Household, relay: FakeRelay) -> None:
+    """One token left; accept-to-202 from one client, then --sends from many while the relay holds them."""
+    base, user = household.base, household.user
+    httpx.delete(f"{base}/device-tokens/ExponentPushToken%5Bbench-0%5D", headers=user)
+    for n in range(1, args.tokens):  # one token left for the single sends
+        httpx.delete(f"{base}/device-tokens/ExponentPushToken%5Bbench-{n}%5D", headers=user)
+    register_one = httpx.post(f"{base}/device-tokens", headers=user, json={"token": "https://ntfy.example.org/solo", "platform": "ntfy"})
+    assert register_one.status_code == 201
+
+    async def send(session, n):
+        async with session.post(f"{base}/notifications/send", headers=household.app, json={
+                "target": {"user_id": household.user_id}, "title": f"Single {n}", "body": "b"}) as r:
+            assert r.status == 202, await r.text()
+    report("accept-to-202 (one client)", asyncio.run(one_client(args.accepts, send)))
+    wait_for(relay, args.tokens + args.accepts)
+
+    before, connections_before = len(relay.delivered), len(relay.connections)
+    relay.hold()  # the sends wait in the outbox while they are accepted
+    accepts = asyncio.run(many(args.sends, send))
+    report(f"accept-to-202 ({CLIENTS} clients at once)", accepts)
+    started = time.perf_counter()
+    relay.release()
+    took = wait_for(relay, before + args.sends) - started
+    print(f"{args.sends} single sends waiting in the outbox: delivered in {took:.2f} s, "
+          f"{args.sends / took:.0f} tokens/s, {len(relay.connections) - connections_before} new connections")
+
+
+def inbox_list(args: argparse.Namespace, household: Household) -> None:
+    """The inbox filled up to --items (the single sends already made items), then its first page timed."""
+    base = household.base
+
+    async def add(session, n):
+        async with session.post(f"{base}/inbox", headers=household.app,
+                                json={"user_id": household.user_id, "title": f"Item {n}", "body": "x" * 200}) as r:
+            assert r.status == 201, await r.text()
+    asyncio.run(many(args.items - args.sends, add))
+
+    async def page(session, n):
+        params = {"limit": "50", **({"unread": "true"} if n % 2 else {})}
+        async with session.get(f"{base}/inbox", headers=household.user, params=params) as r:
+            assert r.status == 200
+    report(f"inbox list, {args.items} items (one client)", asyncio.run(one_client(args.queries, page)))
 
 
 async def one_client(count: int, call) -> list[float]:
