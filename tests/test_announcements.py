@@ -125,6 +125,35 @@ def test_a_timer_rings_through_a_real_mosquitto(make_daemon, tmp_path):
         mosquitto.stop()
 
 
+async def eavesdrop(daemon: Daemon, kitchen: dict, hall: dict, announce: Callable[[], None]) -> list:
+    """The kitchen node asks for the hall's topics: refused by the broker, and nothing arrives."""
+    host, port = broker_address(daemon, kitchen)
+    got = []
+    async with aiomqtt.Client(host, port, username=kitchen["node_id"], password=kitchen["api_key"],
+                              identifier=node_client_id(kitchen)) as client:
+        granted = await client.subscribe(f"voxd/nodes/{hall['node_id']}/#", qos=1)
+        wildcard = await client.subscribe("voxd/nodes/+/announce", qos=1)
+        await asyncio.to_thread(announce)
+        try:
+            async with asyncio.timeout(1.5):
+                async for message in client.messages:
+                    got.append(message.payload)
+        except TimeoutError:
+            pass
+    return [granted[0].is_failure, wildcard[0].is_failure, got]
+
+
+async def log_in(daemon: Daemon, node: dict, username: str | None, password: str | None) -> str:
+    """A login to the broker `node` is told of: 'connected', or the broker's refusal."""
+    host, port = broker_address(daemon, node)
+    try:
+        async with aiomqtt.Client(host, port, username=username, password=password,
+                                  identifier=f"voxd-node-{username}"):
+            return "connected"
+    except aiomqtt.MqttError as error:
+        return str(error)
+
+
 def test_an_administrator_makes_a_node_speak_and_nodes_keep_to_their_own_topics(make_daemon):
     daemon = make_daemon(SPEAKING_SERVICES)
     kitchen, hall = register_node(daemon, room="kitchen"), register_node(daemon, room="hall")
@@ -147,38 +176,11 @@ def test_an_administrator_makes_a_node_speak_and_nodes_keep_to_their_own_topics(
     empty = httpx.post(url.format(hall["node_id"]), json={"text": "  "}, headers=admin)
     assert empty.status_code == 400
 
-    async def eavesdrop() -> list:
-        """The kitchen node asks for the hall's topics: refused by the broker, and nothing arrives."""
-        host, port = broker_address(daemon, kitchen)
-        got = []
-        async with aiomqtt.Client(host, port, username=kitchen["node_id"], password=kitchen["api_key"],
-                                  identifier=node_client_id(kitchen)) as client:
-            granted = await client.subscribe(f"voxd/nodes/{hall['node_id']}/#", qos=1)
-            wildcard = await client.subscribe("voxd/nodes/+/announce", qos=1)
-            await asyncio.to_thread(announce)
-            try:
-                async with asyncio.timeout(1.5):
-                    async for message in client.messages:
-                        got.append(message.payload)
-            except TimeoutError:
-                pass
-        return [granted[0].is_failure, wildcard[0].is_failure, got]
-
-    assert asyncio.run(eavesdrop()) == [True, True, []]
-
-    async def log_in(username: str | None, password: str | None) -> str:
-        host, port = broker_address(daemon, kitchen)
-        try:
-            async with aiomqtt.Client(host, port, username=username, password=password,
-                                      identifier=f"voxd-node-{username}"):
-                return "connected"
-        except aiomqtt.MqttError as error:
-            return str(error)
-
-    assert "Not authorized" in asyncio.run(log_in(kitchen["node_id"], "wrong-key"))
-    assert "Not authorized" in asyncio.run(log_in(None, None))
-    assert "Not authorized" in asyncio.run(log_in("command-center", kitchen["api_key"]))
-    assert asyncio.run(log_in(kitchen["node_id"], kitchen["api_key"])) == "connected"
+    assert asyncio.run(eavesdrop(daemon, kitchen, hall, announce)) == [True, True, []]
+    assert "Not authorized" in asyncio.run(log_in(daemon, kitchen, kitchen["node_id"], "wrong-key"))
+    assert "Not authorized" in asyncio.run(log_in(daemon, kitchen, None, None))
+    assert "Not authorized" in asyncio.run(log_in(daemon, kitchen, "command-center", kitchen["api_key"]))
+    assert asyncio.run(log_in(daemon, kitchen, kitchen["node_id"], kitchen["api_key"])) == "connected"
     assert kitchen["api_key"] not in daemon.output()
 
 
