@@ -2,7 +2,7 @@
 answered at once, as a normal answer (200, understood false), with what voxd can do; a configured
 model that does not answer is a 503; a model's answer has a token cap and stops when it repeats
 itself; a reply the model takes too long to word is cut. (The embedded model refusing a GGUF with no
-chat template is a slow test in test_llm_proxy.py.)"""
+chat template is a slow test in test_llm_embedded.py.)"""
 
 from __future__ import annotations
 
