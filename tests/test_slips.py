@@ -1,11 +1,16 @@
 """The repair table of small models' slips (voxd/language/slips.py): repairs happen only where the
-whole sentence says what was meant, and the table is data that is checked when read."""
+whole sentence says what was meant, also in a text turn, and the table is data that is checked when
+read."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from pipeline_fakes import FakeModel, make_pipeline
 from voxd.language.slips import plain, read_table, repair, table
+from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
 
 
 @pytest.mark.parametrize(("heard", "meant"), [
@@ -66,3 +71,31 @@ def test_a_table_of_other_rows_is_used_as_given():
 
 def test_plain_keeps_words_and_apostrophes():
     assert plain("  What’s on   my To-Do list?! ") == "what's on my to do list"
+
+
+@pytest.mark.parametrize(("heard", "meant"), [
+    ("can cell the timer", "cancel the timer"),
+    ("Can cell the pasta timer, please.", "cancel the pasta timer please"),
+    ("at eggs to the shopping list", "add eggs to the shopping list"),
+    ("What's on my shopping lives?", "what's on my shopping list"),
+    ("said a timer for ten minutes", "set a timer for ten minutes"),  # the corpus's slips (README)
+    ("tell me a choke", "tell me a joke"),
+    ("tell me a yolk about chickens", "tell me a joke about chickens"),
+])
+def test_the_slips_measured_on_the_dev_split_are_repaired(heard, meant):
+    assert repair(heard) == meant
+
+
+@pytest.mark.parametrize("heard", ["can cell phones be recycled", "at home", "how many lives does a cat have",
+                                   "said the timer was done", "why do people choke",
+                                   "tell me a yolk recipe"])
+def test_words_like_the_slips_are_left_alone(heard):
+    assert repair(heard) == heard
+
+
+def test_a_text_turn_is_repaired_too():
+    """A node that transcribes itself sends text: the same slips are repaired before pre_route."""
+    pipeline = make_pipeline(model=FakeModel(down=True))
+    turn = asyncio.run(pipeline.run(Turn("kitchen", "home", text="um, at eggs to the shopping list")))
+    assert (turn.tool, turn.routed_by, turn.arguments) == (
+        "shopping_list", RoutedBy.PRE_ROUTE, {"action": "add", "items": ["eggs"]})

@@ -1,39 +1,22 @@
 """Slots without a model (issue 13 §2): the scanners that fill the arguments of a command the
 semantic stage chose, one per kind of value - names found next to the words their template slots
 sit by (a timer's label, a city, a place, a topic), the items and the action of a list read clause
-by clause, units, numbers in the order a sum is said, the fact of a memory - and the templates and
-slips that keep a known phrasing from needing them. A value no scanner finds is asked for, never
-guessed."""
+by clause, the fact of a memory - and the templates that keep a known phrasing from needing them.
+A value no scanner finds is asked for, never guessed. Numbers and units: tests/test_number_slots.py;
+slips: tests/test_slips.py."""
 
 from __future__ import annotations
 
-import asyncio
-from datetime import datetime
-from zoneinfo import ZoneInfo
-
 import pytest
 
-from pipeline_fakes import FakeModel, make_pipeline
+from slot_kit import COMMANDS, CONTEXT, LONDON, NOW, arguments
 from voxd.commands.api import Command, Parameter, RouteContext
-from voxd.commands.builtin.kitchen.measurements import find_unit, scan_units
-from voxd.commands.registry import built_in_commands
 from voxd.commands.scanning import refined_arguments
 from voxd.language.fillers import drop_fillers
 from voxd.language.scanners import (clauses, name_in_clause, scan_anchored, scan_item_phrase, scan_items,
-                                    scan_numbers, split_off_time)
-from voxd.language.slips import repair
+                                    split_off_time)
 from voxd.language.templates import slot_anchors, slot_neighbours
 from voxd.services.command_center.pipeline.pipeline import template_claim
-from voxd.services.command_center.pipeline.turn import RoutedBy, Turn
-
-LONDON = ZoneInfo("Europe/London")
-NOW = datetime(2026, 11, 22, 15, 0, tzinfo=LONDON)  # a Sunday afternoon
-CONTEXT = RouteContext(now=NOW, timezone=LONDON)
-COMMANDS = {command.name: command for command in built_in_commands()}
-
-
-def arguments(command: str, text: str) -> dict:
-    return refined_arguments(COMMANDS[command], text, CONTEXT)
 
 
 # ---- the words a template slot sits next to --------------------------------------------------
@@ -185,72 +168,6 @@ def test_about_names_only_what_no_template_places():
     assert arguments("set_timer", "set a timer about ten minutes") == {"duration_seconds": 600}
 
 
-# ---- numbers and units ------------------------------------------------------------------------
-
-def test_minus_after_a_number_is_the_operator():
-    assert scan_numbers("what's 15 minus 4 please") == [15, 4]
-    assert scan_numbers("minus 5 plus 3") == [-5, 3]
-
-
-@pytest.mark.parametrize(("text", "numbers"), [
-    ("how many milliliters in three quarters of a cup", [0.75]),  # not the cardinal "three"
-    ("two thirds of a cup of flour", [2 / 3]),
-    ("one and a half cups", [1.5]),
-    ("half a cup", [0.5]),
-    ("one half plus a quarter", [0.5, 0.25]),
-    ("add 2 and three", [2, 3]),
-])
-def test_fractions_are_read_whole_wherever_they_are_said(text, numbers):
-    assert scan_numbers(text) == numbers
-
-
-@pytest.mark.parametrize(("text", "expected"), [
-    ("what's 15 minus 4 please", {"num1": 15, "num2": 4, "operation": "subtract"}),
-    ("if you take 15 away from 80 what's left", {"num1": 80, "num2": 15, "operation": "subtract"}),
-    ("40 quid split four ways", {"num1": 40, "num2": 4, "operation": "divide"}),
-])
-def test_sums_are_read_as_they_are_written(text, expected):
-    assert arguments("calculate", text) == expected
-
-
-def test_a_sum_shared_between_us_is_claimed_by_its_template():
-    claimed = COMMANDS["calculate"].pre_route("sixty quid split between three of us", CONTEXT)
-    assert claimed.arguments == {"num1": 60, "num2": 3, "operation": "divide"}
-
-
-@pytest.mark.parametrize(("text", "units"), [
-    ("convert 350 degrees fahrenheit to celsius please", ("fahrenheit", "celsius")),
-    ("how many grams in a pound", ("pound", "grams")),  # "how many X" asks for X
-    ("how much is 10 ounces in grams", ("ounces", "grams")),
-    ("what is 200 grams of flour in cups", ("grams", "cups")),
-    ("how many cups", (None, "cups")),  # one unit: the other is asked for
-    ("can you convert 500 grams for me", ("grams", None)),
-    ("and that into ounces", (None, "ounces")),
-    ("how far is it", (None, None)),
-])
-def test_the_unit_scanner(text, units):
-    assert scan_units(text) == units
-
-
-def test_a_conversion_asks_rather_than_guess_a_unit():
-    assert arguments("convert_measurement", "change 5 kilos into pounds") == {
-        "value": 5, "from_unit": "kilograms", "to_unit": "pounds"}  # units by their names
-    assert arguments("convert_measurement", "convert 350 degrees fahrenheit to celsius please") == {
-        "value": 350, "from_unit": "degrees Fahrenheit", "to_unit": "degrees Celsius"}
-    assert arguments("convert_measurement", "convert five of those please") == {"value": 5}
-    assert arguments("convert_measurement", "can you convert 500 grams for me") == {"value": 500, "from_unit": "grams"}
-    assert arguments("convert_measurement", "convert a pound for me") == {"value": 1, "from_unit": "pounds"}
-    assert arguments("convert_measurement", "How many milliliters would there be in three quarters of a cup?") == {
-        "value": 0.75, "from_unit": "cups", "to_unit": "milliliters"}
-    assert arguments("convert_measurement", "convert cups to mils for me") == {
-        "from_unit": "cups", "to_unit": "milliliters"}  # no amount said: asked for, not 1
-
-
-def test_a_unit_given_as_a_follow_up_answer_keeps_its_little_words_out():
-    assert find_unit("into ounces").name == "ounce"
-    assert find_unit("to cups please").name == "cup"
-
-
 # ---- questions -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "query"), [
@@ -337,35 +254,7 @@ def test_a_city_never_keeps_a_time_phrase():
                                                    "end": "2026-11-23T23:59:59+00:00"}]}  # the whole day
 
 
-# ---- slips, for text turns too -----------------------------------------------------------------
-
-@pytest.mark.parametrize(("heard", "meant"), [
-    ("can cell the timer", "cancel the timer"),
-    ("Can cell the pasta timer, please.", "cancel the pasta timer please"),
-    ("at eggs to the shopping list", "add eggs to the shopping list"),
-    ("What's on my shopping lives?", "what's on my shopping list"),
-    ("said a timer for ten minutes", "set a timer for ten minutes"),  # the corpus's slips (README)
-    ("tell me a choke", "tell me a joke"),
-    ("tell me a yolk about chickens", "tell me a joke about chickens"),
-])
-def test_the_slips_measured_on_the_dev_split_are_repaired(heard, meant):
-    assert repair(heard) == meant
-
-
-@pytest.mark.parametrize("heard", ["can cell phones be recycled", "at home", "how many lives does a cat have",
-                                   "said the timer was done", "why do people choke",
-                                   "tell me a yolk recipe"])
-def test_words_like_the_slips_are_left_alone(heard):
-    assert repair(heard) == heard
-
-
-def test_a_text_turn_is_repaired_too():
-    """A node that transcribes itself sends text: the same slips are repaired before pre_route."""
-    pipeline = make_pipeline(model=FakeModel(down=True))
-    turn = asyncio.run(pipeline.run(Turn("kitchen", "home", text="um, at eggs to the shopping list")))
-    assert (turn.tool, turn.routed_by, turn.arguments) == (
-        "shopping_list", RoutedBy.PRE_ROUTE, {"action": "add", "items": ["eggs"]})
-
+# ---- what is said around a slot: fillers, thanks, a second request ------------------------------
 
 def test_scan_item_phrase_is_one_phrase_as_a_template_slot_holds_it():
     assert scan_item_phrase("we need milk, bread and cheese") == "milk and bread and cheese"
