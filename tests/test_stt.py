@@ -291,71 +291,83 @@ def cli(daemon: Daemon, *args: str):
     return CliRunner().invoke(cli_main, list(args), env=env, catch_exceptions=False)
 
 
-@pytest.mark.slow
-def test_an_enrolled_voice_is_recognized(stt_daemon, tmp_path):
-    admin = {"X-Admin-Key": stt_daemon.admin_key}
-    auth = stt_daemon.url("auth")
+ENROLLMENT = ("the quick brown fox jumps over the lazy dog", "please turn on the kitchen lights",
+              "what is the weather going to be like tomorrow morning")
+COMMAND = "how long is left on the pasta timer"
 
-    def household(name: str) -> str:
-        made = httpx.post(auth + "/households", json={"name": name, "timezone": "Europe/London"}, headers=admin)
-        assert made.status_code == 201, made.text
-        return made.json()["household_id"]
 
-    home, elsewhere = household("The Kims"), household("Next door")
+def new_household(daemon: Daemon, name: str) -> str:
+    made = httpx.post(daemon.url("auth") + "/households", json={"name": name, "timezone": "Europe/London"},
+                      headers={"X-Admin-Key": daemon.admin_key})
+    assert made.status_code == 201, made.text
+    return made.json()["household_id"]
 
-    def user_in(household_id: str, name: str) -> str:
-        made = httpx.post(auth + "/users", headers=admin, json={
-            "email": f"{name}-{uuid.uuid4().hex[:6]}@example.org", "display_name": name, "password": "long password",
-            "household_id": household_id})
-        assert made.status_code == 201, made.text
-        return made.json()["user_id"]
 
-    user, flatmate = user_in(home, "kim"), user_in(home, "lee")
-    enrollment = ("the quick brown fox jumps over the lazy dog", "please turn on the kitchen lights",
-                  "what is the weather going to be like tomorrow morning")
+def new_user(daemon: Daemon, household_id: str, name: str) -> str:
+    made = httpx.post(daemon.url("auth") + "/users", headers={"X-Admin-Key": daemon.admin_key}, json={
+        "email": f"{name}-{uuid.uuid4().hex[:6]}@example.org", "display_name": name, "password": "long password",
+        "household_id": household_id})
+    assert made.status_code == 201, made.text
+    return made.json()["user_id"]
+
+
+def enroll(daemon: Daemon, tmp_path, user: str, flatmate: str, home: str) -> None:
+    """`user` enrolls with the CLI (espeak's en-us+m1), `flatmate` through the API (en-gb+f3)."""
     files = []
-    for number, sentence in enumerate(enrollment):
+    for number, sentence in enumerate(ENROLLMENT):
         files.append(tmp_path / f"sample{number}.wav")
         files[-1].write_bytes(espeak(sentence, voice="en-us+m1"))
-    enrolled = cli(stt_daemon, "voices", "enroll", "--user", user, *map(str, files))
+    enrolled = cli(daemon, "voices", "enroll", "--user", user, *map(str, files))
     assert enrolled.exit_code == 0, enrolled.output
     assert "3 voice sample" in enrolled.output and "3/3" in enrolled.output  # the progress bar, done
-    for sentence in enrollment:  # the flatmate enrolls through the API, as multipart
-        added = httpx.post(stt_daemon.url("stt") + f"/voices/{flatmate}/samples", headers=admin, timeout=120,
+    for sentence in ENROLLMENT:  # the flatmate enrolls through the API, as multipart
+        added = httpx.post(daemon.url("stt") + f"/voices/{flatmate}/samples", timeout=120,
+                           headers={"X-Admin-Key": daemon.admin_key},
                            files={"file": ("s.wav", espeak(sentence, voice="en-gb+f3"), "audio/wav")})
         assert added.status_code == 201, added.text
     assert added.json()["samples"] == 3 and added.json()["household_id"] == home
-    listed = cli(stt_daemon, "voices", "list", "--json")
+    listed = cli(daemon, "voices", "list", "--json")
     assert listed.exit_code == 0, listed.output
     assert listed.output.count('"samples": 3') == 2 and home in listed.output
 
-    command = "how long is left on the pasta timer"
-    spoken = transcribe(stt_daemon, espeak(command, voice="en-us+m1"), household_id=home)
+
+def assert_threshold_is_live(daemon: Daemon, home: str, confidence: float) -> None:
+    """Raised past this voice's similarity, the same words are nobody's at once; reset, it is 0.86 again."""
+    setting = daemon.url("stt") + "/internal/settings/speaker_threshold"
+    raised = httpx.put(setting, headers=app_headers(daemon, "settings"),
+                       json={"value": min(0.999, confidence + 0.005), "changed_by": "test"})
+    assert raised.status_code == 200 and raised.json()["pending_restart"] is False, raised.text
+    assert transcribe(daemon, espeak(COMMAND, voice="en-us+m1"), household_id=home).json()["speaker"] is None
+    lowered = httpx.request("DELETE", setting, headers=app_headers(daemon, "settings"), json={"changed_by": "test"})
+    assert lowered.json()["value"] == 0.86
+
+
+@pytest.mark.slow
+def test_an_enrolled_voice_is_recognized(stt_daemon, tmp_path):
+    admin = {"X-Admin-Key": stt_daemon.admin_key}
+    home, elsewhere = new_household(stt_daemon, "The Kims"), new_household(stt_daemon, "Next door")
+    user, flatmate = new_user(stt_daemon, home, "kim"), new_user(stt_daemon, home, "lee")
+    enroll(stt_daemon, tmp_path, user, flatmate, home)
+
+    spoken = transcribe(stt_daemon, espeak(COMMAND, voice="en-us+m1"), household_id=home)
     assert spoken.status_code == 200, spoken.text
     speaker = spoken.json()["speaker"]
     assert speaker is not None and speaker["user_id"] == user, spoken.json()
     assert 0.86 <= speaker["confidence"] <= 1
-    assert word_errors(command, spoken.json()["text"]) <= 1
-    # The threshold is live: raised past this voice's similarity, the same words are nobody's at once.
-    setting = stt_daemon.url("stt") + "/internal/settings/speaker_threshold"
-    raised = httpx.put(setting, headers=app_headers(stt_daemon, "settings"),
-                       json={"value": min(0.999, speaker["confidence"] + 0.005), "changed_by": "test"})
-    assert raised.status_code == 200 and raised.json()["pending_restart"] is False, raised.text
-    assert transcribe(stt_daemon, espeak(command, voice="en-us+m1"), household_id=home).json()["speaker"] is None
-    lowered = httpx.request("DELETE", setting, headers=app_headers(stt_daemon, "settings"), json={"changed_by": "test"})
-    assert lowered.json()["value"] == 0.86
+    assert word_errors(COMMAND, spoken.json()["text"]) <= 1
+    assert_threshold_is_live(stt_daemon, home, speaker["confidence"])
 
     for other_voice in ("en-gb+f3", "en+f3"):  # the flatmate, and a voice nobody enrolled
-        other = transcribe(stt_daemon, espeak(command, voice=other_voice), household_id=home)
+        other = transcribe(stt_daemon, espeak(COMMAND, voice=other_voice), household_id=home)
         assert other.status_code == 200
         assert other.json()["speaker"] is None or other.json()["speaker"]["user_id"] != user, other_voice
     # Only the household's own profiles are compared.
-    next_door = transcribe(stt_daemon, espeak(command, voice="en-us+m1"), household_id=elsewhere)
+    next_door = transcribe(stt_daemon, espeak(COMMAND, voice="en-us+m1"), household_id=elsewhere)
     assert next_door.json()["speaker"] is None
     # None at all when the caller knows who spoke (a user's own audio, sent with their token).
-    known = transcribe(stt_daemon, espeak(command, voice="en-us+m1"), household_id=home, identify="false")
+    known = transcribe(stt_daemon, espeak(COMMAND, voice="en-us+m1"), household_id=home, identify="false")
     assert known.status_code == 200 and known.json()["speaker"] is None
-    assert word_errors(command, known.json()["text"]) <= 1
+    assert word_errors(COMMAND, known.json()["text"]) <= 1
 
     deleted = cli(stt_daemon, "voices", "delete", "--user", user)
     assert deleted.exit_code == 0, deleted.output
