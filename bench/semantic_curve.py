@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from voxd.commands.api import RouteContext
+from voxd.commands.api import Command, RouteContext
 from voxd.commands.phrasebook import out_of_scope_kinds
 from voxd.commands.registry import built_in_commands
 from voxd.language.fillers import drop_fillers
@@ -38,7 +38,7 @@ THRESHOLDS = [0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60]
 BROAD_THRESHOLDS = [0.0, 0.10, 0.20, 0.30, 0.40]
 
 
-def main() -> None:
+def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="dev", choices=["dev", "test"])
     parser.add_argument("--source", help="only the cases of this batch (dev2, dev3; 'first' for the first corpus)")
@@ -48,23 +48,30 @@ def main() -> None:
     parser.add_argument("--regularisation", type=float, default=semantic.REGULARISATION,
                         help="the classifier's C (LogisticRegression): larger fits the examples more closely")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
-    args = parser.parse_args()
-    rows = [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
-    rows = [{**row, "text": drop_fillers(row["text"])} for row in rows if row["split"] == args.split  # as the pipeline does
-            and (args.source is None or row.get("source", "first") == args.source)]
-    commands = built_in_commands()
-    context = RouteContext(now=datetime.now(ZoneInfo("Europe/London")), timezone=ZoneInfo("Europe/London"))
-    left = [row for row in rows if template_claim(commands, row["text"], context) is None]
-    if args.threads:
-        import torch
+    return parser.parse_args()
 
-        torch.set_num_threads(args.threads)
+
+def load_rows(split: str, source: str | None) -> list[dict]:
+    rows = [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
+    return [{**row, "text": drop_fillers(row["text"])} for row in rows if row["split"] == split  # as the pipeline does
+            and (source is None or row.get("source", "first") == source)]
+
+
+def left_by_templates(rows: list[dict], commands: list[Command]) -> list[dict]:
+    """The utterances no template claims: what reaches the semantic stage."""
+    context = RouteContext(now=datetime.now(ZoneInfo("Europe/London")), timezone=ZoneInfo("Europe/London"))
+    return [row for row in rows if template_claim(commands, row["text"], context) is None]
+
+
+def nearest_choices(left: list[dict], commands: list[Command],
+                    regularisation: float) -> tuple[SemanticRouter, list, list[float]]:
+    """The router (every bar at 0, set per table later), each utterance's nearest choice, and ms per choice."""
     with tempfile.TemporaryDirectory() as home:
         embedder = load_embedder(Path(home))
         if embedder is None:
             sys.exit("sentence-transformers is not installed")
         cache = Path(tempfile.gettempdir()) / "voxd-bench-semantic"  # the vectors bench/clinc.py cached too
-        router = SemanticRouter(commands, embedder, 0, 0, cache_dir=cache, regularisation=args.regularisation,
+        router = SemanticRouter(commands, embedder, 0, 0, cache_dir=cache, regularisation=regularisation,
                                 out_of_scope=out_of_scope_kinds({command.name for command in commands}))
         timings, results = [], []
         router.nearest("warm up")
@@ -73,16 +80,16 @@ def main() -> None:
             choice = router.nearest(row["text"])
             timings.append((time.perf_counter() - started) * 1000)
             results.append((row, choice))
-    in_domain = sum(1 for row in left if row["command"])
-    print(f"{args.split} split: {len(rows)} utterances, {len(left)} left by the templates "
-          f"({in_domain} in-domain, {len(left) - in_domain} must-not-claim)")
-    print(f"stage time per utterance: p50 {statistics.median(timings):.1f} ms, "
-          f"p90 {sorted(timings)[int(0.9 * len(timings))]:.1f} ms")
-    print(f"answer_question (a broad command) held to {args.broad:.2f} throughout")
+    return router, results, timings
+
+
+def print_curve(router: SemanticRouter, results: list, broad: float, margins: str) -> None:
+    """The outcomes per margin and threshold (broad held), then per broad threshold at the defaults."""
+    print(f"answer_question (a broad command) held to {broad:.2f} throughout")
     print("| margin | threshold | right | wrong | abstained | must-not-claim claimed |")
     print("|---|---|---|---|---|---|")
-    router.broad_threshold = args.broad
-    for margin in (float(m) for m in args.margins.split(",")):
+    router.broad_threshold = broad
+    for margin in (float(m) for m in margins.split(",")):
         for threshold in THRESHOLDS:
             router.threshold, router.margin = threshold, margin
             print(f"| {margin:.2f} | {threshold:.2f} | " + " | ".join(map(str, outcomes(results, router))) + " |")
@@ -90,9 +97,27 @@ def main() -> None:
     print(f"\nthe broad threshold at threshold {router.threshold:.2f}, margin {router.margin:.2f}")
     print("| broad threshold | right | wrong | abstained | must-not-claim claimed |")
     print("|---|---|---|---|---|")
-    for broad in BROAD_THRESHOLDS:
-        router.broad_threshold = broad
-        print(f"| {broad:.2f} | " + " | ".join(map(str, outcomes(results, router))) + " |")
+    for broad_threshold in BROAD_THRESHOLDS:
+        router.broad_threshold = broad_threshold
+        print(f"| {broad_threshold:.2f} | " + " | ".join(map(str, outcomes(results, router))) + " |")
+
+
+def main() -> None:
+    args = parse_arguments()
+    rows = load_rows(args.split, args.source)
+    commands = built_in_commands()
+    left = left_by_templates(rows, commands)
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
+    router, results, timings = nearest_choices(left, commands, args.regularisation)
+    in_domain = sum(1 for row in left if row["command"])
+    print(f"{args.split} split: {len(rows)} utterances, {len(left)} left by the templates "
+          f"({in_domain} in-domain, {len(left) - in_domain} must-not-claim)")
+    print(f"stage time per utterance: p50 {statistics.median(timings):.1f} ms, "
+          f"p90 {sorted(timings)[int(0.9 * len(timings))]:.1f} ms")
+    print_curve(router, results, args.broad, args.margins)
 
 
 def outcomes(results: list, router: SemanticRouter) -> tuple[int, int, int, int]:
@@ -109,6 +134,7 @@ def outcomes(results: list, router: SemanticRouter) -> tuple[int, int, int, int]
         else:
             wrong += 1
     return right, wrong, abstained, claimed
+
 
 if __name__ == "__main__":
     main()
