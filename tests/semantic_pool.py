@@ -6,7 +6,8 @@ the result depends only on the model and the commands (the router's cache file i
 hash). The pool, in pytest's cache folder so it outlives a run, keeps one unpacked model and the
 router caches: a daemon's home starts with the model linked in and copies of the caches, and
 gives back what it made when it stops. Each home keeps its own folder, since the router deletes
-every cache in it but its own (one per command set: the plug-in tests' differs from the rest)."""
+every cache in it but its own (one per command set: the plug-in tests' differs from the rest).
+Safe for two pytest-xdist workers: files come in under a temporary name and are renamed whole."""
 
 from __future__ import annotations
 
@@ -50,4 +51,7 @@ def harvest(home: Path) -> None:
     if not model.is_symlink() and (model / "model.safetensors").exists() and not (_pool[0] / MODEL).exists():
         partial = _pool[0] / f".{MODEL}.{os.getpid()}"
         shutil.copytree(model, partial)
-        partial.rename(_pool[0] / MODEL)
+        try:
+            partial.rename(_pool[0] / MODEL)
+        except OSError:  # another pytest-xdist worker gave its copy back first: keep that one
+            shutil.rmtree(partial, ignore_errors=True)
