@@ -115,6 +115,8 @@ class Daemon:
                 self.process.kill()
                 self.process.wait()
             raise
+        if self.semantic and self.warm:  # the stage is built: its caches serve other daemons from now on
+            semantic_pool.harvest(self.home)
         return self
 
     def launch(self) -> Daemon:
