@@ -107,16 +107,17 @@ class Daemon:
         return self.secrets["ADMIN_API_KEY"]
 
     def start(self) -> Daemon:
-        self.launch()
-        try:
-            self.wait_ready()
-        except BaseException:  # a test's bug or Ctrl+C while waiting: no daemon is left running
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
-            raise
-        if self.semantic and self.warm:  # the stage is built: its caches serve other daemons from now on
-            semantic_pool.harvest(self.home)
+        with semantic_pool.warming(self.semantic and self.warm):
+            self.launch()
+            try:
+                self.wait_ready()
+            except BaseException:  # a test's bug or Ctrl+C while waiting: no daemon is left running
+                if self.process.poll() is None:
+                    self.process.kill()
+                    self.process.wait()
+                raise
+            if self.semantic and self.warm:  # the stage is built: its caches serve other daemons now
+                semantic_pool.harvest(self.home)
         return self
 
     def launch(self) -> Daemon:

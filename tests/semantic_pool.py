@@ -11,8 +11,11 @@ Safe for two pytest-xdist workers: files come in under a temporary name and are 
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 MODEL = "all-MiniLM-L6-v2"  # voxd/services/command_center/pipeline/semantic.py, MODEL_NAME
@@ -21,6 +24,19 @@ _pool: list[Path] = []
 
 def use_pool(folder: Path) -> None:
     _pool[:] = [folder]
+
+
+@contextmanager
+def warming(needed: bool) -> Iterator[None]:
+    """One warm semantic daemon starts at a time across pytest-xdist workers (a lock file in the
+    pool): the second then starts from the first's caches instead of embedding the same examples
+    beside it on a cold pool (a fresh clone's)."""
+    if not needed or not _pool:
+        yield
+        return
+    with open(_pool[0] / ".warming.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also on an error
+        yield
 
 
 def seed(home: Path) -> None:
