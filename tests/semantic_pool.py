@@ -14,12 +14,14 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 MODEL = "all-MiniLM-L6-v2"  # voxd/services/command_center/pipeline/semantic.py, MODEL_NAME
 _pool: list[Path] = []
+LOCK_WAIT = 150.0  # seconds a daemon waits for another worker's warm-up before it warms up itself
 
 
 def use_pool(folder: Path) -> None:
@@ -34,8 +36,14 @@ def warming(needed: bool) -> Iterator[None]:
     if not needed or not _pool:
         yield
         return
-    with open(_pool[0] / ".warming.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also on an error
+    with open(_pool[0] / ".warming.lock", "w") as lock:  # released when the file closes, also on an error
+        deadline = time.monotonic() + LOCK_WAIT
+        while time.monotonic() < deadline:  # bounded: a test's own time-out (300 s) covers its setup
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                time.sleep(0.5)
         yield
 
 
