@@ -5,13 +5,11 @@ from __future__ import annotations
 import os
 import resource
 import signal
-import socket
 import ssl
 import subprocess
 import sys
 import time
 import uuid
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,11 +19,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 import semantic_pool
+from ports import free_port_offset, ports_free  # noqa: F401 (the test modules import them from here)
 from shared_tls import share_default_context
-from voxd.catalog import CATALOG, default_ports
+from voxd.catalog import CATALOG
 from voxd.cli import main as cli_main
 from voxd.kit.optional import installed
-from voxd.kit.settings import PORT_OFFSET, read_env_file
+from voxd.kit.settings import read_env_file
 
 share_default_context()  # every httpx.get/post of the suite: no CA bundle loaded per request
 
@@ -41,46 +40,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 STARTUP_TIMEOUT = 90.0  # a readiness wait, not a speed target: a loaded 2-core machine starts slowly
-
-
-def ports_free(ports: list[int]) -> bool:
-    for port in ports:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as a restarted daemon does
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                return False
-    return True
-
-
-_RECENT_OFFSETS: deque[int] = deque(maxlen=16)  # handed out lately: daemons launched side by side
-
-
-def ephemeral_ports() -> range:
-    """The ports the kernel hands to outgoing connections: a daemon's port among them can be taken
-    by any client's connection between our check and its bind (a "port already in use" at random)."""
-    try:
-        low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
-    except (OSError, ValueError):
-        low, high = 32768, 60999
-    return range(low, high + 1)
-
-
-def free_port_offset() -> int:
-    """An offset at which every service's port is free and outside the ephemeral range (a random
-    start avoids parallel runs), and none of the last few handed out: those daemons may not have
-    bound their ports yet."""
-    ports, ephemeral = default_ports(), ephemeral_ports()
-    highest = min(65536 - max(ports), int(PORT_OFFSET.maximum) + 1)  # VOXD_PORT_OFFSET's own limit
-    candidates = [offset for offset in range(1000, highest, 37)
-                  if not any(port + offset in ephemeral for port in (min(ports), max(ports)))]
-    start = (os.getpid() * 97) % len(candidates)
-    for offset in candidates[start:] + candidates[:start]:
-        if offset not in _RECENT_OFFSETS and ports_free([port + offset for port in ports]):
-            _RECENT_OFFSETS.append(offset)
-            return offset
-    raise RuntimeError("no free block of ports")
 
 
 # The services this tree ships: a catalog entry may come before its package (the settings service).
@@ -148,14 +107,17 @@ class Daemon:
         return self.secrets["ADMIN_API_KEY"]
 
     def start(self) -> Daemon:
-        self.launch()
-        try:
-            self.wait_ready()
-        except BaseException:  # a test's bug or Ctrl+C while waiting: no daemon is left running
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
-            raise
+        with semantic_pool.warming(self.semantic and self.warm):
+            self.launch()
+            try:
+                self.wait_ready()
+            except BaseException:  # a test's bug or Ctrl+C while waiting: no daemon is left running
+                if self.process.poll() is None:
+                    self.process.kill()
+                    self.process.wait()
+                raise
+            if self.semantic and self.warm:  # the stage is built: its caches serve other daemons now
+                semantic_pool.harvest(self.home)
         return self
 
     def launch(self) -> Daemon:

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from conftest import Daemon, app_headers, free_port_offset, node_headers, register_node
+import semantic_pool
 from test_console_log import wait_until
 from voxd.catalog import CATALOG
 
@@ -27,11 +28,13 @@ def running(tmp_path_factory):
     and VOXD_SEMANTIC=false from voxd.env, and no VOXD_LLM_BACKEND, so the API can change them."""
     home = tmp_path_factory.mktemp("voxd-home")
     (home / "voxd.env").write_text("VOXD_STT_THREADS=1\nVOXD_SEMANTIC=false\n")
+    semantic_pool.seed(home)  # a test turns the stage on: the suite's model and router caches
     daemon = Daemon(home, free_port_offset(), SERVICES,
                     extra_env={"VOXD_STT_BEAM_SIZE": "2", "VOXD_LLM_BACKEND": None, "VOXD_SEMANTIC": None})
     daemon.start()
     yield daemon
     assert daemon.stop() == 0, daemon.output()
+    semantic_pool.harvest(home)
 
 
 def hub(daemon: Daemon) -> dict[str, str]:

@@ -41,14 +41,26 @@ def node_config(voxd: Daemon, folder: Path, household: dict | None = None, serve
 
 
 def hear(folder: Path, config: Path, samples: np.ndarray) -> RunningNode:
-    """`voxd-node` with `samples` for its microphone, until the clip and MARGIN are over."""
+    """`voxd-node` with `samples` for its microphone, until the clip and MARGIN are over at most."""
     microphone = write_clip(folder / "mic.wav", samples)
     return start_node(folder, config, str(microphone), "--exit-after", str(len(samples) / RATE + MARGIN))
 
 
-def converse(voxd: Daemon, folder: Path, samples: np.ndarray, **extra: object) -> str:
+def until(nodes: list[RunningNode], done, timeout: float) -> list[str]:
+    """Poll the nodes' logs until `done(logs)` or their --exit-after (a deadline, not a fixed wait),
+    then stop them (SIGTERM must end each cleanly): their logs."""
+    deadline = time.monotonic() + timeout
+    while not done([running.log for running in nodes]) and time.monotonic() < deadline \
+            and all(running.process.poll() is None for running in nodes):
+        time.sleep(0.1)
+    return [running.stop() if running.process.poll() is None else running.finish() for running in nodes]
+
+
+def converse(voxd: Daemon, folder: Path, samples: np.ndarray, replies: int = 1, **extra: object) -> str:
+    """The node hears `samples` until it has logged `replies` replies (or its time is up)."""
     config, node = node_config(voxd, folder, **extra)
-    log = hear(folder, config, samples).finish()
+    [log] = until([hear(folder, config, samples)], lambda logs: logs[0].count("reply: ") >= replies,
+                  len(samples) / RATE + MARGIN)
     assert node["api_key"] not in log and "Traceback" not in log
     return log
 
@@ -93,7 +105,7 @@ def test_a_stream_dropped_half_way_is_sent_again_as_a_wav(voxd, tmp_path):
     with StreamCutter(voxd.url("command-center"), cut_after=20000, cut_once=True).relaying() as cutter:
         log = converse(voxd, tmp_path / "kitchen", clip(0.5, "hey jarvis", 0.3, "what time is it", 3.0,
                                                         "hey jarvis", 0.3, "what time is it", 3.0),
-                       server=cutter.url)
+                       replies=2, server=cutter.url)
     assert cutter.cuts == 1
     assert "the turn stream dropped while recording" in log and log.count(AS_WAV) == 1
     assert log.count("reply: It's ") == 2
@@ -109,6 +121,7 @@ def test_two_nodes_hearing_one_command_give_one_answer(voxd, tmp_path):
     for running in nodes:
         running.wait_for("listening for")  # both ready: they hear the command at the same moment
     speak_to(nodes, [said, (said * 0.5).astype(np.int16)])  # the hall's microphone is further away
-    logs = [running.finish() for running in nodes]
+    logs = until(nodes, lambda logs: any("reply: " in log for log in logs)
+                 and any("stood down: " in log for log in logs), 2 * MARGIN)
     assert sum("reply: It's " in log for log in logs) == 1
     assert sum("stood down: another node heard this command" in log for log in logs) == 1
