@@ -46,6 +46,8 @@ def stands(name: str, text: str) -> bool:
     ("get_current_time", "is kaya busy around 5 pm"),
     ("get_date", "when is payday"),  # the asker's own days, which no calendar knows
     ("get_date", "what's the date of my next day off"),
+    ("read_recipe", "what was that last thing you said"),  # voxd's own words, not a recipe's
+    ("read_recipe", "how do you spell dessert"),
 ])
 def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     assert not stands(name, text)
@@ -71,6 +73,8 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     ("calculate", "can you do a math problem"),
     ("get_date", "how many days until christmas"),
     ("get_date", "what is the date next wednesday"),
+    ("read_recipe", "read me the lasagne recipe"),
+    ("read_recipe", "next step please"),
     ("remember", "please remember my favourite colour is green"),
     ("remember", "remember something for me"),  # the fact is asked for
     ("forget", "forget my coffee order"),
@@ -88,6 +92,9 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("convert_measurement", "how much is twenty pounds sterling in us dollars", True),  # money is no measure
     ("convert_measurement", "what is 2 francs in euros", True),
     ("convert_measurement", "how many grams in a pound", False),
+    ("add_recipe_to_shopping_list", "what are the nutrition facts for a cheeseburger", True),  # no recipe's
+    ("find_recipe", "how many calories are in the lasagne", True),
+    ("find_recipe", "find a recipe for lasagne", False),
 ])
 def test_a_command_declines_what_it_cannot_do_in_its_own_words(name, text, declined):
     assert COMMANDS[name].declines(text) is declined
