@@ -95,6 +95,8 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("add_recipe_to_shopping_list", "what are the nutrition facts for a cheeseburger", True),  # no recipe's
     ("find_recipe", "how many calories are in the lasagne", True),
     ("find_recipe", "find a recipe for lasagne", False),
+    ("help", "what do you go by", True), ("help", "what are your interests", True),  # voxd as a person
+    ("help", "what can you do", False), ("help", "what can i ask you", False),
 ])
 def test_a_command_declines_what_it_cannot_do_in_its_own_words(name, text, declined):
     assert COMMANDS[name].declines(text) is declined
