@@ -97,6 +97,10 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("find_recipe", "find a recipe for lasagne", False),
     ("help", "what do you go by", True), ("help", "what are your interests", True),  # voxd as a person
     ("help", "what can you do", False), ("help", "what can i ask you", False),
+    ("get_weather", "how do i ask about the weather in chinese", True),  # another subject with a place
+    ("get_weather", "how safe is visiting canada this week", True),
+    ("get_weather", "what will the traffic be like in leeds tomorrow", True),
+    ("get_weather", "what's the weather in germany this week", False),
 ])
 def test_a_command_declines_what_it_cannot_do_in_its_own_words(name, text, declined):
     assert COMMANDS[name].declines(text) is declined
