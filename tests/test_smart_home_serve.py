@@ -141,3 +141,5 @@ def test_what_is_not_the_homes_devices_is_declined(text, declined):
 def test_switch_is_a_device_only_as_a_switch_on_the_wall():
     assert not SmartHome().stands({}, "i want to switch my insurance plan")
     assert SmartHome().stands({}, "flip the wall switch")
+    context = RouteContext(datetime.now(ZoneInfo("UTC")), ZoneInfo("UTC"))
+    assert SmartHome().pre_route("switch the hot water on", context).arguments == {"request": "switch the hot water on"}

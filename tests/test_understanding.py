@@ -68,6 +68,7 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     ("get_current_time", "given my time, what time is it in mst"),
     ("stop", "please don't talk any further"),
     ("stop", "abort the current action"),
+    ("stop", "nothing thanks"),
     ("calculate", "what is the square root of 31"),
     ("calculate", "what's 18 time 22"),  # two numbers: a sum misheard
     ("calculate", "can you do a math problem"),

@@ -22,7 +22,7 @@ OTHER_THINGS = re.compile(
 STOPPING = re.compile(
     r"\b(?:stop\w*|cancel\w*|quit|halt|abort|terminate|discontinue|scrap|cease|shut|quiet|hush|shush|sh+|"
     r"wheesht|silence|never ?mind|forget|enough|done|finished|(?:that is|that's|thats|be) all|all for now|"
-    r"nothing else|everything|(?:that|that'll|thatll|it'll|will) do|don't worry|talking|speaking|yapping|pause|undo|"
+    r"nothing|everything|(?:that|that'll|thatll|it'll|will) do|don't worry|talking|speaking|yapping|pause|undo|"
     r"abandon|refrain|negate|rescind|destroy|eliminate|scratch|zip it|end|switch off|any ?more|any further|"
     r"(?:don't|do not) (?:continue|complete|do this|talk|speak|say|go on)|(?:current|last) (?:task|job|action|"
     r"process|command|request))\b")

@@ -40,7 +40,8 @@ NO_SPEECH = {"action_done": "Done.", "query_answer": "Home Assistant had nothing
 
 DEVICES = (r"lights?|lamps?|bulbs?|heating|heater|radiators?|thermostat|temperature|boiler|furnace|fans?|ac|"
            r"air con\w*|blinds|curtains|shades|shutters|doors?|locks?|gate|garage|windows?|tv|telly|television|"
-           r"music|speakers?|radio|kettle|coffee machine|plugs?|sockets?|(?:the|a|light|wall) switch|oven|dishwasher|washing machine|"
+           r"music|speakers?|radio|kettle|coffee machine|plugs?|sockets?|(?:the|a|light|wall) switch|"
+           r"switch(?=(?: \w+)*? (?:on|off)\b)|oven|dishwasher|washing machine|"
            r"dryer|vacuum|hoover|robot|sprinklers?|camera|fireplace|humidifier|dehumidifier|purifier|vents?|"
            r"christmas tree|leds?|fairy lights")
 DEVICE = re.compile(rf"\b(?:{DEVICES})\b")
