@@ -48,6 +48,8 @@ def stands(name: str, text: str) -> bool:
     ("get_date", "what's the date of my next day off"),
     ("read_recipe", "what was that last thing you said"),  # voxd's own words, not a recipe's
     ("read_recipe", "how do you spell dessert"),
+    ("check_timers", "what's left in the tank"),  # something else's time or amount left
+    ("check_timers", "how much time off do i have left"),
 ])
 def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     assert not stands(name, text)
@@ -76,6 +78,8 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     ("get_date", "what is the date next wednesday"),
     ("read_recipe", "read me the lasagne recipe"),
     ("read_recipe", "next step please"),
+    ("check_timers", "how long is left"),
+    ("check_timers", "how much time is left on the battery timer"),  # a timer named
     ("remember", "please remember my favourite colour is green"),
     ("remember", "remember something for me"),  # the fact is asked for
     ("forget", "forget my coffee order"),
