@@ -333,6 +333,10 @@ def test_polite_and_heading_forms_are_templates(command, text, expected):
     ("we need to reorder printer ink", True),
     ("add printer ink to order to the to do list", False),  # a list named: the list's
     ("we need more bin bags", False),
+    ("give me a list of things to do in orlando", True),  # sights of a place
+    ("i need to sub sugar for salt", True),  # a swap in a recipe, no list named
+    ("put swap shifts with dave on the shopping list", False),
+    ("add the things to do in the garden to the list", False),
 ])
 def test_ordering_for_delivery_is_no_list(text, declined):
     assert COMMANDS["shopping_list"].declines(text) is declined

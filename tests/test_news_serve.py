@@ -95,3 +95,6 @@ def test_the_feed_setting_and_a_title_read_aloud():
     assert news.stands({}, "what are today's top stories") and not news.stands({}, "tell me a bedtime story")
     assert news.declines("why is there fake news") and news.declines("which site publishes the most fake news")
     assert not news.declines("can you tell me the latest georgia news")
+    # the asker's own affairs are no headline
+    assert news.declines("what is the news on my vacation request") and news.declines("is there any news on flight dl123")
+    assert not news.declines("any headlines from my area")

@@ -314,6 +314,9 @@ def test_the_pipeline_claims_research_requests_by_template(said, topic):
 @pytest.mark.parametrize("said", [
     "what is the weather", "search my recipes for pasta", "find out what time it is", "look into the pasta timer",
     "find out about the weather tomorrow", "any news about the train strikes", "what is a heat pump",
+    "find out how busy the diner is around 5 pm", "look into the current wait times at the clinic",
+    "find out if the bistro takes reservations",  # how things are now: a later report is stale
+    "find out how to make chicken tikka masala",  # a recipe
 ])
 def test_research_claims_nothing_else(said):
     context = RouteContext(datetime.now(timezone.utc), ZoneInfo("UTC"))

@@ -124,3 +124,22 @@ def test_only_devices_and_rooms_are_claimed():
     for not_theirs in ("is the village hall open", "is the chemist open in the village", "turn off the timer"):
         assert command.pre_route(not_theirs, context) is None
     assert command.stands({}, "kill the lights in the den") and not command.stands({}, "make me a coffee")
+
+
+@pytest.mark.parametrize("text, declined", [
+    ("please switch to whisper mode", True), ("switch to the female voice", True),  # voxd's own voice
+    ("what type of plug do they use in mexico", True),
+    ("my check engine light is on, find me a mechanic", True), ("when is my flight landing at the gate", True),
+    ("are you a robot", True),
+    ("switch off the plug by the telly", False), ("turn the landing light on", False),
+    ("switch on the robot vacuum", False), ("turn off the kitchen lights", False),
+])
+def test_what_is_not_the_homes_devices_is_declined(text, declined):
+    assert SmartHome().declines(text) is declined
+
+
+def test_switch_is_a_device_only_as_a_switch_on_the_wall():
+    assert not SmartHome().stands({}, "i want to switch my insurance plan")
+    assert SmartHome().stands({}, "flip the wall switch")
+    context = RouteContext(datetime.now(ZoneInfo("UTC")), ZoneInfo("UTC"))
+    assert SmartHome().pre_route("switch the hot water on", context).arguments == {"request": "switch the hot water on"}

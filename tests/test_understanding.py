@@ -37,6 +37,19 @@ def stands(name: str, text: str) -> bool:
     ("remember", "what was it i wanted to remember"),
     ("forget", "list the things i wanted to remember"),
     ("find_recipe", "can i use ketchup in place of the mustard"),
+    ("stop", "you got it"),  # an answer, not a word that asks to stop
+    ("stop", "no, don't do that"),
+    ("calculate", "how much money do i have total"),  # a count of other things, no sum
+    ("calculate", "how many a's are in the word happiness"),
+    ("get_current_time", "what time am i meeting john"),  # the time of something else
+    ("get_current_time", "can you tell me the drive time to the station"),
+    ("get_current_time", "is kaya busy around 5 pm"),
+    ("get_date", "when is payday"),  # the asker's own days, which no calendar knows
+    ("get_date", "what's the date of my next day off"),
+    ("read_recipe", "what was that last thing you said"),  # voxd's own words, not a recipe's
+    ("read_recipe", "how do you spell dessert"),
+    ("check_timers", "what's left in the tank"),  # something else's time or amount left
+    ("check_timers", "how much time off do i have left"),
 ])
 def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     assert not stands(name, text)
@@ -53,7 +66,20 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     ("set_timer", "wake me in twenty minutes"),
     ("get_weather", "is it going to rain"),
     ("get_weather", "what's it like in Leeds on Friday"),
-    ("get_current_time", "what hour is it"),  # no check of its own: any claim stands
+    ("get_current_time", "what hour is it"),
+    ("get_current_time", "given my time, what time is it in mst"),
+    ("stop", "please don't talk any further"),
+    ("stop", "abort the current action"),
+    ("stop", "nothing thanks"),
+    ("calculate", "what is the square root of 31"),
+    ("calculate", "what's 18 time 22"),  # two numbers: a sum misheard
+    ("calculate", "can you do a math problem"),
+    ("get_date", "how many days until christmas"),
+    ("get_date", "what is the date next wednesday"),
+    ("read_recipe", "read me the lasagne recipe"),
+    ("read_recipe", "next step please"),
+    ("check_timers", "how long is left"),
+    ("check_timers", "how much time is left on the battery timer"),  # a timer named
     ("remember", "please remember my favourite colour is green"),
     ("remember", "remember something for me"),  # the fact is asked for
     ("forget", "forget my coffee order"),
@@ -61,6 +87,28 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
 ])
 def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     assert stands(name, text)
+
+
+@pytest.mark.parametrize("name, text, declined", [
+    ("tell_joke", "tell me something interesting about elephants", True),  # a fact is no joke
+    ("tell_joke", "what's a fun fact about cats", True),
+    ("tell_joke", "tell me a funny fact about cats", False),
+    ("tell_joke", "tell me a joke about cats", False),
+    ("convert_measurement", "how much is twenty pounds sterling in us dollars", True),  # money is no measure
+    ("convert_measurement", "what is 2 francs in euros", True),
+    ("convert_measurement", "how many grams in a pound", False),
+    ("add_recipe_to_shopping_list", "what are the nutrition facts for a cheeseburger", True),  # no recipe's
+    ("find_recipe", "how many calories are in the lasagne", True),
+    ("find_recipe", "find a recipe for lasagne", False),
+    ("help", "what do you go by", True), ("help", "what are your interests", True),  # voxd as a person
+    ("help", "what can you do", False), ("help", "what can i ask you", False),
+    ("get_weather", "how do i ask about the weather in chinese", True),  # another subject with a place
+    ("get_weather", "how safe is visiting canada this week", True),
+    ("get_weather", "what will the traffic be like in leeds tomorrow", True),
+    ("get_weather", "what's the weather in germany this week", False),
+])
+def test_a_command_declines_what_it_cannot_do_in_its_own_words(name, text, declined):
+    assert COMMANDS[name].declines(text) is declined
 
 
 @pytest.mark.parametrize("text, declined", [

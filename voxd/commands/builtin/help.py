@@ -4,9 +4,17 @@ grows with every command installed. The command center hands it the list when it
 
 from __future__ import annotations
 
+import re
+
 from voxd.commands.api import Command, CommandRequest, CommandResponse
 from voxd.commands.overview import spoken_help, topics
 from voxd.commands.phrasebook import phrasebook
+
+# Questions about voxd as a person ("what do you go by", "what are your interests") ask for no list of
+# what it can do.
+ABOUT_VOXD = re.compile(r"\b(?:your name|call you|go by|answer to|address you|interests?|interested|hobb(?:y|ies)|"
+                        r"free time|for fun|favou?rite|how old|your age|where are you from|who (?:made|built|created) you|"
+                        r"are you (?:a )?(?:real|human|person|robot|bot))\b")
 
 
 class Help(Command):
@@ -24,6 +32,10 @@ class Help(Command):
         "[please] how (do|can) i use you",
         "[please] what (are your skills|can i ask you to do)",
     )
+
+    def declines(self, text: str) -> bool:
+        """A question about voxd itself (`ABOUT_VOXD`) is no request for help."""
+        return super().declines(text) or ABOUT_VOXD.search(text.lower()) is not None
 
     def __init__(self) -> None:
         super().__init__()

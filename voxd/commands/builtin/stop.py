@@ -5,6 +5,7 @@ day, a one-off for good."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse
 from voxd.commands.builtin.clock.alarm_book import SCOPE as ALARMS, stop_ringing
@@ -16,6 +17,15 @@ OTHER_THINGS = re.compile(
     r"\b(?:music|songs?|track|radio|podcast|playlist|video|tv|telly|alarms?|timers?|vacuum|hoover|washing|"
     r"dishwasher|heating|lights?|recording|subscription|order|payment|card|membership|reservation|booking|"
     r"flight|account|meeting|appointment)\b")
+# The words that ask voxd to stop or to leave it: a sentence near stop's examples with none of them is
+# an answer to something else ("ok", "you got it", "no, don't do that", "i can't make up my mind").
+STOPPING = re.compile(
+    r"\b(?:stop\w*|cancel\w*|quit|halt|abort|terminate|discontinue|scrap|cease|shut|quiet|hush|shush|sh+|"
+    r"wheesht|silence|never ?mind|forget|enough|done|finished|(?:that is|that's|thats|be) all|all for now|"
+    r"nothing|everything|(?:that|that'll|thatll|it'll|will) do|don't worry|talking|speaking|yapping|pause|undo|"
+    r"abandon|refrain|negate|rescind|destroy|eliminate|scratch|zip it|end|switch off|any ?more|any further|"
+    r"(?:don't|do not) (?:continue|complete|do this|talk|speak|say|go on)|(?:current|last) (?:task|job|action|"
+    r"process|command|request))\b")
 
 
 class Stop(Command):
@@ -36,6 +46,10 @@ class Stop(Command):
     def declines(self, text: str) -> bool:
         """Stopping something else (music, a timer, an order) is not this command's."""
         return super().declines(text) or OTHER_THINGS.search(text.lower()) is not None
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A semantic claim needs a word that asks to stop or to leave it (`STOPPING`)."""
+        return STOPPING.search(text.lower()) is not None
 
     async def execute(self, request: CommandRequest) -> CommandResponse:
         stopped = await stop_ringing(request.storage, request.node_id, request.now)

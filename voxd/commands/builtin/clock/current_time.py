@@ -15,6 +15,12 @@ from voxd.language.places import place_key, zone_name
 
 ZONE_QUESTION = re.compile(r"\btime ?zones?\b")
 TIME_ASKED = re.compile(r"\bwhat time\b(?! ?zones?)|\bthe (?:current |local )?time\b(?! ?zone)|\btime is it\b")
+# A time of something else than the clock ("what time am i meeting john", "the drive time to the
+# station", "a good use of my time", "how busy is kaya around 5 pm") is another command's or none's.
+OTHER_TIME = re.compile(r"\btime (?:to|off|until|till|left|for)\b|\b(?:drive|driving|travel|wait|waiting|commute|"
+                        r"cook|cooking|flight|arrival|departure|meeting) times?\b|\buse of (?:my|our|the) time\b|"
+                        r"\bwhat time (?:am|are|is|was|will|should|does|did|do) (?:i|we|my|our|the|they|he|she)\b|"
+                        r"\b(?:meeting|appointment|busy|opens?|closes?)\b")
 
 
 class GetCurrentTime(Command):
@@ -40,6 +46,10 @@ class GetCurrentTime(Command):
         said = text.lower()
         return super().declines(text) or (ZONE_QUESTION.search(said) is not None
                                           and TIME_ASKED.search(said) is None)
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A semantic claim stands unless the sentence asks for the time of something else (`OTHER_TIME`)."""
+        return OTHER_TIME.search(text.lower()) is None
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """A place that is not a known time zone may be a question about something else."""

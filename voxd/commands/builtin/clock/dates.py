@@ -8,7 +8,8 @@ apart, and the semantic stage learns "what's the date" and "what time is it" as 
 
 from __future__ import annotations
 
-from datetime import date
+import re
+from datetime import date, datetime, timezone
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, PreRouteResult, RouteContext
@@ -21,6 +22,8 @@ from voxd.language.templates import normalize_utterance
 ASKS = ("date", "weekday", "days_until")
 MONTH_FIRST = {"US", "PH", "FM", "MH", "PW", "AS", "GU", "MP", "PR", "VI", "UM"}  # "December 25"
 NAMES = {*WEEKDAYS, *MONTHS}
+# The asker's own days, which no calendar of holidays knows: payday, a day off, my next shift.
+OWN_DAY = re.compile(r"\bpay ?day|\bdays? off\b|\b(?:my|our) (?:next )?(?:day|shift|vacation|leave)s?\b")
 ASKED_OF = "[please] [(can|could) you tell me|do you know|tell me]"
 
 
@@ -72,6 +75,15 @@ class GetDate(Command):
         if day and "how long" in normalize_utterance(text):
             refined["ask"] = "days_until"
         return {**refined, "day": day} if day else refined
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A semantic claim on a day of the asker's own affairs ("when is payday", "the date of my
+        next day off") stands only when it is a day a calendar knows. (The stage gives no household
+        here: today on the UTC clock and the fallback country's holidays decide.)"""
+        day = arguments.get("day")
+        if OWN_DAY.search(text.lower()) is None:
+            return True
+        return bool(day) and named_day(day, datetime.now(timezone.utc), None) is not None
 
     def pre_route(self, text: str, context: RouteContext) -> PreRouteResult | None:
         """A day no calendar knows ("when is my dentist", "how long until the pasta is done") is

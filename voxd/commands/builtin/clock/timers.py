@@ -194,6 +194,11 @@ class SetTimer(Command):
         )
 
 
+# Things with their own time or amount left, which a sentence near "how long is left" may be about.
+NOT_A_TIMER = re.compile(r"\b(?:tank|gas|fuel|petrol|battery|charge|time off|vacation|pto|days? off|holidays?|"
+                         r"leave|credit|balance|data|minutes on my (?:phone|plan)|does \w+(?: \w+)? (?:last|keep))\b")
+
+
 class CheckTimers(Command):
     name = "check_timers"
     storage_scope = SCOPE
@@ -214,6 +219,12 @@ class CheckTimers(Command):
         "(are there|do i have) any timers [running|set]",
         "how is [the|my] [{label}] timer (doing|going|getting on)",
     )
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """What is left of something else ("what's left in the tank", "how much time off do i have
+        left", "how long does bread last") is no timer's (`NOT_A_TIMER`) unless a timer is named."""
+        said = normalize_utterance(text)
+        return TIMER_WORDS.search(said) is not None or NOT_A_TIMER.search(said) is None
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         return {"label": timer_label(arguments.get("label"), text)}

@@ -40,11 +40,22 @@ NO_SPEECH = {"action_done": "Done.", "query_answer": "Home Assistant had nothing
 
 DEVICES = (r"lights?|lamps?|bulbs?|heating|heater|radiators?|thermostat|temperature|boiler|furnace|fans?|ac|"
            r"air con\w*|blinds|curtains|shades|shutters|doors?|locks?|gate|garage|windows?|tv|telly|television|"
-           r"music|speakers?|radio|kettle|coffee machine|plugs?|sockets?|switch|oven|dishwasher|washing machine|"
+           r"music|speakers?|radio|kettle|coffee machine|plugs?|sockets?|(?:the|a|light|wall) switch|"
+           r"switch(?=(?: \w+)*? (?:on|off)\b)|oven|dishwasher|washing machine|"
            r"dryer|vacuum|hoover|robot|sprinklers?|camera|fireplace|humidifier|dehumidifier|purifier|vents?|"
            r"christmas tree|leds?|fairy lights")
 DEVICE = re.compile(rf"\b(?:{DEVICES})\b")
 DEVICE_VERB = re.compile(r"\b(?:(?:turn|switch) (?:\w+ )*?(?:on|off)|dim|brighten|lock|unlock)\b")
+# Not the home's devices: voxd's own voice ("switch to whisper mode", "a female voice"), a plug to
+# take abroad (a plug is the home's when it is turned on or off), a car, a flight ("when is my
+# flight landing"), a table booked, a bill to pay, "are you a robot".
+NOT_THE_HOME = re.compile(r"\b(?:whisper|accent|voice|language|(?:plug|socket|outlet)s? (?:type|converter|adapter|"
+                          r"adaptor)s?|(?:type|kind|sort) of (?:electrical )?(?:plug|socket|outlet)|converter|adapter|"
+                          r"adaptor|voltage|engine|mechanic|tyres?|tires?|brakes?|oil change|flights?|plane|airport|"
+                          r"airline|reservations?|reserve|table for|bills?|subscriptions?|payments?|you (?:a )?robot|"
+                          r"or a robot)\b")
+# A plug or socket is the home's when it is turned on or off; else it is one to take abroad.
+PLUG_ABROAD = re.compile(r"^(?!.*\b(?:on|off)\b).*\b(?:plugs?|sockets?)\b")
 # A kind of device, not one named device: said in a room, it means that room's.
 KIND_OF_DEVICE = re.compile(r"\b(?:lights?|lamps?|heating|heater|radiators?|thermostat|temperature|fans?|ac|"
                             r"air con\w*|blinds|curtains|shades|shutters|tv|telly|television|music|speakers?|radio)\b")
@@ -91,6 +102,11 @@ class SmartHome(Command):
         if DEVICE.search(said) is None and (asks_a_state or ROOM.search(said) is None):
             return None
         return {"request": text.strip()}
+
+    def declines(self, text: str) -> bool:
+        """What is not the home's devices (`NOT_THE_HOME`), whatever device word it has."""
+        said = normalize_utterance(text)
+        return super().declines(text) or NOT_THE_HOME.search(said) is not None or PLUG_ABROAD.search(said) is not None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """A device, a room or a device verb named: "turn the music up" is HA's, "make me a coffee" is no one's."""

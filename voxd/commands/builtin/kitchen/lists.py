@@ -24,6 +24,10 @@ ACTIONS = ("add", "remove", "read", "clear")
 # Buying for delivery, which voxd has no command for: "order more bin bags from amazon", "get it delivered".
 ORDERING = re.compile(r"\b(?:order|reorder)\b|\b(?:online|amazon|delivered)\b")
 NAMES_A_LIST = re.compile(r"\blist\b")
+# Not the household's lists: sights of a place ("things to do in orlando"), or, with no list named, a
+# swap in a recipe ("i need to sub sugar for salt").
+SIGHTS = re.compile(r"\b(?:things|stuff|places?) to (?:do|see|visit) (?:in|around|near) (?!the |my |our )\w+")
+SWAP = re.compile(r"\b(?:swap|sub|substitute|substitution|instead of|in place of)\b")
 LIST_WORDS = re.compile(r"\b(?:lists?|tasks?|to ?dos?|chores|shopping|shops?|groceries|grocery|errands)\b")
 # A reason said after the list that goes on to more changes ("... we're out, and add milk too"):
 # the template that read it as a reason gives it up to the stages that read the whole sentence.
@@ -155,9 +159,10 @@ class HouseholdList(Command):
 
     def declines(self, text: str) -> bool:
         """Ordering for delivery ("order more bin bags from amazon") is no list's, unless a list is
-        named ("put printer ink to order on the to-do list")."""
+        named ("put printer ink to order on the to-do list"); nor sights or a recipe's swap (`SIGHTS`, `SWAP`)."""
         said = normalize_utterance(text)
-        return super().declines(text) or (ORDERING.search(said) is not None and not NAMES_A_LIST.search(said))
+        return (super().declines(text) or (ORDERING.search(said) is not None and not NAMES_A_LIST.search(said))
+                or SIGHTS.search(said) is not None or (SWAP.search(said) is not None and not LIST_WORDS.search(said)))
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         if arguments.get("reason") and MORE_CHANGES.search(arguments["reason"]):

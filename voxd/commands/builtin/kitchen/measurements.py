@@ -144,6 +144,12 @@ def from_kelvin(kelvin: float, unit: Unit) -> float:
     return kelvin
 
 
+# Money: "pounds sterling in us dollars", "2 francs in euros", an exchange rate. Pounds weigh too, so
+# they count as money only beside another currency's word or "sterling".
+CURRENCY = re.compile(r"\b(?:dollars?|usd|euros?|eur|francs?|yen|yuan|pesos?|rupees?|rubles?|roubles?|"
+                      r"sterling|gbp|currency|currencies|exchange|bucks|quid|cents?|bitcoin|money)\b")
+
+
 class ConvertMeasurement(Command):
     name = "convert_measurement"
     topic = "measurements"
@@ -165,6 +171,10 @@ class ConvertMeasurement(Command):
         "(what is|how much is|how many is) [a|an] [{value:number}] {from_unit} in {to_unit}",
         "{value:number} {from_unit} (in|to|into) {to_unit}",
     )
+
+    def declines(self, text: str) -> bool:
+        """Money is no measure: exchange rates are left to the model (or no one)."""
+        return super().declines(text) or CURRENCY.search(text.lower()) is not None
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Claimed only when both units are known, so 'what is 5 things in boxes' goes to the model.

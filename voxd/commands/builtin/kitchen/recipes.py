@@ -32,6 +32,11 @@ def dish(words: str) -> str:
 
 
 RECIPE_WORD = re.compile(r"\b(?:recipes?|make|making|bake|baking|instructions)\b")  # or a way to make a dish
+# What a recipe is made of, not how: nutrition facts are a question for the model (or no one).
+NUTRITION = re.compile(r"\b(?:nutri\w*|calories?|how much (?:fat|protein|sugar|salt|sodium)|"
+                       r"grams of (?:fat|protein|sugar|carbs))\b")
+# What voxd itself said, or how a word is spelt: "what was that last thing you said", "spell dessert".
+VOXDS_OWN_WORDS = re.compile(r"\b(?:spell\w*|you said|you just said|(?:last|your) (?:response|answer))\b")
 
 
 class RecipeCommand(Command):
@@ -39,6 +44,10 @@ class RecipeCommand(Command):
     by a template, a follow-up answer ("the lasagne") or a model is searched for as `dish` words."""
 
     topic = "recipes"
+
+    def declines(self, text: str) -> bool:
+        """Nutrition facts ("the nutrition info of a mcdouble") are no recipe's."""
+        return super().declines(text) or NUTRITION.search(text.lower()) is not None
 
     async def execute(self, request: CommandRequest, **arguments: Any) -> CommandResponse:
         arguments = {name: dish(value) if name in ("title", "query") and isinstance(value, str) else value
@@ -108,6 +117,10 @@ class ReadRecipe(RecipeCommand):
         "[please] (read|tell) [me] the {step:choice(ingredients=ingredients)} [again] [please]",
     )
     examples = phrasebook("read_recipe")
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A semantic claim about voxd's own words or a spelling (`VOXDS_OWN_WORDS`) is no recipe to read."""
+        return VOXDS_OWN_WORDS.search(text.lower()) is None
 
     def reading_key(self, request: CommandRequest) -> str:
         """Each node, and each user reading from a phone, is at its own step."""

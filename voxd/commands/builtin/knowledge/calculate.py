@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
@@ -16,6 +17,14 @@ OPERATOR = (
     "{operation:choice(add=plus, subtract=minus|take away, "
     "multiply=times|multiplied by|x, divide=divided by|over|split)}"
 )
+
+# Arithmetic asked for in words or signs, when the scanner found neither an operation nor two numbers:
+# "20% of a thousand", "the square root of 31", "a math problem". A count of other things ("how much
+# money do i have total", "how many a's are in happiness") is no sum.
+ARITHMETIC = re.compile(r"[-+*/x×÷%=^]\s*\d|\d\s*[-+*/x×÷%^]|\b(?:plus|minus|times|divided|divide|multipl\w*|add|"
+                        r"subtract\w*|sum|percent|per cent|square\w*|root|cubed?|squared|power|math\w*|equation|"
+                        r"calculat\w*|arithmetic|algebra|factorial|\w*log\w*|divisible|split|halve|double|triple|tip|"
+                        r"off|of \d|twos|threes|fours|fives|sixes|sevens|eights|nines|tens|twelves|an hour|each)\b")
 
 
 class Calculate(Command):
@@ -42,6 +51,12 @@ class Calculate(Command):
         "[what is|how much is] {num1:number} (quid|pounds|dollars|euros|bucks|rupees) {operation:choice(divide=split|shared|divided)} "
         "[between|among|by] {num2:number} [ways|people|of us]",
     )
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A semantic claim needs what a sum is made of: an operation or two numbers the scanner read, or
+        arithmetic's words (`ARITHMETIC`)."""
+        numbers = arguments.get("num1") is not None and arguments.get("num2") is not None
+        return numbers or bool(arguments.get("operation")) or ARITHMETIC.search(text.lower()) is not None
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """"take 15 away from 80" is 80 - 15, and "take 38 off 150" (or "knock ... off") 150 - 38: a

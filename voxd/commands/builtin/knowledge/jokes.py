@@ -6,6 +6,7 @@ A model, when there is one, is asked only for topics the collection has nothing 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +76,10 @@ def jokes_about(topic: str) -> list[Joke]:
     return [joke for joke in JOKES if subjects & set(joke.topics)]
 
 
+FACT_ASKED = re.compile(r"\b(?:facts?|interesting|trivia|did you know|learn|teach|true|amazing|cool thing)\b")
+JOKE_ASKED = re.compile(r"\b(?:jokes?|funny|laugh|pun|puns|humou?r|silly|joking)\b")
+
+
 class TellJoke(Command):
     name = "tell_joke"
     topic = "jokes"
@@ -92,6 +97,11 @@ class TellJoke(Command):
         "[please] make me laugh [please]",
         "say something funny",
     )
+
+    def declines(self, text: str) -> bool:
+        """A fact is no joke: "tell me something interesting about elephants", "a fun fact", trivia."""
+        return super().declines(text) or (FACT_ASKED.search(text.lower()) is not None
+                                           and JOKE_ASKED.search(text.lower()) is None)
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         return {"topic": wanted_topic(without_politeness(arguments.get("topic")))}

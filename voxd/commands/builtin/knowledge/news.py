@@ -32,7 +32,9 @@ MAX_HEADLINE = 140  # characters of a title read aloud
 NOT_CONFIGURED = ("No news feeds are set up yet. An administrator can add one with voxd secrets set NEWS_FEEDS "
                   "and the feed's address, or several separated by commas.")
 NEWS_WORDS = re.compile(r"\b(?:news|headlines?|news bulletin|top stories|happening in the world)\b")
-ABOUT_THE_NEWS = re.compile(r"^why\b|\bfake news\b|\b(?:site|paper|channel|website)s? (?:publish|print|report)")
+ABOUT_THE_NEWS = re.compile(r"^why\b|\bfake news\b|\b(?:site|paper|channel|website)s? (?:publish|print|report)|"
+                            r"\bnews (?:on|about|of|regarding) (?:my|our)\b|\bnews for me\b|\b(?:requests?|approval|"
+                            r"application|refund|claim|delivery|flight)\b")  # the asker's own affairs: no headline
 
 
 @dataclass(frozen=True)
@@ -71,8 +73,8 @@ class GetNews(Command):
         self.kept: TTLCache[str, Headlines] = TTLCache(maxsize=64, ttl=KEPT_SECONDS)
 
     def declines(self, text: str) -> bool:
-        """A question about the news rather than a request for it ("why is there fake news") is
-        not for headlines."""
+        """A question about the news rather than a request for it ("why is there fake news"), or
+        news of the asker's own affairs ("the news on my vacation request"), is not for headlines."""
         return super().declines(text) or ABOUT_THE_NEWS.search(normalize_utterance(text)) is not None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:

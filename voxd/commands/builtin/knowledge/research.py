@@ -43,7 +43,13 @@ FIND_OUT_MORE = re.compile(r"\bfind out (?:more )?(?:about|how|why|whether|if|wh
 LEAD_IN = re.compile(rf"^.*?\b(?:do (?:some|a bit of|a little) research|{RESEARCH_VERBS})(?: more)?"
                      r"(?: (?:about|on|into|for))?\s+")
 # What another command does: "look into the pasta timer", "find out about the weather tomorrow".
-OTHER_COMMANDS = re.compile(r"\b(?:timers?|shopping list|to ?do list|my recipes?|our recipes?|weather|forecast)\b")
+OTHER_COMMANDS = re.compile(r"\b(?:timers?|shopping list|to ?do list|my recipes?|our recipes?|weather|forecast|"
+                            r"how (?:to|do (?:i|you|we)) (?:make|cook|bake))\b")
+# How things are at this moment: a report that arrives later is stale ("the current wait times at
+# chili's right now", "how busy ihop is around 5 pm", "if rooms are free from 1 to 2"), and whether a
+# place takes a booking is a question for the place.
+THE_PRESENT = re.compile(r"\b(?:right now|currently|current|at the moment|today|tonight|busy|wait(?:ing)? times?|"
+                         r"open|free|available|reservations?|bookings?)\b")
 
 
 def asks_for_research(said: str) -> bool:
@@ -89,12 +95,13 @@ class DeepResearch(Command):
 
     def declines(self, text: str) -> bool:
         """Not asked as research, or about the asker's own affairs ("find out why my card was
-        declined", "look into the status of my application"), which no web search can know."""
+        declined", "look into the status of my application"), which no web search can know, or about
+        how things are now (`THE_PRESENT`), which a report that comes later cannot tell."""
         said = normalize_utterance(text)
         if super().declines(text) or not asks_for_research(said):
             return True
         topic = research_topic(None, text)
-        return topic is not None and OWN_AFFAIRS.search(topic) is not None
+        return topic is not None and (OWN_AFFAIRS.search(topic) is not None or THE_PRESENT.search(topic) is not None)
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """The topic as written; without one ("look into it") it is asked for."""

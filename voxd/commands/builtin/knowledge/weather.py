@@ -45,6 +45,13 @@ OTHER_SUBJECT = re.compile(
     r"\b(?:oven|fridge|freezer|thermostat|heating|heater|radiator|air con\w*|ac|room|house|bath|water|coffee|tea|"
     r"soup|milk|meat|chicken|turkey|steak|pork|fish|cake|bread|body|fever|baby|engine|tyres?|tires?|pool|hot tub|"
     r"computer|cpu|phone|battery|kettle|cook\w*|bake|baking|roast\w*)\b")
+# Not the weather, whatever place or time is named: traffic, whether travel is safe, a sentence in
+# another language ("how do i ask about the weather in chinese"), bookings.
+NOT_WEATHER = re.compile(
+    r"\b(?:traffic|safe|safety|travel alerts?|advisor(?:y|ies)|warnings? for travel\w*|translat\w*|how do (?:i|you) "
+    r"(?:say|ask)|in (?:chinese|mandarin|cantonese|spanish|french|german|italian|japanese|korean|russian|portuguese|"
+    r"arabic|hindi|dutch|greek|latin|swahili)|hotels?|flights?|reservations?|book(?:ing)?)\b")
+
 
 class WeatherUnavailable(Exception):
     """The message is spoken: why there is no weather to tell."""
@@ -99,6 +106,10 @@ class GetWeather(Command):
         if when and not (isinstance(when, str) and when in RIGHT_NOW):
             refined["resolved_datetimes"] = [when]
         return refined
+
+    def declines(self, text: str) -> bool:
+        """Another subject that names a place or a time (`NOT_WEATHER`) is not the weather."""
+        return super().declines(text) or NOT_WEATHER.search(normalize_utterance(text)) is not None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """A place or a time, or else a word of the weather and none of another subject: "how hot
