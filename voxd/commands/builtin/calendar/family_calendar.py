@@ -50,10 +50,11 @@ ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want
                     r"(?P<title>.+?)(?: (?:on|to|in|into|for) (?:my|our|the|the family|the household|\w+s) "
                     r"(?:calendar|diary|schedule))?$")
 MOVING = re.compile(r"\b(?:move|reschedule|change|shift|push) (?P<title>.+?) (?:to|till|until) (?P<time>.+)$")
-# Not the calendar's, or not what it does: reminders, alarms, lists, and removing events (the crowd's
-# calendar_update sentences teach both adding and removing; voxd removes none), rides and travel.
-NOT_EVENTS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?"
-                        r"|remove|delete|cancel|clear|erase|uber|taxi|cab|flight|hotel|motel)\b")
+# Not the calendar's: reminders, alarms, lists, rides and travel.
+NOT_CALENDARS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?"
+                           r"|uber|taxi|cab|flight|hotel|motel)\b")
+# Taking an event off is remove_event's alone (calendar_removal.py): the others decline it.
+REMOVING = re.compile(r"\b(?:remove|delete|cancel|clear|erase|scratch|get rid of|take .+ off)\b")
 
 
 def accounts(request: CommandRequest) -> list[CalendarAccount]:
@@ -76,7 +77,8 @@ class CalendarCommand(Command):
     required_secrets = SECRETS
 
     def declines(self, text: str) -> bool:
-        return super().declines(text) or NOT_EVENTS.search(normalize_utterance(text)) is not None
+        said = normalize_utterance(text)
+        return super().declines(text) or NOT_CALENDARS.search(said) is not None or REMOVING.search(said) is not None
 
 
 class CalendarEvents(CalendarCommand):
