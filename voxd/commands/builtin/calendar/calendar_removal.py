@@ -7,16 +7,20 @@ move_event leaves it: its uid names the whole series."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from typing import Any
 
 from voxd.commands.api import CommandRequest, CommandResponse, Parameter
-from voxd.commands.builtin.calendar.caldav_access import CalendarUnavailable, events_between, remove
-from voxd.commands.builtin.calendar.calendar_speech import spoken_when
-from voxd.commands.builtin.calendar.family_calendar import (LOOK_AHEAD, NOT_CALENDARS, NOT_CONNECTED, OWNED,
-                                                            CalendarCommand, accounts, clean_title, matching)
-from voxd.commands.phrasebook import phrasebook
 from voxd.commands.builtin import without_politeness
+from voxd.commands.builtin.calendar.caldav_access import CalendarUnavailable, remove
+from voxd.commands.builtin.calendar.calendar_speech import spoken_when
+from voxd.commands.builtin.calendar.family_calendar import (
+    NOT_CALENDARS,
+    OWNED,
+    CalendarCommand,
+    clean_title,
+    single_event,
+)
+from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import find_time_expressions
 from voxd.language.templates import normalize_utterance
 
@@ -65,18 +69,10 @@ class RemoveEvent(CalendarCommand):
         return f"Do you want me to take {arguments.get('title')} off the calendar?"
 
     async def execute(self, request: CommandRequest, title: str) -> CommandResponse:
-        found = accounts(request)
-        if not found:
-            return CommandResponse(NOT_CONNECTED, success=False)
         try:
-            events = await events_between(found, request.now - timedelta(days=1), request.now + LOOK_AHEAD,
-                                          request.timezone)
-            event = matching(events, title, request.now)
-            if event is None:
-                return CommandResponse(f"I couldn't find {title} on the calendar.", success=False)
-            if event.recurring:
-                return CommandResponse(f"{event.title} repeats, so I've left it as it is: "
-                                       "remove a repeating event in your calendar app.", success=False)
+            event = await single_event(request, title, "remove")
+            if isinstance(event, CommandResponse):
+                return event
             await remove(event)
         except CalendarUnavailable as problem:
             return CommandResponse(str(problem), success=False)

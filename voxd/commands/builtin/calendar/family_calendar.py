@@ -255,18 +255,10 @@ class MoveEvent(CalendarCommand):
         return bool(arguments.get("title") and arguments.get("time"))
 
     async def execute(self, request: CommandRequest, title: str, time: str) -> CommandResponse:
-        found = accounts(request)
-        if not found:
-            return CommandResponse(NOT_CONNECTED, success=False)
         try:
-            events = await events_between(found, request.now - timedelta(days=1), request.now + LOOK_AHEAD,
-                                          request.timezone)
-            event = matching(events, clean_title(title) or title, request.now)
-            if event is None:
-                return CommandResponse(f"I couldn't find {clean_title(title)} on the calendar.", success=False)
-            if event.recurring:
-                return CommandResponse(f"{event.title} repeats, so I've left it as it is: "
-                                       "change a repeating event in your calendar app.", success=False)
+            event = await single_event(request, clean_title(title) or title, "change")
+            if isinstance(event, CommandResponse):
+                return event
             when = new_time(time, event, request)
             if when is None:
                 return CommandResponse(f"I didn't understand {time} as a time.", success=False)
@@ -276,6 +268,23 @@ class MoveEvent(CalendarCommand):
             return CommandResponse(str(problem), success=False)
         said = f"I've moved {event.title} to {spoken_when(start, request.now.date()).removeprefix('on ')}."
         return CommandResponse(said, data={"title": event.title, "start": start.isoformat(), "end": end.isoformat()})
+
+
+async def single_event(request: CommandRequest, title: str, change: str) -> CalendarEvent | CommandResponse:
+    """The soonest event not yet over whose title holds the words said, on the calendars the
+    request reads; else what to say (none connected, none found, or one that repeats: its uid names
+    the whole series, so moving or removing one would `change` them all). Raises CalendarUnavailable."""
+    found = accounts(request)
+    if not found:
+        return CommandResponse(NOT_CONNECTED, success=False)
+    events = await events_between(found, request.now - timedelta(days=1), request.now + LOOK_AHEAD, request.timezone)
+    event = matching(events, title, request.now)
+    if event is None:
+        return CommandResponse(f"I couldn't find {title} on the calendar.", success=False)
+    if event.recurring:
+        return CommandResponse(f"{event.title} repeats, so I've left it as it is: "
+                               f"{change} a repeating event in your calendar app.", success=False)
+    return event
 
 
 def matching(events: list[CalendarEvent], title: str, now: datetime) -> CalendarEvent | None:
