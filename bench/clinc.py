@@ -46,6 +46,7 @@ NUMBER_WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "
                 "half", "quarter", "a", "an", "dozen", "hour", "minute", "second"}
 IN_DOMAIN = ("right", "wrong_command", "wrong_arguments", "abstained")
 OUTSIDE = ("claimed", "tolerated", "declined")
+ISSUE_25 = ("alarm", "reminder", "reminder_update", "calendar", "calendar_update", "change_volume", "smart_home")
 
 
 @dataclass
@@ -190,6 +191,15 @@ def share(count: int, total: int) -> str:
     return f"{count}/{total} ({100 * count / total:.1f}%)" if total else "0/0"
 
 
+def by_intent(results: list[tuple[Query, Answer, str]], intents: tuple[str, ...] = ISSUE_25) -> None:
+    """Issue 25's intents one by one: right, and what else became of them."""
+    for intent in intents:
+        outcomes = Counter(outcome for query, _, outcome in results if query.intent == intent)
+        if outcomes:
+            rest = ", ".join(f"{o.replace('_', ' ')} {outcomes[o]}" for o in IN_DOMAIN[1:] if outcomes[o])
+            print(f"    {intent:16} right {outcomes['right']}/{sum(outcomes.values())}" + (f" ({rest})" if rest else ""))
+
+
 def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
     in_domain = [r for r in results if r[2] in IN_DOMAIN]
     outside = [r for r in results if r[2] in OUTSIDE]
@@ -211,6 +221,8 @@ def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
           f"{share(totals['wrong_arguments'], len(in_domain))}, abstained {share(totals['abstained'], len(in_domain))}")
     print(f"  must-not-claim: claimed {share(totals['claimed'], len(outside))} "
           f"(answered as a question or from the meal plan, allowed: {totals['tolerated']})")
+    print("  issue 25's intents:")
+    by_intent(results)
     claimers = Counter(answer.command for _, answer, outcome in results if outcome == "claimed")
     if claimers:
         print("  claimed by: " + ", ".join(f"{name} {count}" for name, count in claimers.most_common()))

@@ -126,6 +126,17 @@ def test_reminders_and_alarms_at_a_time_are_claimed_since_issue_25(text, command
     assert [name for name, _ in claims(text)] == [command]
 
 
+@pytest.mark.parametrize(("text", "stands"), [
+    ("don't let me forget to check the steak", True), ("make sure i remember to ring the bank", True),
+    ("remind me to water the plants", True), ("call mum", False), ("don't forget the milk", False)])
+def test_a_reminder_asked_for_without_the_word_stands_and_a_bare_task_does_not(text, stands):
+    """The semantic stage's set_reminder claim stands for a reminder asked for ("don't let me forget
+    to ..."), with or without its time (a missing time is asked for), never for a task alone."""
+    from voxd.commands.builtin.clock.reminders import SetReminder
+
+    assert SetReminder().stands({}, text) is stands
+
+
 # --- what each command says ---------------------------------------------------------------------
 
 def test_stop_answers_at_once():

@@ -159,6 +159,18 @@ def test_an_all_day_event_added_by_an_unrecognised_voice_goes_on_the_household_c
     assert (stored["dtstart"].dt, stored["dtend"].dt) == (date(2026, 3, 12), date(2026, 3, 13))
 
 
+def test_an_event_is_taken_off_the_speakers_calendar_and_a_repeating_one_is_left(clocked, home, server):
+    said_by(clocked, home["ann"], "add the vet on thursday at 2", "add_event")
+    assert events_named(calendar_of(server, "ann"), "Vet")
+    removed = said_by(clocked, home["ann"], "remove the vet from my calendar", "remove_event")  # word for word
+    assert removed == "I've taken Vet tomorrow at 2 PM off the calendar."  # the clock is a Wednesday
+    assert not events_named(calendar_of(server, "ann"), "Vet")
+    assert said_by(clocked, home["ann"], "remove the vet from my calendar", "remove_event") == (
+        "I couldn't find Vet on the calendar.")
+    assert heard(clocked, home["node"], "take swimming off the calendar", "remove_event") == (
+        "Swimming repeats, so I've left it as it is: remove a repeating event in your calendar app.")
+
+
 def test_a_repeating_event_is_not_moved(clocked, home):
     assert heard(clocked, home["node"], "move swimming to 11", "move_event") == (
         "Swimming repeats, so I've left it as it is: change a repeating event in your calendar app.")

@@ -177,7 +177,7 @@ def test_what_can_you_do_is_said_from_the_loaded_commands_and_listed_for_the_adm
     assert by_name["shred_notes"]["destructive"] is True and by_name["shred_notes"]["origin"] == "plug-in"
     assert by_name["get_date"]["topic"] == "the time and date" and len(by_name["get_date"]["examples"]) == 3
     assert [name for name, entry in by_name.items() if entry["destructive"]] == [
-        "cancel_alarm", "cancel_reminder", "cancel_timer", "shopping_list", "todo_list", "forget", "shred_notes"]
+        "cancel_alarm", "cancel_reminder", "cancel_timer", "remove_event", "shopping_list", "todo_list", "forget", "shred_notes"]
 
 
 @pytest.mark.parametrize("answer, meant", [

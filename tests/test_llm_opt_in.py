@@ -10,11 +10,16 @@ import asyncio
 import dataclasses
 from pathlib import Path
 import socket
+from types import SimpleNamespace
+from typing import cast
 
-from conftest import register_node, say
+import httpx
+
+from conftest import node_headers, register_node, say
 from pipeline_fakes import FakeModel, FakeStore, chose, make_pipeline, said
 from test_pipeline import Lookup, run
-from voxd.commands.api import Command
+from voxd.commands.api import Command, CommandRequest
+from voxd.commands.builtin.help import Help
 from voxd.commands.registry import built_in_commands
 from voxd.commands.wording import summary
 from voxd.services.command_center.pipeline.no_model import not_understood_reply
@@ -41,6 +46,27 @@ def test_with_no_model_configured_an_unclaimed_utterance_is_a_normal_answer(make
     assert "completion by" not in daemon.output()  # the proxy was not asked
     understood = say(daemon, node, "what's 3 times 4").json()  # fast paths unchanged
     assert (understood["routed_by"], understood["understood"]) == ("pre_route", True)
+    # Issue 23 §4: with no model, help offers nothing that needs one (questions), nor does the list
+    helped = say(daemon, node, "what can you do").json()
+    offered = [entry["topic"] for entry in helped["result"]["data"]["topics"]]
+    assert helped["command"] == "help" and "timers" in offered and "questions" not in offered
+    listed = httpx.get(daemon.url("command-center") + "/api/v0/commands", headers=node_headers(node)).json()
+    assert listed["spoken_help"] == helped["text"]
+
+
+def test_help_offers_questions_only_when_a_model_is_configured():
+    helper = next(command for command in built_in_commands() if isinstance(command, Help))
+    helper.commands = built_in_commands()
+    request = cast(CommandRequest, SimpleNamespace())
+    offered = {}
+    for configured in (True, False):
+        async def presence(configured: bool = configured) -> bool:
+            return configured
+        helper.model_configured = presence
+        answer = asyncio.run(helper.execute(request))
+        offered[configured] = [entry["topic"] for entry in answer.data["topics"]]
+    assert "questions" in offered[True] and "questions" not in offered[False]
+    assert set(offered[False]) == set(offered[True]) - {"questions"}
 
 
 def test_a_configured_model_that_does_not_answer_is_still_a_503(make_daemon):

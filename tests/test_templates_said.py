@@ -140,6 +140,7 @@ SAID: dict[str, tuple[str, ...]] = {
                   "add the dentist on friday at 3", "schedule a haircut next tuesday at 11",
                   "create an event called book club on wednesday at 7pm", "add my dentist appointment to the calendar"),
     "move_event": ("move the dentist to 4", "reschedule the vet on tuesday at 10"),
+    "remove_event": ("remove the dentist from my calendar", "take swimming off the calendar"),
     "remember": (
         "remember that I like jazz",
         "please keep in mind I take sugar in my tea",

@@ -58,10 +58,12 @@ def overview(commands: list[Command]) -> list[CommandSummary]:
     return [summarize(command) for command in commands]
 
 
-def topics(commands: list[Command]) -> list[tuple[str, str]]:
+def topics(commands: list[Command], with_model: bool = True) -> list[tuple[str, str]]:
     """(topic, example) once a topic, in the order the commands load, for commands offered in the
-    help; the household's plug-ins first (up to PLUG_IN_TOPICS), then the built-ins."""
-    offered = [command for command in commands if command.in_help and examples_of(command)]
+    help; the household's plug-ins first (up to PLUG_IN_TOPICS), then the built-ins. Without a
+    model, no command that needs one (`Command.needs_model`: questions) is offered: it could not answer."""
+    offered = [command for command in commands if command.in_help and examples_of(command)
+               and (with_model or command.needs_model is None)]
     first: dict[str, str] = {}
     for command in offered:
         first.setdefault(topic_of(command), examples_of(command)[0])
@@ -75,10 +77,10 @@ def quoted_list(sentences: list[str]) -> str:
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]
 
 
-def spoken_help(commands: list[Command], most: int = SPOKEN_TOPICS) -> str:
+def spoken_help(commands: list[Command], with_model: bool = True, most: int = SPOKEN_TOPICS) -> str:
     """What "what can you do" answers: one example a topic, at most `most` of them, and how many
     more there are."""
-    found = topics(commands)
+    found = topics(commands, with_model)
     if not found:
         return "I have no commands loaded yet."
     said = quoted_list([example for _, example in found[:most]])

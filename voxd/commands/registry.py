@@ -20,6 +20,7 @@ BUILT_IN_MODULES = (
     "clock.reminders",  # before timers: "remind me in two hours to check the oven" is a reminder
     "clock.timers",
     "calendar.family_calendar",
+    "calendar.calendar_removal",
     "kitchen.measurements",
     "kitchen.recipes",  # before lists: "add the lasagne ingredients to the shopping list" is a recipe's
     "kitchen.lists",

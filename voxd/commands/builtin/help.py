@@ -1,10 +1,13 @@
 """`help`: "what can you do" answered from the commands that are loaded, the household's plug-ins
 among them (voxd.commands.overview.spoken_help: one example a topic, a few topics), so the answer
-grows with every command installed. The command center hands it the list when it loads them."""
+grows with every command installed. The command center hands it the list when it loads them, and
+how to ask whether a language model is configured: without one, what needs a model (questions) is
+not offered."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse
 from voxd.commands.overview import spoken_help, topics
@@ -40,10 +43,12 @@ class Help(Command):
     def __init__(self) -> None:
         super().__init__()
         self.commands: list[Command] = [self]  # every loaded command, once the command center has them
+        self.model_configured: Callable[[], Awaitable[bool]] | None = None  # None: no model to ask
 
     async def execute(self, request: CommandRequest) -> CommandResponse:
-        found = topics(self.commands)
-        return CommandResponse(spoken_help(self.commands),
+        with_model = self.model_configured is not None and await self.model_configured()
+        found = topics(self.commands, with_model)
+        return CommandResponse(spoken_help(self.commands, with_model),
                                data={"topics": [{"topic": topic, "example": example} for topic, example in found]})
 
 

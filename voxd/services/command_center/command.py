@@ -188,7 +188,7 @@ async def pipeline_context(app: web.Application):
     follow_routing_settings(app, pipeline, lambda settings: semantic_router(commands, settings))
     for command in commands:
         if isinstance(command, Help):  # says what every loaded command does, plug-ins included
-            command.commands = commands
+            command.commands, command.model_configured = commands, model.configured
     researching = asyncio.create_task(research_desk(app, commands, model).run(), name="research desk")
     yield
     await stop_tasks(researching)
@@ -238,8 +238,9 @@ class CommandList:
 
 
 async def list_commands(call: Call[None]) -> web.Response:
-    commands = call.app[PIPELINE].commands
-    return json_response(CommandList(overview(commands), spoken_help(commands)))
+    pipeline = call.app[PIPELINE]
+    with_model = await pipeline.model.configured()
+    return json_response(CommandList(overview(pipeline.commands), spoken_help(pipeline.commands, with_model)))
 
 
 ROUTES = [

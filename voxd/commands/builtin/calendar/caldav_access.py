@@ -185,6 +185,12 @@ def reschedule(event: CalendarEvent, start: datetime | date, end: datetime | dat
     stored.save()
 
 
+def delete_event(event: CalendarEvent) -> None:
+    """Take one single event off its calendar (blocking); the caller leaves a repeating one alone,
+    whose uid names the whole series."""
+    open_calendar(event.account).event_by_uid(event.uid).delete()
+
+
 async def events_between(accounts: list[CalendarAccount], start: datetime, end: datetime,
                          zone: ZoneInfo) -> list[CalendarEvent]:
     """The events of every account in the time, in order, each once (two accounts may share one
@@ -208,6 +214,10 @@ async def add_to(account: CalendarAccount, title: str, start: datetime | date, e
 
 async def move(event: CalendarEvent, start: datetime | date, end: datetime | date) -> None:
     await off_the_loop(event.account, lambda: reschedule(event, start, end))
+
+
+async def remove(event: CalendarEvent) -> None:
+    await off_the_loop(event.account, lambda: delete_event(event))
 
 
 def check_connection(account: CalendarAccount) -> str:

@@ -50,10 +50,11 @@ ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want
                     r"(?P<title>.+?)(?: (?:on|to|in|into|for) (?:my|our|the|the family|the household|\w+s) "
                     r"(?:calendar|diary|schedule))?$")
 MOVING = re.compile(r"\b(?:move|reschedule|change|shift|push) (?P<title>.+?) (?:to|till|until) (?P<time>.+)$")
-# Not the calendar's, or not what it does: reminders, alarms, lists, and removing events (the crowd's
-# calendar_update sentences teach both adding and removing; voxd removes none), rides and travel.
-NOT_EVENTS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?"
-                        r"|remove|delete|cancel|clear|erase|uber|taxi|cab|flight|hotel|motel)\b")
+# Not the calendar's: reminders, alarms, lists, rides and travel.
+NOT_CALENDARS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?"
+                           r"|uber|taxi|cab|flight|hotel|motel)\b")
+# Taking an event off is remove_event's alone (calendar_removal.py): the others decline it.
+REMOVING = re.compile(r"\b(?:remove|delete|cancel|clear|erase|scratch|get rid of|take .+ off)\b")
 
 
 def accounts(request: CommandRequest) -> list[CalendarAccount]:
@@ -76,7 +77,8 @@ class CalendarCommand(Command):
     required_secrets = SECRETS
 
     def declines(self, text: str) -> bool:
-        return super().declines(text) or NOT_EVENTS.search(normalize_utterance(text)) is not None
+        said = normalize_utterance(text)
+        return super().declines(text) or NOT_CALENDARS.search(said) is not None or REMOVING.search(said) is not None
 
 
 class CalendarEvents(CalendarCommand):
@@ -253,18 +255,10 @@ class MoveEvent(CalendarCommand):
         return bool(arguments.get("title") and arguments.get("time"))
 
     async def execute(self, request: CommandRequest, title: str, time: str) -> CommandResponse:
-        found = accounts(request)
-        if not found:
-            return CommandResponse(NOT_CONNECTED, success=False)
         try:
-            events = await events_between(found, request.now - timedelta(days=1), request.now + LOOK_AHEAD,
-                                          request.timezone)
-            event = matching(events, clean_title(title) or title, request.now)
-            if event is None:
-                return CommandResponse(f"I couldn't find {clean_title(title)} on the calendar.", success=False)
-            if event.recurring:
-                return CommandResponse(f"{event.title} repeats, so I've left it as it is: "
-                                       "change a repeating event in your calendar app.", success=False)
+            event = await single_event(request, clean_title(title) or title, "change")
+            if isinstance(event, CommandResponse):
+                return event
             when = new_time(time, event, request)
             if when is None:
                 return CommandResponse(f"I didn't understand {time} as a time.", success=False)
@@ -274,6 +268,23 @@ class MoveEvent(CalendarCommand):
             return CommandResponse(str(problem), success=False)
         said = f"I've moved {event.title} to {spoken_when(start, request.now.date()).removeprefix('on ')}."
         return CommandResponse(said, data={"title": event.title, "start": start.isoformat(), "end": end.isoformat()})
+
+
+async def single_event(request: CommandRequest, title: str, change: str) -> CalendarEvent | CommandResponse:
+    """The soonest event not yet over whose title holds the words said, on the calendars the
+    request reads; else what to say (none connected, none found, or one that repeats: its uid names
+    the whole series, so moving or removing one would `change` them all). Raises CalendarUnavailable."""
+    found = accounts(request)
+    if not found:
+        return CommandResponse(NOT_CONNECTED, success=False)
+    events = await events_between(found, request.now - timedelta(days=1), request.now + LOOK_AHEAD, request.timezone)
+    event = matching(events, title, request.now)
+    if event is None:
+        return CommandResponse(f"I couldn't find {title} on the calendar.", success=False)
+    if event.recurring:
+        return CommandResponse(f"{event.title} repeats, so I've left it as it is: "
+                               f"{change} a repeating event in your calendar app.", success=False)
+    return event
 
 
 def matching(events: list[CalendarEvent], title: str, now: datetime) -> CalendarEvent | None:

@@ -35,6 +35,10 @@ MEANT_TO_REMEMBER = re.compile(r"\b(?:wanted|meant|needed|asked you) to (?:remem
                                r"|\bnot (?:want|wanting) to forget\b")
 
 
+# A reminder asked for without the word: "don't let me forget to check the steak".
+NOT_TO_FORGET = re.compile(r"\b(?:do not|dont) let (?:me|us) forget\b|\bmake sure (?:i|we) remember\b")
+
+
 def names_a_reminder(text: str) -> bool:
     return "remind" in normalize_utterance(text)
 
@@ -96,8 +100,9 @@ class SetReminder(Command):
         return arguments
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        """A reminder named, or a task with its time: "call mum" alone is nobody's reminder."""
-        return names_a_reminder(text) or (bool(arguments.get("task")) and bool(arguments.get("time")))
+        """A reminder asked for, or a task with its time: "call mum" alone is nobody's reminder."""
+        return (names_a_reminder(text) or NOT_TO_FORGET.search(normalize_utterance(text)) is not None
+                or (bool(arguments.get("task")) and bool(arguments.get("time"))))
 
     async def execute(self, request: CommandRequest, task: str, time: Any, repeat: str | None = None,
                       everyone: bool | None = None) -> CommandResponse:

@@ -24,7 +24,7 @@ OFFERED = 3  # examples: the reply is spoken, and "what can you do" says more
 
 
 def not_understood_reply(commands: list[Command]) -> str:
-    examples = [example for _, example in topics(commands)[:OFFERED]]
+    examples = [example for _, example in topics(commands, with_model=False)[:OFFERED]]
     offer = f" You can ask me things like {quoted_list(examples)}, or ask what I can do." if examples else ""
     return "Sorry, I didn't understand that." + offer + " " + ADD_A_MODEL
 
