@@ -24,6 +24,7 @@ from voxd.wire.speech import Transcription
 
 log = logging.getLogger("voxd.command-center.stream")
 T = TypeVar("T")
+TRAILING_SILENCE = b"\0\0" * int(0.8 * SAMPLE_RATE)  # the node's silence_seconds after the last word
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,9 @@ async def completeness(pipeline: Pipeline, text: str, household_id: str) -> bool
 
 
 async def transcribe(tools: StreamTools, pcm: bytes, household_id: str) -> Transcription:
-    return await tools.pipeline.speech.transcribe(wav_of(pcm), household_id)
+    """The speech so far, with the silence a node's WAV would end on: whisper reads the last word of a
+    clip cut 0.2 s after it worse ("what is seven times well" for espeak-ng's "... twelve")."""
+    return await tools.pipeline.speech.transcribe(wav_of(pcm + TRAILING_SILENCE), household_id)
 
 
 async def timed(work: Awaitable[T]) -> tuple[T, float]:
