@@ -15,6 +15,7 @@ from voxd.services.command_center.streaming.end_of_turn import Moment, decide
 from voxd.services.command_center.streaming.judging import Judgement, Score, StreamTools, judge, score, transcribe
 from voxd.services.command_center.streaming.pauses import SpeechTracker, VoiceActivity
 from voxd.services.command_center.streaming.protocol import BYTES_PER_SECOND, EndReason
+from voxd.services.command_center.streaming.smart_turn import SmartTurn
 from voxd.wire.speech import Transcription
 
 DEADLINE_SLACK = 10.0  # seconds a turn may take beyond its longest audio (a node's network)
@@ -133,7 +134,7 @@ class ListeningTurn:
                         judged is not None, model is not None)
         return decide(moment, rules)
 
-    def _judge_pause(self, model: Any) -> None:
+    def _judge_pause(self, model: SmartTurn) -> None:
         """The model at once (it is quick), the words beside it: both of the audio as it is now."""
         chunks, pcm = self.tracker.speech_chunks, bytes(self.pcm)
         self.scores.start(chunks, lambda: score(model, pcm, chunks))
