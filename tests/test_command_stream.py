@@ -177,7 +177,6 @@ def wav_seconds(data: bytes) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="issue 24 open: Smart Turn ends \"what is seven times twelve\" after \"seven\" in espeak-ng speech; the half sentence must hold the turn", strict=False)
 def test_a_streamed_turn_is_answered_sentence_by_sentence_and_a_follow_up_uses_the_same_stream(voice):
     node = register_node(voice)
     timer, sum_ = run(one_stream(voice, node, pcm_of(espeak("set a timer for five minutes")),

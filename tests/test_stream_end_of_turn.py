@@ -15,28 +15,36 @@ from voxd.services.command_center.streaming.end_of_turn import Moment, TurnRules
 from voxd.services.command_center.streaming.pauses import SpeechTracker, energy, voice_activity
 from voxd.services.command_center.streaming.protocol import EndReason
 
-RULES = TurnRules(pause=0.16, silence_ceiling=1.5, threshold=0.5, max_turn=20, fixed_silence=0.8)
+RULES = TurnRules(pause=0.16, silence_ceiling=1.5, threshold=0.5, max_turn=20, fixed_silence=0.8, sure=0.9)
 
 
-def at(silence: float, probability: float | None = None, complete: bool | None = None, judged: bool = True,
+def at(silence: float, probability: float | None = None, complete: bool | None = None, heard: bool = True,
        seconds: float = 3.0, speech: bool = True, model: bool = True) -> EndReason | None:
-    return decide(Moment(seconds, silence, speech, probability, complete, judged, model), RULES)
+    return decide(Moment(seconds, silence, speech, probability, complete, heard, model), RULES)
 
 
-def test_a_finished_sentence_ends_at_the_first_judged_pause():
-    assert at(0.2, probability=0.9) is EndReason.SMART_TURN
-    assert at(0.2, probability=0.9, judged=False) is None  # the pause is not judged yet
+def test_words_that_are_no_command_end_at_the_models_threshold():
+    assert at(0.2, probability=0.6) is EndReason.SMART_TURN
+    assert at(0.2, probability=0.4) is None
+    assert at(0.2) is None  # the model's probability is not in yet
     assert at(0.1, probability=0.9) is None  # not a pause yet
 
 
-def test_a_whole_command_ends_the_turn_even_where_the_model_hesitates():
+def test_before_the_words_are_in_only_a_sure_model_ends_the_turn():
+    assert at(0.2, probability=0.95, heard=False) is EndReason.SMART_TURN
+    assert at(0.2, probability=0.8, heard=False) is None  # it waits for the words
+    assert at(0.2, heard=False) is None
+
+
+def test_a_whole_command_ends_the_turn_even_where_the_model_hesitates_or_is_not_in():
     assert at(0.2, probability=0.3, complete=True) is EndReason.COMPLETE_COMMAND
+    assert at(0.2, complete=True) is EndReason.COMPLETE_COMMAND  # the model is not needed
     assert at(0.2, probability=0.3) is None
     assert at(0.2, probability=0.05, complete=True) is None  # the model is sure the speaker goes on
 
 
 def test_half_a_sentence_waits_for_the_silence_ceiling():
-    assert at(0.2, probability=0.99, complete=False) is None
+    assert at(0.2, probability=0.99, complete=False) is None  # the words hold even a sure model
     assert at(1.4, probability=0.99, complete=False) is None
     assert at(1.5, probability=0.99, complete=False) is EndReason.SILENCE_CEILING
     assert at(1.5, probability=0.01) is EndReason.SILENCE_CEILING
@@ -49,13 +57,16 @@ def test_the_longest_turn_and_no_speech():
 
 
 def test_without_the_model_a_fixed_silence_ends_the_turn():
-    assert at(0.5, judged=False, model=False) is None
-    assert at(0.8, judged=False, model=False) is EndReason.SILENCE_CEILING
+    assert at(0.5, heard=False, model=False) is None
+    assert at(0.8, heard=False, model=False) is EndReason.SILENCE_CEILING
 
 
 @pytest.mark.parametrize("text, half", [("set a timer for", True), ("Add eggs and", True), ("", True),
                                         ("remind me to", True), ("set a timer for ten minutes.", False),
-                                        ("stop", False), ("What's the weather?", False)])
+                                        ("stop", False), ("What's the weather?", False),
+                                        ("what is seven", True), ("What is 7?", True), ("what's twenty one", True),
+                                        ("What is 7 times", True), ("What is 7 times 12?", False),
+                                        ("set a timer for 10", False), ("what is the time", False)])
 def test_half_sentences(text, half):
     assert half_sentence(text) is half
 
@@ -143,9 +154,9 @@ def test_closing_a_turn_cancels_its_judgement_and_frees_its_audio():
         listening.feed(pcm_of(espeak("add eggs")) + silence(0.3))
         assert listening.check() is None  # a pause: judged in the background
         await asyncio.wait_for(speech.started.wait(), 30)
-        judging = listening._judging
+        judging = listening.words.task
         await listening.close()
-        return judging.cancelled(), len(listening.pcm), listening._judging
+        return judging.cancelled(), len(listening.pcm), listening.words.task
     assert asyncio.run(dropped()) == (True, 0, None)
 
 
@@ -192,7 +203,8 @@ def pipeline_hearing(text: str):
 
 
 @pytest.mark.parametrize("text, complete", [("set a timer for", False), ("set a timer for ten minutes", True),
-                                            ("stop", True), ("tell me something nice", None)])
+                                            ("stop", True), ("tell me something nice", None),
+                                            ("What is 7?", False), ("What is 7 times 12?", True)])
 def test_what_the_words_say(text, complete):
     from voxd.services.command_center.streaming.judging import completeness
     assert asyncio.run(completeness(pipeline_hearing(text), text, "home")) is complete
@@ -223,3 +235,35 @@ def test_a_judged_half_sentence_waits_for_the_silence_ceiling_and_a_whole_comman
     assert asyncio.run(judged("set a timer for", 0.4)) is None
     assert asyncio.run(judged("set a timer for", 1.6)) is EndReason.SILENCE_CEILING
     assert asyncio.run(judged("set a timer for ten minutes", 0.3)) is EndReason.COMPLETE_COMMAND
+
+
+class HeldSpeech:
+    """A speech-to-text service that answers when let go, counting the transcriptions asked of it."""
+
+    def __init__(self) -> None:
+        self.go, self.asked = asyncio.Event(), 0
+
+    async def transcribe(self, audio: bytes, household_id: str, identify: bool = True):
+        from voxd.wire.speech import Timings, Transcription
+        self.asked += 1
+        await self.go.wait()
+        return Transcription("add eggs", "en", 0, None, Timings(0, 0, 0))
+
+
+def test_a_sure_model_ends_the_turn_before_the_words_and_the_transcription_under_way_is_the_final_one():
+    from voxd.services.command_center.streaming.judging import StreamTools
+    from voxd.services.command_center.streaming.listening import ListeningTurn
+
+    async def ended():
+        speech = HeldSpeech()
+        tools = StreamTools(pipeline_hearing("add eggs"), lambda: Certain(), lambda: RULES)
+        tools.pipeline.speech = speech
+        listening = ListeningTurn(tools, "home", voice_activity())
+        listening.feed(pcm_of(espeak("add eggs")) + silence(0.3))
+        reason = await asyncio.wait_for(listening.listen(), 30)  # the words are still being heard
+        in_flight = listening.judgement is None
+        speech.go.set()
+        heard = await listening.transcript()
+        await listening.close()
+        return reason, in_flight, heard.text, speech.asked
+    assert asyncio.run(ended()) == (EndReason.SMART_TURN, True, "add eggs", 1)

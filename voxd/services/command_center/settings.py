@@ -49,10 +49,14 @@ STREAM_SILENCE_CEILING = Setting("VOXD_STREAM_SILENCE_CEILING", DURATION, 1.5, "
 STREAM_FIXED_SILENCE = Setting("VOXD_STREAM_FIXED_SILENCE", DURATION, 0.8, "The silence that ends a streamed "
                                "turn when the end-of-turn model (Smart Turn) is not installed.",
                                minimum=0.1, maximum=10, live=True)
-END_OF_TURN_THRESHOLD = Setting("VOXD_END_OF_TURN_THRESHOLD", NUMBER, 0.5, "The least probability, by the "
-                                "end-of-turn model, that a pause ends the turn (a command the templates or the "
-                                "semantic stage claim completely ends it at a quarter of this).",
+END_OF_TURN_THRESHOLD = Setting("VOXD_END_OF_TURN_THRESHOLD", NUMBER, 0.95, "The least probability, by the "
+                                "end-of-turn model, that ends a streamed turn at a pause whose words are neither "
+                                "a whole command (which ends it at once) nor half a sentence (which holds it).",
                                 minimum=0, maximum=1, live=True)
+END_OF_TURN_SURE = Setting("VOXD_END_OF_TURN_SURE", NUMBER, 1.0, "The least probability, by the end-of-turn "
+                           "model, that ends a streamed turn at a pause before its words are transcribed (1: "
+                           "never; on synthetic speech the model is as sure of \"set a timer for\" as of a "
+                           "whole command).", minimum=0, maximum=1, live=True)
 STREAM_MAX_TURN = Setting("VOXD_STREAM_MAX_TURN", DURATION, 20.0, "The longest a streamed turn may be "
                           "(its audio); then it ends and is answered.", minimum=1, maximum=120, live=True)
 STREAM_IDLE_TIMEOUT = Setting("VOXD_STREAM_IDLE_TIMEOUT", DURATION, 300.0, "How long a node's stream may "
@@ -67,8 +71,8 @@ ARBITRATION_WINDOW = Setting("VOXD_ARBITRATION_WINDOW", DURATION, 0.4, "Turns th
 
 SETTINGS = (BROKER_URL, BROKER_PORT, BROKER_PUBLIC_URL, SPEECH_BIAS, REPLY_BUDGET, FAST_PATH, SEMANTIC,
             SEMANTIC_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_BROAD_THRESHOLD, SEARCH_URL, RESEARCH_PAGES,
-            STREAM_PAUSE, STREAM_SILENCE_CEILING, STREAM_FIXED_SILENCE, END_OF_TURN_THRESHOLD, STREAM_MAX_TURN,
-            STREAM_IDLE_TIMEOUT, END_OF_TURN_MODEL, ARBITRATION_WINDOW)
+            STREAM_PAUSE, STREAM_SILENCE_CEILING, STREAM_FIXED_SILENCE, END_OF_TURN_THRESHOLD, END_OF_TURN_SURE,
+            STREAM_MAX_TURN, STREAM_IDLE_TIMEOUT, END_OF_TURN_MODEL, ARBITRATION_WINDOW)
 
 # Alarms (docs/alarms-and-reminders.md): how long one rings unstopped, and how often it is said again.
 ALARM_RING_TIME = Setting("VOXD_ALARM_RING_TIME", DURATION, 300.0, "How long an alarm rings when nobody "

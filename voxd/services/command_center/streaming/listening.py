@@ -1,19 +1,72 @@
 """One streamed turn while the person speaks: its audio, its pauses, the judgement of the latest
-pause, and the moment it ends (end_of_turn.py). A judgement is kept and reused for the final
-transcript when no speech came after it, so the end of a turn usually costs no transcription."""
+pause (the model's probability and the words, each used as soon as it is in), and the moment it
+ends (end_of_turn.py). The words of a pause are kept and reused for the final transcript when no
+speech came after it, so the end of a turn usually costs no transcription: a turn the model ends
+before its words are in takes the transcription already under way."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable, Coroutine
+from typing import Any, Generic, TypeVar
 
 from voxd.services.command_center.streaming.end_of_turn import Moment, decide
-from voxd.services.command_center.streaming.judging import Judgement, StreamTools, judge, transcribe
+from voxd.services.command_center.streaming.judging import Judgement, Score, StreamTools, judge, score, transcribe
 from voxd.services.command_center.streaming.pauses import SpeechTracker, VoiceActivity
 from voxd.services.command_center.streaming.protocol import BYTES_PER_SECOND, EndReason
+from voxd.services.command_center.streaming.smart_turn import SmartTurn
 from voxd.wire.speech import Transcription
 
 DEADLINE_SLACK = 10.0  # seconds a turn may take beyond its longest audio (a node's network)
+T = TypeVar("T")
+
+
+class PauseWork(Generic[T]):
+    """One part of a pause's judgement worked out in the background (the words, or the model's
+    probability): started once a pause, its result kept with the speech it is of."""
+
+    def __init__(self, changed: asyncio.Event, name: str) -> None:
+        self.changed, self.name = changed, name
+        self.task: asyncio.Task[T] | None = None
+        self.chunks = -1  # the speech the task in flight is of
+        self.result: T | None = None
+        self.result_chunks = -1
+
+    def start(self, chunks: int, work: Callable[[], Coroutine[Any, Any, T]]) -> None:
+        if self.chunks == chunks:
+            return  # this pause is being worked out, or is
+        self.cancel()
+        self.chunks = chunks
+        self.task = asyncio.create_task(work(), name=self.name)
+        self.task.add_done_callback(lambda task: self._done(task, chunks))
+
+    def _done(self, task: asyncio.Task[T], chunks: int) -> None:
+        if not task.cancelled() and task.exception() is None:
+            self.result, self.result_chunks = task.result(), chunks
+        self.changed.set()  # a failure leaves the other part and the silence rules to end the turn
+
+    def of(self, chunks: int) -> T | None:
+        """The result when it is of the speech as it is now (no speech came after its pause)."""
+        return self.result if self.result_chunks == chunks else None
+
+    async def finish(self, chunks: int) -> T | None:
+        """The result for `chunks`, waiting for the task in flight for them (None: failed, or none)."""
+        if self.result_chunks != chunks and self.task is not None and self.chunks == chunks:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.shield(self.task)
+        return self.of(chunks)
+
+    def cancel(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+    async def close(self) -> None:
+        self.cancel()
+        if self.task is not None:
+            with contextlib.suppress(BaseException):
+                await self.task
+        self.task = None
 
 
 class ListeningTurn:
@@ -22,9 +75,8 @@ class ListeningTurn:
         self.tracker = SpeechTracker(vad)
         self.pcm = bytearray()
         self.changed = asyncio.Event()
-        self.judgement: Judgement | None = None
-        self._judging: asyncio.Task[Judgement] | None = None
-        self._judging_chunks = -1
+        self.words: PauseWork[Judgement] = PauseWork(self.changed, "hear a pause")
+        self.scores: PauseWork[Score] = PauseWork(self.changed, "score a pause")
         self.node_end: str | None = None  # the node ended the turn itself: its reason
 
     def feed(self, pcm: bytes) -> None:
@@ -40,9 +92,17 @@ class ListeningTurn:
         self.changed.set()
 
     @property
+    def judgement(self) -> Judgement | None:
+        """The words of the current pause (None: not in yet, or speech came after it)."""
+        return self.words.of(self.tracker.speech_chunks)
+
+    @property
+    def score(self) -> Score | None:
+        return self.scores.of(self.tracker.speech_chunks)
+
+    @property
     def current(self) -> bool:
-        """The judgement is of the speech as it is now (no speech came after its pause)."""
-        return self.judgement is not None and self.judgement.speech_chunks == self.tracker.speech_chunks
+        return self.judgement is not None
 
     async def listen(self) -> EndReason | str:
         """Waits for the end: an EndReason, or the node's own reason ("no_speech", "cancelled"...).
@@ -65,48 +125,30 @@ class ListeningTurn:
 
     def check(self) -> EndReason | None:
         rules, tracker = self.tools.rules(), self.tracker
-        model = self.tools.smart_turn() is not None
-        if model and tracker.heard_speech and tracker.silence >= rules.pause and not self.current:
-            self._start_judging()
-        judged = self.current
+        model = self.tools.smart_turn()
+        if model is not None and tracker.heard_speech and tracker.silence >= rules.pause:
+            self._judge_pause(model)
+        judged, scored = self.judgement, self.score
         moment = Moment(tracker.seconds, tracker.silence, tracker.heard_speech,
-                        self.judgement.probability if judged and self.judgement else None,
-                        self.judgement.complete if judged and self.judgement else None, judged, model)
+                        scored.probability if scored else None, judged.complete if judged else None,
+                        judged is not None, model is not None)
         return decide(moment, rules)
 
-    def _start_judging(self) -> None:
-        chunks = self.tracker.speech_chunks
-        if self._judging_chunks == chunks:
-            return  # this pause is being judged
-        self._cancel_judging()
-        self._judging_chunks = chunks
-        self._judging = asyncio.create_task(judge(self.tools, bytes(self.pcm), chunks, self.household_id),
-                                            name="judge a pause")
-        self._judging.add_done_callback(self._judged)
-
-    def _judged(self, task: asyncio.Task[Judgement]) -> None:
-        if not task.cancelled() and task.exception() is None:
-            self.judgement = task.result()
-        self.changed.set()  # a failed judgement leaves the silence rules to end the turn
-
-    def _cancel_judging(self) -> None:
-        if self._judging is not None and not self._judging.done():
-            self._judging.cancel()
+    def _judge_pause(self, model: SmartTurn) -> None:
+        """The model at once (it is quick), the words beside it: both of the audio as it is now."""
+        chunks, pcm = self.tracker.speech_chunks, bytes(self.pcm)
+        self.scores.start(chunks, lambda: score(model, pcm, chunks))
+        self.words.start(chunks, lambda: judge(self.tools, pcm, chunks, self.household_id))
 
     async def transcript(self) -> Transcription:
-        """What was said: the current judgement's, the one being made, or a transcription now."""
-        if not self.current and self._judging is not None and self._judging_chunks == self.tracker.speech_chunks:
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.shield(self._judging)
-        if self.current and self.judgement is not None:
-            return self.judgement.heard
+        """What was said: the current pause's words, the ones being heard, or a transcription now."""
+        judged = await self.words.finish(self.tracker.speech_chunks)
+        if judged is not None:
+            return judged.heard
         return await transcribe(self.tools, bytes(self.pcm), self.household_id)
 
     async def close(self) -> None:
-        """Frees the turn: a judgement in flight is cancelled, the audio dropped."""
-        self._cancel_judging()
-        if self._judging is not None:
-            with contextlib.suppress(BaseException):
-                await self._judging
-        self._judging = None
+        """Frees the turn: the judgements in flight are cancelled, the audio dropped."""
+        await self.words.close()
+        await self.scores.close()
         self.pcm = bytearray()

@@ -22,8 +22,8 @@ from voxd.kit.routes import Call, Route
 from voxd.kit.settings_live import LiveSettings
 from voxd.services.command_center.pipeline.pipeline import PIPELINE
 from voxd.services.command_center.settings import (
-    ARBITRATION_WINDOW, END_OF_TURN_MODEL, END_OF_TURN_THRESHOLD, STREAM_FIXED_SILENCE, STREAM_IDLE_TIMEOUT,
-    STREAM_MAX_TURN, STREAM_PAUSE, STREAM_SILENCE_CEILING,
+    ARBITRATION_WINDOW, END_OF_TURN_MODEL, END_OF_TURN_SURE, END_OF_TURN_THRESHOLD, STREAM_FIXED_SILENCE,
+    STREAM_IDLE_TIMEOUT, STREAM_MAX_TURN, STREAM_PAUSE, STREAM_SILENCE_CEILING,
 )
 from voxd.services.command_center.streaming.arbitration import Arbiter
 from voxd.services.command_center.streaming.end_of_turn import TurnRules
@@ -56,7 +56,7 @@ class Streams:
     def rules(self) -> TurnRules:
         value = self.live.value
         return TurnRules(value(STREAM_PAUSE), value(STREAM_SILENCE_CEILING), value(END_OF_TURN_THRESHOLD),
-                         value(STREAM_MAX_TURN), value(STREAM_FIXED_SILENCE))
+                         value(STREAM_MAX_TURN), value(STREAM_FIXED_SILENCE), value(END_OF_TURN_SURE))
 
     async def close_all(self, app: web.Application | None = None) -> None:
         await asyncio.gather(*(stream.ws.close(code=1001, message=b"shutting down")

@@ -26,13 +26,13 @@ log = logging.getLogger("voxd.command-center.stream")
 
 def log_end(node_id: str, reason: str, listening: ListeningTurn) -> None:
     """One line a turn: why it ended and what its last judged pause cost (docs/performance.md)."""
-    judged, tracker = listening.judgement, listening.tracker
-    costs = (f"; last pause judged: transcription {judged.transcribe_ms:.0f} ms, smart turn "
-             f"{judged.smart_turn_ms if judged.smart_turn_ms is not None else '-'} ms, probability "
-             f"{judged.probability if judged.probability is not None else '-'}, complete {judged.complete}"
-             if judged is not None else "")
-    log.info("stream turn of %s ended (%s) after %.2f s of audio, %.2f s of it silence after the speech%s",
-             node_id, reason, tracker.seconds, tracker.silence, costs)
+    tracker, judged, scored = listening.tracker, listening.judgement, listening.score
+    words = (f"transcription {judged.transcribe_ms:.0f} ms, complete {judged.complete}" if judged is not None
+             else "words not in yet")
+    model = (f"smart turn {scored.smart_turn_ms:.0f} ms, probability {scored.probability:.2f}" if scored is not None
+             else "smart turn not in")
+    log.info("stream turn of %s ended (%s) after %.2f s of audio, %.2f s of it silence after the speech; "
+             "the pause: %s; %s", node_id, reason, tracker.seconds, tracker.silence, model, words)
 
 
 class Stream:
