@@ -28,9 +28,16 @@ MAX_HOUSEHOLDS = 1000
 MAX_ITEMS = 40  # the most recently added list items
 MAX_NAMES = 20
 # What a slot says in an example sentence, by type.
-SLOT_WORDS = {"number": "five", "integer": "five", "duration": "five minutes", "time": "tomorrow", "word": "funny"}
+# A clock time, not a day: "wake me up tomorrow" in the prompt made whisper drop the time people say
+# after it ("wake me up at seven" heard as "wake me up.").
+SLOT_WORDS = {"number": "five", "integer": "five", "duration": "five minutes", "time": "at seven", "word": "funny"}
+# Every free-text slot gets words a household would say: an unnamed one said "that", and issue 25's
+# commands made the prompt read "tell everyone in the that that that", which cost whisper words
+# around it ("seven times twelve" heard as "seven times well"; docs/performance.md).
 SLOT_NAMES = {"from_unit": "miles", "to_unit": "kilometers", "location": "London", "city": "London",
-              "label": "pasta", "topic": "cats", "content": "the door code", "content_match": "the door code"}
+              "label": "pasta", "topic": "cats", "content": "the door code", "content_match": "the door code",
+              "task": "call mum", "message": "dinner is ready", "room": "kitchen", "request": "lights",
+              "title": "pasta", "query": "pasta", "time": "four"}
 # Optional parts kept in an example, by their first alternative: they make it read like speech
 # ("set me a timer"); the rest ("please", "right now") are left out. "the" is preferred wherever a
 # part allows it: with "my" in the prompt whisper heard "add milk to the shopping list" as "... my ...".
