@@ -1,7 +1,7 @@
 """Revoking what can be stolen (issue 19, item 5), through `voxd serve`: a revoked or rotated node's
 key is refused at once by the command center (its next command, its MQTT reconnect) and its live
-MQTT session is closed; a disabled, deleted or re-passworded user's sessions end; households are
-renamed, moved to another time zone and deleted only when empty; the CLI does each of these.
+MQTT session is closed; nodes are renamed and moved; other services let go within their cache time;
+the CLI does each of these (users and households: tests/test_user_revocation.py).
 
 The module's daemon trusts a checked credential for ten minutes (VOXD_CREDENTIAL_CACHE_TTL), so a
 refusal seen here right after a revocation comes from the revocation, not from a cache running out.
@@ -17,57 +17,18 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from conftest import (Daemon, free_port_offset, household_member, login, node_headers, register_node, run_voxd,
-                      say, unique_email)
+from conftest import (Daemon, household_member, login, node_headers, register_node, run_voxd, say,
+                      unique_email)
 from mosquitto import Mosquitto
 from mqtt_raw import ACCEPTED, NOT_AUTHORIZED, connect_code, raw_connect
-from test_announcements import SPEAKING_SERVICES, broker_address, node_client_id
 from contract_kit import routes
-
-from voxd.kit.db import Database
-from voxd.services.auth.store import MIGRATIONS, AuthStore
-
-NODES = "/api/v0/nodes"
-LONG_CACHE = "600"
-LAPSE_BOUND = 30.0  # generous: seconds a service may take to let go of a key cached for 1 s
+from test_announcements import SPEAKING_SERVICES, broker_address, node_client_id
+from revocation_kit import LAPSE_BOUND, LONG_CACHE, NODES, auth, bearer, cc, error_code, long_caching_daemon, new_user
 
 
 @pytest.fixture(scope="module")
 def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
-    instance = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), SPEAKING_SERVICES,
-                      extra_env={"VOXD_CREDENTIAL_CACHE_TTL": LONG_CACHE}).start()
-    yield instance
-    assert instance.stop() == 0, instance.output()
-
-
-def admin_of(daemon: Daemon) -> dict[str, str]:
-    return {"X-Admin-Key": daemon.admin_key}
-
-
-def cc(daemon: Daemon, method: str, path: str, **kwargs) -> httpx.Response:
-    return httpx.request(method, daemon.url("command-center") + path, headers=admin_of(daemon), timeout=30, **kwargs)
-
-
-def auth(daemon: Daemon, method: str, path: str, headers: dict | None = None, **kwargs) -> httpx.Response:
-    return httpx.request(method, daemon.url("auth") + path, headers=headers or admin_of(daemon), timeout=30,
-                         **kwargs)
-
-
-def error_code(answer: httpx.Response) -> str:
-    return answer.json()["error"]["code"]
-
-
-def refresh(daemon: Daemon, token: str) -> httpx.Response:
-    return httpx.post(daemon.url("auth") + "/auth/refresh", json={"refresh_token": token})
-
-
-def me(daemon: Daemon, headers: dict) -> httpx.Response:
-    return httpx.get(daemon.url("auth") + "/auth/me", headers=headers)
-
-
-def bearer(pair: dict) -> dict[str, str]:
-    return {"Authorization": f"Bearer {pair['access_token']}"}
-
+    yield from long_caching_daemon(tmp_path_factory)
 
 # --- nodes ------------------------------------------------------------------------------------
 
@@ -180,136 +141,6 @@ def test_an_admin_users_token_manages_nodes_and_an_ordinary_users_does_not(daemo
     assert say(daemon, node, "what time is it").status_code == 401
 
 
-# --- users ------------------------------------------------------------------------------------
-
-
-def new_user(daemon: Daemon, is_admin: bool = False) -> dict:
-    """A user in a new household, logged in: their record, password and token pair."""
-    household = auth(daemon, "POST", "/households", json={"name": "Home"}).json()["household_id"]
-    email, password = unique_email(), "correct horse battery"
-    made = auth(daemon, "POST", "/users", json={"email": email, "display_name": "Kim", "password": password,
-                                                "is_admin": is_admin, "household_id": household})
-    assert made.status_code == 201, made.text
-    pair = login(daemon, email, password).json()
-    return {"user": made.json(), "password": password, "pair": pair, "email": email}
-
-
-def test_a_disabled_users_refresh_login_and_token_fail_until_enabled(daemon):
-    kim = new_user(daemon)
-    user_id = kim["user"]["user_id"]
-    assert me(daemon, bearer(kim["pair"])).status_code == 200
-    disabled = auth(daemon, "POST", f"/users/{user_id}/disable")
-    assert disabled.status_code == 200 and disabled.json()["disabled"] is True
-    assert error_code(refresh(daemon, kim["pair"]["refresh_token"])) == "invalid_refresh_token"
-    assert me(daemon, bearer(kim["pair"])).status_code == 401  # at once, in the auth service
-    refused = login(daemon, kim["email"], kim["password"])
-    assert refused.status_code == 403 and error_code(refused) == "account_disabled"
-    wrong = login(daemon, kim["email"], "not the password")
-    assert wrong.status_code == 401  # a wrong password does not learn that the account is disabled
-    listed = {u["user_id"]: u for u in auth(daemon, "GET", "/users").json()["users"]}
-    assert listed[user_id]["disabled"] is True
-    assert auth(daemon, "POST", f"/users/{user_id}/enable").json()["disabled"] is False
-    again = login(daemon, kim["email"], kim["password"])
-    assert again.status_code == 200 and me(daemon, bearer(again.json())).status_code == 200
-    assert refresh(daemon, kim["pair"]["refresh_token"]).status_code == 401  # ended sessions stay ended
-
-
-def test_a_password_change_ends_the_other_sessions_and_keeps_this_one(daemon):
-    kim = new_user(daemon)
-    other = login(daemon, kim["email"], kim["password"]).json()  # another device
-    wrong = auth(daemon, "POST", "/auth/password", headers=bearer(kim["pair"]),
-                 json={"old_password": "not it at all", "new_password": "a brand new secret"})
-    assert wrong.status_code == 403 and error_code(wrong) == "wrong_password"
-    short = auth(daemon, "POST", "/auth/password", headers=bearer(kim["pair"]),
-                 json={"old_password": kim["password"], "new_password": "short"})
-    assert short.status_code == 400
-    changed = auth(daemon, "POST", "/auth/password", headers=bearer(kim["pair"]),
-                   json={"old_password": kim["password"], "new_password": "a brand new secret"})
-    assert changed.status_code == 200, changed.text
-    for ended in (other, kim["pair"]):
-        assert refresh(daemon, ended["refresh_token"]).status_code == 401
-        assert me(daemon, bearer(ended)).status_code == 401
-    fresh = changed.json()
-    assert me(daemon, bearer(fresh)).status_code == 200
-    assert refresh(daemon, fresh["refresh_token"]).status_code == 200
-    assert login(daemon, kim["email"], kim["password"]).status_code == 401
-    assert login(daemon, kim["email"], "a brand new secret").status_code == 200
-
-
-def test_an_administrators_reset_ends_every_session(daemon):
-    kim = new_user(daemon)
-    path = f"/users/{kim['user']['user_id']}/password"
-    assert auth(daemon, "PUT", path, json={"password": "short"}).status_code == 400
-    assert auth(daemon, "PUT", path, json={"password": "reset by the admin"}).status_code == 200
-    assert refresh(daemon, kim["pair"]["refresh_token"]).status_code == 401
-    assert me(daemon, bearer(kim["pair"])).status_code == 401
-    assert login(daemon, kim["email"], "reset by the admin").status_code == 200
-
-
-def test_a_deleted_user_is_gone_and_an_admin_cannot_remove_themself(daemon):
-    kim, boss = new_user(daemon), new_user(daemon, is_admin=True)
-    boss_headers = bearer(boss["pair"])
-    for method, tail in (("DELETE", ""), ("POST", "/disable")):
-        own = auth(daemon, method, f"/users/{boss['user']['user_id']}{tail}", headers=boss_headers)
-        assert own.status_code == 409 and error_code(own) == "own_account"
-    assert auth(daemon, "DELETE", f"/users/{kim['user']['user_id']}", headers=boss_headers).status_code == 204
-    assert refresh(daemon, kim["pair"]["refresh_token"]).status_code == 401
-    assert me(daemon, bearer(kim["pair"])).status_code == 401
-    assert login(daemon, kim["email"], kim["password"]).status_code == 401
-    assert auth(daemon, "DELETE", f"/users/{kim['user']['user_id']}").status_code == 404
-    assert kim["user"]["user_id"] not in {u["user_id"] for u in auth(daemon, "GET", "/users").json()["users"]}
-
-
-def test_a_pair_issued_while_the_sessions_end_is_not_kept(tmp_path):
-    """(unit) The race no request order can show: a login or refresh that read the user just before
-    a password change, or a refresh token issued before it, does not outlive the change."""
-
-    async def race() -> tuple[bool, bool, int, int]:
-        db = await Database.open(tmp_path / "auth.db", MIGRATIONS)
-        try:
-            store = AuthStore(db)
-            user = await store.create_user("kim@example.org", "Kim", "hash", False, None)
-            assert await store.store_refresh_token("before", user, "family", time.time() + 60)
-            await store.set_password(user.user_id, "new hash")  # the change lands in between
-            late = await store.store_refresh_token("late", user, "family", time.time() + 60)
-            current = await store.user(user.user_id)
-            fresh = await store.store_refresh_token("fresh", current, "family2", time.time() + 60)
-            spent_before = await store.use_refresh_token("before")
-            return late, fresh, current.session_generation, spent_before.user_id is None
-        finally:
-            await db.close()
-
-    late, fresh, generation, refused = asyncio.run(race())
-    assert not late and fresh and generation == 1 and refused
-
-
-# --- households -------------------------------------------------------------------------------
-
-
-def test_a_household_is_renamed_rezoned_and_deleted_only_when_empty(daemon):
-    node = register_node(daemon, timezone="Europe/London", room="porch")
-    household_id = node["household"]["household_id"]
-    path = f"/households/{household_id}"
-    renamed = auth(daemon, "PATCH", path, json={"name": "The Joneses"}).json()
-    assert (renamed["name"], renamed["timezone"]) == ("The Joneses", "Europe/London")
-    zoned = auth(daemon, "PATCH", path, json={"timezone": "Europe/Berlin"}).json()
-    assert (zoned["name"], zoned["timezone"]) == ("The Joneses", "Europe/Berlin")
-    bad_zone = auth(daemon, "PATCH", path, json={"timezone": "Mars/Olympus"})
-    assert bad_zone.status_code == 400 and error_code(bad_zone) == "invalid_timezone"
-    assert auth(daemon, "PATCH", path, json={}).status_code == 400
-    member = household_member(daemon, household_id)
-    busy = auth(daemon, "DELETE", path)
-    assert busy.status_code == 409 and busy.json()["error"]["details"] == {"users": 1, "nodes": 1}
-    user_id = me(daemon, member["headers"]).json()["user_id"]
-    assert auth(daemon, "DELETE", f"/users/{user_id}").status_code == 204
-    still = auth(daemon, "DELETE", path)
-    assert still.status_code == 409 and still.json()["error"]["details"] == {"users": 0, "nodes": 1}
-    assert cc(daemon, "DELETE", f"{NODES}/{node['node_id']}").status_code == 204
-    assert auth(daemon, "DELETE", path).status_code == 204
-    assert household_id not in {h["household_id"] for h in auth(daemon, "GET", "/households").json()["households"]}
-    assert auth(daemon, "DELETE", path).status_code == 404
-
-
 # --- other services' caches -------------------------------------------------------------------
 
 
@@ -367,39 +198,6 @@ def test_the_cli_revokes_rotates_renames_and_moves_nodes(daemon, tmp_path):
     assert say(daemon, {**created, "api_key": new_key}, "what time is it").status_code == 401
     missing = run_voxd(env, "node", "revoke", node_id, "--yes")
     assert missing.exit_code == 1 and "no node" in missing.output
-
-
-def test_the_cli_manages_users_and_households(daemon):
-    env = daemon.env
-    household_id = json.loads(run_voxd(env, "households", "create", "Users Home", "--json").output)["household_id"]
-    email = unique_email("cli")
-    run_voxd(env, "user", "add", "--email", email, "--name", "Cy", "--household", household_id,
-             "--password-stdin", input="first password\n")
-    assert run_voxd(env, "user", "disable", email).exit_code == 0
-    assert login(daemon, email, "first password").status_code == 403
-    assert run_voxd(env, "user", "enable", email).exit_code == 0
-    logged_in = run_voxd(env, "login", "--email", email, "--password-stdin", input="first password\n")
-    assert logged_in.exit_code == 0, logged_in.output
-    elsewhere = login(daemon, email, "first password").json()
-    changed = run_voxd(env, "user", "passwd", input="first password\nsecond password\nsecond password\n")
-    assert changed.exit_code == 0, changed.output
-    assert refresh(daemon, elsewhere["refresh_token"]).status_code == 401
-    assert login(daemon, email, "second password").status_code == 200
-    reset = run_voxd(env, "user", "reset-password", email, "--generate")
-    assert reset.exit_code == 0
-    generated = reset.output.rsplit(": ", 1)[1].strip()
-    assert login(daemon, email, generated).status_code == 200
-    busy = run_voxd(env, "households", "delete", household_id)
-    assert busy.exit_code == 1 and "1 user(s)" in busy.output
-    user_id = [u for u in auth(daemon, "GET", "/users").json()["users"] if u["email"] == email][0]["user_id"]
-    assert cc(daemon, "POST", "/api/v0/memories", json={"content": "likes tea", "user_id": user_id}).status_code == 201
-    deleted = run_voxd(env, "user", "delete", email, "--yes")
-    assert deleted.exit_code == 0 and "Deleted 1 memories" in deleted.output, deleted.output
-    assert cc(daemon, "GET", "/api/v0/memories", params={"user_id": user_id}).json()["memories"] == []
-    assert run_voxd(env, "households", "rename", household_id, "Empty Home").exit_code == 0
-    zoned = run_voxd(env, "households", "timezone", household_id, "Asia/Tokyo")
-    assert zoned.exit_code == 0 and "Asia/Tokyo" in zoned.output
-    assert run_voxd(env, "households", "delete", household_id).exit_code == 0
 
 
 def test_every_revocation_route_is_in_the_contract_tests(daemon):
