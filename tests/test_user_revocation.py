@@ -15,7 +15,8 @@ from conftest import Daemon, household_member, login, register_node, run_voxd, u
 from revocation_kit import NODES, auth, bearer, cc, error_code, long_caching_daemon, me, new_user, refresh
 
 from voxd.kit.db import Database
-from voxd.services.auth.store import MIGRATIONS, AuthStore
+from voxd.services.auth.migrations import MIGRATIONS
+from voxd.services.auth.store import AuthStore
 
 
 @pytest.fixture(scope="module")

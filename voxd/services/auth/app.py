@@ -32,7 +32,8 @@ from voxd.services.auth.households_admin import ROUTES as HOUSEHOLD_ROUTES
 from voxd.services.auth.nodes_admin import ROUTES as NODE_ROUTES
 from voxd.services.auth.records import ADMINS, APP, NODE_KEEPERS, ZoneName, check_timezone, require_household, store
 from voxd.services.auth.sessions import POLICY, TokenPair, issue_pair
-from voxd.services.auth.store import MIGRATIONS, STORE, AuthStore, Household, User
+from voxd.services.auth.migrations import MIGRATIONS
+from voxd.services.auth.store import STORE, AuthStore, Household, User
 from voxd.services.auth.tokens import JWT_KEY
 from voxd.services.auth.users_admin import ROUTES as USER_ROUTES
 from voxd.services.auth.validator import LocalValidator
