@@ -23,4 +23,5 @@ def create_app(settings: Settings) -> web.Application:
     resources = [resource for module in ROUTE_MODULES for resource in getattr(module, "RESOURCES", ())]
     app = create_service_app("settings", settings, all_routes(), resources=resources)
     app.on_response_prepare.append(page.security_headers)
+    forwarding.end_relays_at_shutdown(app)
     return app

@@ -5,7 +5,8 @@ to the named service, found through discovery, for an allow-list of user-facing 
 `/internal/`. It passes the caller's bearer token and nothing else of theirs (no cookies, no admin
 key) and adds no credentials of its own, so the target service decides what the user may do exactly
 as if the page had called it directly. Answers come back as they are, a stream (server-sent events)
-piece by piece as it arrives.
+piece by piece as it arrives; the streams still relayed when the daemon stops are ended at once,
+so a followed log does not hold the stop for the whole shutdown grace.
 """
 
 from __future__ import annotations
@@ -46,6 +47,19 @@ SENT_ON = ("Authorization", "Content-Type", "Accept", "Last-Event-ID", "If-None-
 PASSED_BACK = ("Content-Type", "Content-Length", "Cache-Control", "ETag", "Last-Modified", "Retry-After",
                "Content-Disposition", "Location", "Allow")
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+# The answers being relayed: the browser's side of a stream is only found gone at its next write,
+# so at shutdown they are closed here rather than waited for.
+RELAYS = web.AppKey("forwarded_relays", set)
+
+
+def end_relays_at_shutdown(app: web.Application) -> None:
+    """Before the server waits for its handlers (aiohttp's on_shutdown), close every open relay."""
+    app[RELAYS] = set()
+
+    async def end_relays(app: web.Application) -> None:
+        for upstream in list(app[RELAYS]):
+            upstream.close()  # its read fails at once: relay() ends the browser's answer
+    app.on_shutdown.append(end_relays)
 
 
 def forwarded_path(request: web.Request, service: str) -> str:
@@ -98,7 +112,11 @@ async def forward(call: Call[None]) -> web.StreamResponse:
         async with call.app[HTTP].request(call.request.method, URL(base + path, encoded=True), data=body,
                                           headers=sent_on(call.request), allow_redirects=False,
                                           timeout=timeout) as upstream:
-            return await relay(call.request, upstream)
+            call.app[RELAYS].add(upstream)
+            try:
+                return await relay(call.request, upstream)
+            finally:
+                call.app[RELAYS].discard(upstream)
     except (aiohttp.ClientConnectionError, asyncio.TimeoutError) as error:
         call.app[RESOLVER].forget(service)
         raise service_down(service, f"{base} did not answer ({type(error).__name__})") from None
