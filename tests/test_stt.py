@@ -1,16 +1,14 @@
-"""The speech-to-text service (7706) through a real `voxd serve`: WAV decoding of every layout, input
-checks, settings, and (slow) transcription of spoken household commands with the packaged whisper
-tiny.en, voice enrollment and speaker identification with resemblyzer, and the `voxd voices` CLI.
-Speech is made by espeak-ng + sox (Debian packages; .ci/run installs them)."""
+"""The speech-to-text service (7706) through a real `voxd serve`: input checks, settings, and (slow)
+transcription of spoken household commands with the packaged whisper tiny.en, voice enrollment and
+speaker identification with resemblyzer, and the `voxd voices` CLI. Speech is made by espeak-ng +
+sox (Debian packages; .ci/run installs them). WAV decoding of every layout, without a daemon:
+tests/test_stt_audio.py."""
 
 from __future__ import annotations
 
-import io
 import os
-import struct
 import time
 import uuid
-import wave
 
 import httpx
 import numpy as np
@@ -19,101 +17,11 @@ from click.testing import CliRunner
 
 from conftest import Daemon, app_headers, free_port_offset
 from spoken import espeak, word_errors, words
+from wav_makers import tone, wav_bytes
 from voxd.cli import main as cli_main
 from voxd.services.stt.app import MAX_PROMPT_CHARS
-from voxd.services.stt.audio import AudioError, decode
 
 SERVICES = ["config", "auth", "stt"]
-
-
-# --- making audio -----------------------------------------------------------------------------
-
-
-def wav_bytes(samples: np.ndarray, rate: int, sample_width: int = 2) -> bytes:
-    """Integer PCM through the stdlib writer; `samples` is float in -1..1, shape (n,) or (n, ch)."""
-    frames = samples if samples.ndim == 2 else samples[:, None]
-    scaled = np.clip(frames, -1, 1) * (2 ** (8 * sample_width - 1) - 1)
-    out = io.BytesIO()
-    with wave.open(out, "wb") as writer:
-        writer.setnchannels(frames.shape[1])
-        writer.setsampwidth(sample_width)
-        writer.setframerate(rate)
-        if sample_width == 2:
-            writer.writeframes(scaled.astype("<i2").tobytes())
-        else:  # 24-bit: the low three bytes of each 32-bit value
-            raw = scaled.astype("<i4").tobytes()
-            writer.writeframes(b"".join(raw[i:i + 3] for i in range(0, len(raw), 4)))
-    return out.getvalue()
-
-
-def float_wav(samples: np.ndarray, rate: int, extensible: bool = False) -> bytes:
-    """A 32-bit IEEE float WAV (format 3), optionally with a WAVE_FORMAT_EXTENSIBLE header."""
-    frames = samples if samples.ndim == 2 else samples[:, None]
-    channels = frames.shape[1]
-    data = frames.astype("<f4").tobytes()
-    block = 4 * channels
-    if extensible:
-        guid = struct.pack("<H", 3) + b"\x00\x00\x00\x00\x10\x00\x80\x00\x00\xaa\x00\x38\x9b\x71"
-        fmt = struct.pack("<HHIIHHHHI", 0xFFFE, channels, rate, rate * block, block, 32, 22, 32, 0) + guid
-    else:
-        fmt = struct.pack("<HHIIHH", 3, channels, rate, rate * block, block, 32)
-    chunks = b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", len(data)) + data
-    return b"RIFF" + struct.pack("<I", 4 + len(chunks)) + b"WAVE" + chunks
-
-
-def tone(seconds: float, rate: int, channels: int = 1) -> np.ndarray:
-    t = np.arange(int(seconds * rate)) / rate
-    mono = 0.3 * np.sin(2 * np.pi * 440 * t)
-    return mono if channels == 1 else np.stack([mono] * channels, axis=1)
-
-
-# --- decoding, no daemon ----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("rate,channels,make", [
-    (8000, 1, "int16"), (44100, 2, "int16"), (48000, 2, "float32"), (22050, 1, "int24"),
-    (16000, 1, "float32-extensible"), (32000, 6, "int16"),
-])
-def test_any_wav_layout_becomes_16k_mono(rate, channels, make):
-    signal = tone(1.5, rate, channels)
-    data = {"int16": lambda: wav_bytes(signal, rate), "int24": lambda: wav_bytes(signal, rate, 3),
-            "float32": lambda: float_wav(signal, rate),
-            "float32-extensible": lambda: float_wav(signal, rate, extensible=True)}[make]()
-    audio = decode(data)
-    assert audio.samples.dtype == np.float32 and audio.samples.ndim == 1
-    assert abs(len(audio.samples) - 24000) <= 2
-    assert audio.source_rate == rate and audio.channels == channels
-    assert 0.25 < float(np.max(np.abs(audio.samples))) < 0.35  # the tone's level survives
-    spectrum = np.abs(np.fft.rfft(audio.samples))
-    assert abs(np.argmax(spectrum) * 16000 / len(audio.samples) - 440) < 5  # and its pitch
-
-
-@pytest.mark.parametrize("data,code", [
-    (b"", "not_wav"), (b"hello, this is not audio at all", "not_wav"), (b"ID3\x04" + bytes(100), "not_wav"),
-    (b"RIFF\x24\x00\x00\x00WAVEfmt \x10\x00\x00\x00" + struct.pack("<HHIIHH", 7, 1, 8000, 8000, 1, 8), "not_wav"),
-])
-def test_what_is_not_a_readable_wav_is_named(data, code):
-    with pytest.raises(AudioError) as raised:
-        decode(data)
-    assert raised.value.code == code
-
-
-def test_unsupported_and_empty_and_long_wavs():
-    mulaw = bytearray(wav_bytes(tone(0.5, 8000), 8000))
-    mulaw[20:22] = struct.pack("<H", 7)
-    with pytest.raises(AudioError, match="not supported") as raised:
-        decode(bytes(mulaw))
-    assert raised.value.code == "unsupported_wav"
-    with pytest.raises(AudioError) as raised:
-        decode(wav_bytes(np.zeros(0), 16000))
-    assert raised.value.code == "empty_audio"
-    with pytest.raises(AudioError) as raised:
-        decode(wav_bytes(np.zeros(8000 * 31), 8000), max_seconds=30)
-    assert raised.value.code == "audio_too_long"
-    # A streaming writer's data size of 0xFFFFFFFF: the samples run to the end of the file.
-    streamed = bytearray(wav_bytes(tone(1.0, 16000), 16000))
-    streamed[40:44] = b"\xff\xff\xff\xff"
-    assert len(decode(bytes(streamed)).samples) == 16000
 
 
 # --- the service without models ---------------------------------------------------------------
