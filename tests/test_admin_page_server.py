@@ -1,106 +1,21 @@
 """The admin web page's server side (issue 22 §5, Security), through `voxd serve` over HTTPS: the
-page's files and headers, the session cookie, the /ui-api/ forwarding and its allow-list, the
-authority's certificate. The logs service is a stand-in here (SERVICE_LOGS_BASE_URL) that records what
-reaches it and streams server-sent events on command."""
+page's files and headers, the session cookie, logins limited per browser, the authority's
+certificate. The /ui-api/ forwarding and its allow-list: tests/test_page_forwarding.py; the daemon
+and its stand-in logs service: tests/page_server_kit.py."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import unquote
 
 import httpx
 import pytest
-from aiohttp.test_utils import make_mocked_request
 
 from conftest import unique_email
-from daemons import serving
-from loopback import LoopbackServer, QuietHandler
-from voxd.kit.errors import ApiError
-from voxd.services.settings.forwarding import forwarded_path
+from page_server_kit import bearer, client, logs_site, make_user, page_login, voxd  # noqa: F401 (fixtures)
 from voxd.services.settings.page import CONTENT_SECURITY_POLICY, WEB_ROOT, content_type, file_response
 
 PAGE_HEADERS = {"content-security-policy": CONTENT_SECURITY_POLICY, "x-content-type-options": "nosniff",
                 "referrer-policy": "no-referrer"}
-
-
-class StandInLogs(QuietHandler):
-    """GET /api/v0/logs answers JSON; /api/v0/logs/stream sends one event, then a second once the
-    test releases it. Every request's headers are kept."""
-
-    def do_GET(self) -> None:  # noqa: N802
-        site: LogsSite = self.server.site  # type: ignore[attr-defined]
-        site.seen.append(dict(self.headers))
-        site.paths.append(self.path)
-        if self.path.startswith("/api/v0/logs/stream"):
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.end_headers()
-            self.wfile.write(b"data: first\n\n")
-            self.wfile.flush()
-            site.release.wait(30)
-            self.wfile.write(b"data: second\n\n")
-            self.wfile.flush()
-            return
-        self.reply(200, b'{"logs": []}', "application/json")
-
-    def do_POST(self) -> None:  # noqa: N802  (the daemon's services ship their logs here)
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        self.reply(201, b"{}", "application/json")
-
-
-class LogsSite:
-    def __init__(self) -> None:
-        self.seen: list[dict[str, str]] = []
-        self.paths: list[str] = []
-        self.release = threading.Event()
-        self.server = LoopbackServer(StandInLogs)
-        self.server.server.site = self  # type: ignore[attr-defined]
-        self.url = self.server.url
-
-
-@pytest.fixture(scope="module")
-def logs_site() -> Iterator[LogsSite]:
-    site = LogsSite()
-    yield site
-    site.release.set()
-    site.server.close()
-
-
-@pytest.fixture(scope="module")
-def voxd(tmp_path_factory, logs_site):
-    with serving(tmp_path_factory, ["config", "auth", "settings"], VOXD_TLS="on",
-                 SERVICE_LOGS_BASE_URL=logs_site.url) as daemon:
-        yield daemon
-
-
-@pytest.fixture(scope="module")
-def client(voxd) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=voxd.url("settings"), verify=voxd.verify, timeout=20) as http:
-        yield http
-
-
-def make_user(voxd, is_admin: bool = False) -> dict:
-    admin = {"X-Admin-Key": voxd.admin_key}
-    auth = voxd.url("auth")
-    household = httpx.post(auth + "/households", json={"name": "Home"}, headers=admin, verify=voxd.verify).json()
-    body = {"email": unique_email(), "display_name": "Ann", "password": "correct horse battery",
-            "is_admin": is_admin, "household_id": household["household_id"]}
-    made = httpx.post(auth + "/users", json=body, headers=admin, verify=voxd.verify)
-    assert made.status_code == 201, made.text
-    return {**made.json(), "password": body["password"]}
-
-
-def page_login(client: httpx.Client, user: dict) -> httpx.Response:
-    return client.post("/ui-api/auth/login", json={"username": user["email"], "password": user["password"]})
-
-
-@pytest.fixture(scope="module")
-def bearer(voxd, client) -> dict[str, str]:
-    answer = page_login(client, make_user(voxd))
-    return {"Authorization": f"Bearer {answer.json()['access_token']}"}
 
 
 def assert_page_headers(answer: httpx.Response) -> None:
@@ -243,57 +158,6 @@ def test_a_wrong_password_is_the_auth_services_own_401(voxd, client):
     assert "set-cookie" not in answer.headers
 
 
-def test_the_page_reaches_user_routes_with_the_users_token_only(voxd, client, bearer, logs_site):
-    me = client.get("/ui-api/auth/auth/me", headers=bearer)
-    assert me.status_code == 200 and me.json()["email"]
-    logs_site.seen.clear()
-    answer = client.get("/ui-api/logs/api/v0/logs?level=error", headers={
-        **bearer, "Cookie": "voxd_refresh=secret-cookie", "X-Admin-Key": voxd.admin_key, "X-Custom": "x"})
-    assert answer.status_code == 200 and answer.json() == {"logs": []}
-    sent = {name.lower(): value for name, value in logs_site.seen[-1].items()}
-    assert sent["authorization"] == bearer["Authorization"]
-    assert not {"cookie", "x-admin-key", "x-custom", "x-service-app-id", "x-service-app-key"} & set(sent)
-
-
-def test_an_encoded_slash_reaches_the_service_encoded(client, bearer, logs_site):
-    """A Web Push token is JSON with a URL in it: its encoded slashes stay in their segment."""
-    token = "%7B%22endpoint%22%3A%22https%3A%2F%2Fpush.example%2Fx%22%7D"
-    assert client.get(f"/ui-api/logs/api/v0/logs/{token}", headers=bearer).status_code == 200
-    assert unquote(logs_site.paths[-1]) == unquote(f"/api/v0/logs/{token}") and "%2F%2F" in logs_site.paths[-1]
-
-
-@pytest.mark.parametrize("path", ["/ui-api/auth/internal/nodes", "/ui-api/auth/internal/validate-token",
-                                  "/ui-api/auth/auth/login", "/ui-api/auth/usersx", "/ui-api/config/services",
-                                  "/ui-api/logs/internal/settings", "/ui-api/auth/users/%2e%2e/internal/nodes",
-                                  "/ui-api/nowhere/api/v0/logs"])
-def test_internal_and_off_list_routes_are_not_forwarded(client, bearer, path):
-    answer = client.get(path, headers=bearer)
-    assert answer.status_code == 404, (path, answer.text)
-    assert answer.json()["error"]["code"] == "route_not_forwarded"
-
-
-def test_forwarding_needs_a_valid_token(client):
-    assert client.get("/ui-api/auth/auth/me").status_code == 401
-    forged = client.get("/ui-api/auth/auth/me", headers={"Authorization": "Bearer not.a.token"})
-    assert forged.status_code == 401 and forged.json()["error"]["code"] == "invalid_token"
-
-
-def test_a_service_that_is_down_is_503(client, bearer):
-    answer = client.get("/ui-api/recipes/api/v0/recipes", headers=bearer)
-    assert answer.status_code == 503 and answer.json()["error"]["code"] == "service_unavailable"
-
-
-def test_a_stream_is_passed_on_as_it_comes(client, bearer, logs_site):
-    """The first event arrives while the service still holds the second back: nothing buffers it."""
-    logs_site.release.clear()
-    with client.stream("GET", "/ui-api/logs/api/v0/logs/stream", headers=bearer) as stream:
-        assert stream.headers["content-type"] == "text/event-stream"
-        lines = stream.iter_lines()
-        assert next(lines) == "data: first"
-        logs_site.release.set()
-        assert [line for line in lines if line] == ["data: second"]
-
-
 def failed_login(url: str, source: str, **headers: str) -> int:
     """A wrong password for a new e-mail address (so only the per-address limit counts), sent from
     the loopback address `source`."""
@@ -324,17 +188,6 @@ def test_logins_through_the_page_are_limited_per_browser_address(make_daemon):
     assert claims == [401, 401, 401, 429]  # a forwarded address is not taken from anyone but the page
 
 
-def test_a_body_goes_through_and_the_targets_own_answer_comes_back(voxd, client, bearer):
-    admin_user = make_user(voxd, is_admin=True)
-    token = page_login(client, admin_user).json()["access_token"]
-    made = client.post("/ui-api/auth/households", json={"name": "Through the page", "timezone": "Europe/Paris"},
-                       headers={"Authorization": f"Bearer {token}"})
-    assert made.status_code == 201, made.text
-    assert (made.json()["name"], made.json()["timezone"]) == ("Through the page", "Europe/Paris")
-    refused = client.post("/ui-api/auth/households", json={"name": "Not mine"}, headers=bearer)
-    assert refused.status_code == 403 and refused.json()["error"]["code"] == "admin_required"
-
-
 @pytest.mark.parametrize(("name", "expected"), [
     ("app.js", "text/javascript; charset=utf-8"), ("manifest.webmanifest", "application/manifest+json"),
     ("pico.min.css", "text/css; charset=utf-8"), ("icon-192.png", "image/png"), ("LICENSE", "text/plain; charset=utf-8"),
@@ -352,27 +205,3 @@ def test_the_service_worker_may_control_the_whole_page():
 
 def test_voxd_serve_says_where_the_admin_page_is(voxd):
     assert f"the admin page: {voxd.url('settings')}/" in voxd.output()
-
-
-@pytest.mark.parametrize(("path", "service", "forwarded"), [
-    ("/ui-api/auth/users/abc/password?x=1&y=%20", "auth", "/users/abc/password?x=1&y=%20"),
-    ("/ui-api/notifications/api/v0/device-tokens/%7B%22endpoint%22%3A%22https%3A%2F%2Fpush%22%7D", "notifications",
-     "/api/v0/device-tokens/%7B%22endpoint%22%3A%22https%3A%2F%2Fpush%22%7D"),  # a Web Push token, still encoded
-    ("/ui-api/logs/api/v0/logs/stream", "logs", "/api/v0/logs/stream"),
-    ("/ui-api/auth/users/..%2Finternal%2Fnodes", "auth", None),
-    ("/ui-api/auth/users%2F..%2F..%2Finternal", "auth", None),
-    ("/ui-api/auth/users//x", "auth", None),
-    ("/ui-api/command-center/api/v0/nodesx", "command-center", None),
-    ("/ui-api/stt/voices", "stt", None),
-])
-def test_which_paths_are_forwarded_and_how(path, service, forwarded):
-    """Unit: the target gets the path as the browser encoded it; a `..` or empty segment, or a prefix
-    that is only the start of a word, is refused."""
-    request = make_mocked_request("GET", path)
-    if forwarded is None:
-        with pytest.raises(ApiError) as refused:
-            forwarded_path(request, service)
-        assert refused.value.code == "route_not_forwarded"
-    else:
-        sent = forwarded_path(request, service)
-        assert unquote(sent) == unquote(forwarded) and sent.count("%2F") == forwarded.count("%2F")
