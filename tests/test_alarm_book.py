@@ -11,7 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from voxd.commands.builtin.clock.alarm_book import Alarm, change_alarms, first_ring, next_ring, stored_alarms, wall
-from voxd.commands.builtin.clock.reminders import reminder_moment
+from voxd.commands.builtin.clock.reminders import reminder_moment, time_as_said
 
 LONDON = ZoneInfo("Europe/London")
 
@@ -72,3 +72,28 @@ def test_a_bare_hour_in_a_reminder_is_the_afternoons():
     assert reminder_moment(five, "remind me at 5 am", now).isoformat() == "2026-11-27T05:00:00+00:00"
     tomorrow = {"start": "2026-11-27T06:00:00+00:00", "end": "2026-11-27T11:59:59+00:00"}
     assert reminder_moment(tomorrow, "remind me tomorrow morning", now).isoformat() == "2026-11-27T09:00:00+00:00"
+
+
+def test_a_bare_hour_from_8_to_11_is_the_next_of_morning_and_evening():
+    five_pm = datetime(2026, 11, 26, 15, 0, tzinfo=LONDON)
+    nine = datetime(2026, 11, 27, 9, 0, tzinfo=LONDON).isoformat()
+    assert reminder_moment(nine, "remind me at 9", five_pm).isoformat() == "2026-11-26T21:00:00+00:00"
+    assert reminder_moment(nine, "remind me tomorrow at 9", five_pm).isoformat() == "2026-11-27T09:00:00+00:00"
+    six_am = datetime(2026, 11, 26, 6, 0, tzinfo=LONDON)
+    eight = datetime(2026, 11, 26, 8, 0, tzinfo=LONDON).isoformat()
+    assert reminder_moment(eight, "remind me at 8", six_am).isoformat() == "2026-11-26T08:00:00+00:00"
+    half_five = datetime(2026, 11, 27, 5, 30, tzinfo=LONDON).isoformat()
+    assert reminder_moment(half_five, "remind me at 5:30", five_pm).isoformat() == "2026-11-26T17:30:00+00:00"
+    assert reminder_moment(half_five, "remind me at 05:30", five_pm).isoformat() == "2026-11-27T05:30:00+00:00"
+
+
+def test_the_time_is_read_from_the_request_without_its_task():
+    assert time_as_said("remind me to take my pills at 5 am", "take my pills").split() == ["remind", "me", "to", "at",
+                                                                                          "5", "am"]
+    night = datetime(2026, 11, 26, 21, 0, tzinfo=LONDON)
+    monday_five = datetime(2026, 11, 30, 5, 0, tzinfo=LONDON).isoformat()  # "on monday at 5", said on a Thursday
+    said = time_as_said("remind me to call mum on monday at 5", "call mum")
+    assert reminder_moment(monday_five, said, night).isoformat() == "2026-11-30T17:00:00+00:00"
+    five = datetime(2026, 11, 27, 5, 0, tzinfo=LONDON).isoformat()
+    said = time_as_said("remind me at 5 to put the night light on", "put the night light on")
+    assert reminder_moment(five, said, night).isoformat() == "2026-11-27T17:00:00+00:00"

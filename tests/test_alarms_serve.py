@@ -86,7 +86,7 @@ def clocked(tmp_path_factory: pytest.TempPathFactory):
     # zones at most every 10 s (pipeline/households.py), and these are in Europe/London.
     kitchen = register_node(daemon, room="kitchen")
     daemon.nodes = {"kitchen": kitchen, "hall": register_node(daemon, household=kitchen["household"], room="hall"),
-                    **{room: register_node(daemon, room=room) for room in ("bedroom", "study", "lounge", "attic")}}
+                    **{room: register_node(daemon, room=room) for room in ("bedroom", "study", "lounge", "attic", "porch")}}
     yield daemon
     daemon.stop()
 
@@ -214,6 +214,15 @@ def test_an_unidentified_voice_sets_a_household_reminder_that_is_said(clocked):
         answer = command(clocked, node, f"remind me at {at} to take the bins out", "set_reminder")
         assert "household reminder" in answer["text"] and answer["result"]["data"]["reminder"]["user_id"] is None
         assert ears.wait_for("reminder")[0]["text"] == "Reminder: take the bins out."
+
+
+def test_a_bare_hour_is_the_afternoons_and_am_said_after_the_task_is_kept(clocked):
+    """Said in the night (the clock starts at 23:30): "at 5" is 5 pm, "at 5 am" after the task 5 am."""
+    node = clocked.nodes["porch"]
+    afternoon = command(clocked, node, "remind me at 5 to call mum", "set_reminder")["result"]["data"]["reminder"]
+    morning = command(clocked, node, "remind me to take my pills at 5 am", "set_reminder")["result"]["data"]["reminder"]
+    assert (afternoon["hour"], afternoon["task"]) == (17, "call mum")
+    assert (morning["hour"], morning["task"]) == (5, "take your pills")
 
 
 def pushed(daemon: Daemon, notification_id: str) -> dict:

@@ -26,7 +26,8 @@ EVERY_REMINDER = "all"
 PERSON = {"my": "your", "me": "you", "i": "you", "myself": "yourself", "mine": "yours", "am": "are",
           "our": "your", "us": "you", "we": "you"}
 NAMES_A_DAY = re.compile(r"\b(?:today|tomorrow|day|\w+day|\d+(?:st|nd|rd|th)|\d{4}-)")
-SAID_THE_HALF = re.compile(r"\b(?:am|pm|morning|afternoon|evening|night|tonight|noon|midday|midnight)\b|\d:\d")
+# A clock written as a 24-hour one ("05:30") is said in full; "5:30" is as open as "5".
+SAID_THE_HALF = re.compile(r"\b(?:am|pm|morning|afternoon|evening|night|tonight|noon|midday|midnight)\b|\b0\d:\d")
 NO_REMINDERS = "You don't have any reminders."
 
 
@@ -49,10 +50,18 @@ def second_person(task: str) -> str:
     return " ".join(PERSON.get(word, word) for word in words)
 
 
+def time_as_said(text: str, task: str) -> str:
+    """The request without its task: "remind me to take my pills at 5 am" keeps "at 5 am", and a
+    task's own words ("put the night light on") say nothing about the time."""
+    words = normalize_utterance(task).removeprefix("to ")
+    return normalize_utterance(text).replace(words, " ") if words else normalize_utterance(text)
+
+
 def reminder_moment(time: Any, said: str, now: datetime) -> datetime | None:
-    """A stretch of time ("tomorrow morning") at its REMINDER_HOUR; a bare hour from 1 to 7 said
-    without am, pm or a part of the day ("at 5") in the afternoon: nobody is reminded at 5 am
-    without saying so."""
+    """A stretch of time ("tomorrow morning") at its REMINDER_HOUR. A bare hour said without am, pm
+    or a part of the day is the next time the clock shows it, never in the night: 1 to 7 are the
+    afternoon's ("at 5" is 5 pm; nobody is reminded at 5 am without saying so), 8 to 11 the next of
+    morning and evening ("at 9" said at 3 pm is 9 pm), or the morning's when a day is named."""
     if isinstance(time, dict):
         start = datetime.fromisoformat(time["start"]).astimezone(now.tzinfo)
         return start.replace(hour=REMINDER_HOUR.get(start.hour, start.hour), minute=0)
@@ -60,12 +69,13 @@ def reminder_moment(time: Any, said: str, now: datetime) -> datetime | None:
         return None
     moment = datetime.fromisoformat(time).astimezone(now.tzinfo)
     said = normalize_utterance(said)
-    if 1 <= moment.hour <= 7 and not SAID_THE_HALF.search(said):
-        evening = wall(moment.date(), moment.hour + 12, moment.minute, now.tzinfo)
-        if not NAMES_A_DAY.search(said) and evening - timedelta(days=1) > now:
-            evening = wall(moment.date() - timedelta(days=1), moment.hour + 12, moment.minute, now.tzinfo)
-        moment = evening
-    return moment
+    day_named = NAMES_A_DAY.search(said) is not None
+    if not 1 <= moment.hour <= 11 or SAID_THE_HALF.search(said) or (moment.hour >= 8 and day_named):
+        return moment
+    evening = wall(moment.date(), moment.hour + 12, moment.minute, now.tzinfo)
+    if not day_named and evening - timedelta(days=1) > now:
+        evening = wall(moment.date() - timedelta(days=1), moment.hour + 12, moment.minute, now.tzinfo)
+    return moment if moment.hour >= 8 and moment < evening else evening
 
 
 class SetReminder(Command):
@@ -106,7 +116,7 @@ class SetReminder(Command):
 
     async def execute(self, request: CommandRequest, task: str, time: Any, repeat: str | None = None,
                       everyone: bool | None = None) -> CommandResponse:
-        moment = reminder_moment(time, request.text.split(" to ")[0], request.now)
+        moment = reminder_moment(time, time_as_said(request.text, task), request.now)
         if moment is None:
             return CommandResponse("Say it with a time, like: remind me at 5 to call mum.", success=False)
         repeat = repeat or "none"
