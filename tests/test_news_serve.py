@@ -1,6 +1,6 @@
 """News headlines end to end through `voxd serve` (issue 25 §7): the household's feeds (RSS and
-Atom, served on loopback) read as one sentence a headline, a topic's own feed or the headlines
-naming it, a broken feed and no feed at all said in a sentence."""
+Atom, served on loopback) read as one sentence a headline, the newest first across the feeds, a
+topic's own feed or the headlines naming it, a broken feed and no feed at all said in a sentence."""
 
 from __future__ import annotations
 
@@ -28,6 +28,23 @@ ATOM = b"""<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/
 </feed>"""
 
 
+
+def dated_rss(title: str, *items: tuple[str, str | None]) -> bytes:
+    """An RSS feed of (headline, RFC 822 pubDate or None) items, in the order given."""
+    entries = "".join(f"<item><title>{headline}</title>{f'<pubDate>{date}</pubDate>' if date else ''}</item>"
+                      for headline, date in items)
+    return (f'<?xml version="1.0"?><rss version="2.0"><channel><title>{title}</title><link>http://x/</link>'
+            f"<description>d</description>{entries}</channel></rss>").encode()
+
+
+# Each feed lists an older story first; between them, the newest are the other feed's.
+MORNING = dated_rss("Morning Post", ("Undated story", None), ("Ferry strike called off", "Thu, 26 Nov 2026 06:00:00 GMT"),
+                    ("Market opens higher", "Thu, 26 Nov 2026 09:00:00 GMT"))
+EVENING = dated_rss("Evening Star", ("Old story from Monday", "Mon, 23 Nov 2026 18:00:00 GMT"),
+                    ("Storm warning for the coast", "Thu, 26 Nov 2026 08:00:00 +0100"),
+                    ("Late train cancelled", "Thu, 26 Nov 2026 10:30:00 GMT"))
+
+
 @pytest.fixture(scope="module")
 def daemon(tmp_path_factory) -> Daemon:
     with serving(tmp_path_factory, ["config", "auth", "command-center"], VOXD_SEMANTIC="false") as running:
@@ -38,7 +55,9 @@ def daemon(tmp_path_factory) -> Daemon:
 def site():
     with HomeAssistant() as serving_feeds:
         serving_feeds.feeds = {"/news.rss": ("application/rss+xml", RSS), "/sport.atom": ("application/atom+xml", ATOM),
-                               "/broken.rss": ("application/rss+xml", b"<html>this is no feed</html>")}
+                               "/broken.rss": ("application/rss+xml", b"<html>this is no feed</html>"),
+                               "/morning.rss": ("application/rss+xml", MORNING),
+                               "/evening.rss": ("application/rss+xml", EVENING)}
         serving_feeds.moved = {"/old.rss": "/news.rss", "/loop.rss": "/loop.rss"}
         yield serving_feeds
 
@@ -59,6 +78,14 @@ def test_the_headlines_are_read_one_sentence_each(daemon, site, node):
     fetched = len(site.fetched)
     assert ask(daemon, node, "what are the headlines")["text"] == news["text"]
     assert len(site.fetched) == fetched  # kept a few minutes, not fetched again
+
+
+def test_the_newest_headlines_come_first_across_the_feeds_and_undated_ones_last(daemon, site):
+    both = register_node(daemon, room="study")
+    set_secret(daemon, both["household_id"], "NEWS_FEEDS", f"{site.url}/morning.rss, {site.url}/evening.rss")
+    assert ask(daemon, both, "what's the news")["text"] == (
+        "From Evening Star and Morning Post: Late train cancelled. Market opens higher. Storm warning for the coast. "
+        "Ferry strike called off. Old story from Monday.")
 
 
 def test_a_topic_reads_its_feed_or_the_headlines_naming_it(daemon, node):

@@ -1,6 +1,8 @@
 """`get_news`: "what's the news", "any sports headlines". The top headlines of the feeds the
 household set up (the secret NEWS_FEEDS: comma-separated feed addresses, each optionally
-`topic=address`), RSS or Atom read with feedparser, one short sentence each. A feed is untrusted: it
+`topic=address`), RSS or Atom read with feedparser, one short sentence each, the newest first across
+every feed read (an entry's published or else updated date; undated entries after the dated ones,
+taken from each feed in turn). A feed is untrusted: it
 is fetched with a deadline and a size cap, parsed off the event loop, and kept a few minutes so a
 second question does not fetch again. No feed is fetched that the household did not name
 (docs/news.md suggests some)."""
@@ -8,6 +10,7 @@ second question does not fetch again. No feed is fetched that the household did 
 from __future__ import annotations
 
 import asyncio
+import calendar
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -44,9 +47,15 @@ class Feed:
 
 
 @dataclass(frozen=True)
+class Headline:
+    title: str  # one short spoken sentence
+    published: float | None  # seconds since the epoch: the entry's published, else updated, date
+
+
+@dataclass(frozen=True)
 class Headlines:
     source: str  # the feed's own title, or its host
-    titles: tuple[str, ...]
+    titles: tuple[Headline, ...]
 
 
 class FeedUnreadable(Exception):
@@ -114,7 +123,8 @@ class GetNews(Command):
         if answer.status != 200:
             raise FeedUnreadable(f"The news feed at {host} isn't answering properly.")
         parsed = await asyncio.to_thread(feedparser.parse, answer.body)
-        titles = tuple(title for entry in parsed.entries if (title := spoken_title(entry.get("title", ""))))
+        titles = tuple(Headline(title, published(entry)) for entry in parsed.entries
+                       if (title := spoken_title(entry.get("title", ""))))
         if not titles:
             raise FeedUnreadable(f"I couldn't read the news feed at {host}.")
         source = spoken_title(parsed.feed.get("title", "")).rstrip(".") or host
@@ -140,7 +150,7 @@ def topic_key(topic: str) -> str:
 
 def about(headlines: Headlines, topic: str) -> Headlines:
     words = re.compile(rf"\b{re.escape(topic)}\w*\b", re.IGNORECASE)
-    return Headlines(headlines.source, tuple(title for title in headlines.titles if words.search(title)))
+    return Headlines(headlines.source, tuple(line for line in headlines.titles if words.search(line.title)))
 
 
 def spoken_title(title: str) -> str:
@@ -151,16 +161,22 @@ def spoken_title(title: str) -> str:
     return text if not text or text[-1] in ".!?" else text + "."
 
 
+def published(entry: Any) -> float | None:
+    """When a feed entry came out (feedparser gives UTC), or None when the feed does not say."""
+    moment = entry.get("published_parsed") or entry.get("updated_parsed")
+    return float(calendar.timegm(moment)) if moment else None
+
+
 def headline_sentences(read: list[Headlines]) -> str:
-    """The first HEADLINES titles, taken in turn from each feed, after the names of their sources."""
-    picked: list[str] = []
-    for position in range(HEADLINES):
-        picked += [h.titles[position] for h in read if position < len(h.titles)]
-    picked = picked[:HEADLINES]
+    """The HEADLINES newest titles of all the feeds, after the names of their sources. Taken from
+    each feed in turn first, so headlines of the same moment, and undated ones, share the feeds."""
+    in_turn = [(h.source, h.titles[position]) for position in range(max((len(h.titles) for h in read), default=0))
+               for h in read if position < len(h.titles)]
+    picked = sorted(in_turn, key=lambda pair: (pair[1].published is None, -(pair[1].published or 0)))[:HEADLINES]
     if not picked:
         return ""
-    sources = spoken_list([h.source for h in read if h.titles])
-    return f"From {sources}: " + " ".join(picked)
+    sources = spoken_list(list(dict.fromkeys(source for source, _ in picked)))
+    return f"From {sources}: " + " ".join(headline.title for _, headline in picked)
 
 
 COMMANDS = [GetNews]
