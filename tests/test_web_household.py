@@ -285,6 +285,23 @@ def test_a_reminder_push_button_acts_through_the_inbox_page(logged_in_tab, web_d
     assert reminders["reminders"] == []
 
 
+def test_the_reminders_page_shows_and_cancels_a_reminder(logged_in_tab, web_daemon):
+    """The reminders set by voice are listed with when they are due, and one is cancelled on the page."""
+    reader = new_web_user(web_daemon)
+    headers = user_headers(web_daemon, reader)
+    for words in ("remind me in 3 hours to water the plants", "remind me in 5 hours to call the plumber"):
+        set_it = httpx.post(web_daemon.url("command-center") + "/api/v0/command", headers=headers, timeout=30,
+                            json={"text": words})
+        assert set_it.json()["command"] == "set_reminder", set_it.text
+    page = logged_in_tab(reader, "reminders").page
+    page.locator("#reminder-items").get_by_text("call the plumber").wait_for()
+    page.get_by_role("button", name="Cancel water the plants").click()
+    page.get_by_text("Cancelled “water the plants”.").wait_for()
+    assert page.locator("#reminder-items").get_by_text("water the plants").count() == 0
+    reminders = httpx.get(web_daemon.url("command-center") + "/api/v0/reminders", headers=headers).json()
+    assert [reminder["task"] for reminder in reminders["reminders"]] == ["call the plumber"]
+
+
 IPHONE_SAFARI = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
                  "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
 
