@@ -86,7 +86,8 @@ def clocked(tmp_path_factory: pytest.TempPathFactory):
     # zones at most every 10 s (pipeline/households.py), and these are in Europe/London.
     kitchen = register_node(daemon, room="kitchen")
     daemon.nodes = {"kitchen": kitchen, "hall": register_node(daemon, household=kitchen["household"], room="hall"),
-                    **{room: register_node(daemon, room=room) for room in ("bedroom", "study", "lounge", "attic", "porch")}}
+                    **{room: register_node(daemon, room=room)
+                       for room in ("bedroom", "study", "lounge", "attic", "porch")}}
     yield daemon
     daemon.stop()
 

@@ -38,7 +38,8 @@ def dated_rss(title: str, *items: tuple[str, str | None]) -> bytes:
 
 
 # Each feed lists an older story first; between them, the newest are the other feed's.
-MORNING = dated_rss("Morning Post", ("Undated story", None), ("Ferry strike called off", "Thu, 26 Nov 2026 06:00:00 GMT"),
+MORNING = dated_rss("Morning Post", ("Undated story", None),
+                    ("Ferry strike called off", "Thu, 26 Nov 2026 06:00:00 GMT"),
                     ("Market opens higher", "Thu, 26 Nov 2026 09:00:00 GMT"))
 EVENING = dated_rss("Evening Star", ("Old story from Monday", "Mon, 23 Nov 2026 18:00:00 GMT"),
                     ("Storm warning for the coast", "Thu, 26 Nov 2026 08:00:00 +0100"),
