@@ -226,6 +226,23 @@ def test_a_bare_hour_is_the_afternoons_and_am_said_after_the_task_is_kept(clocke
     assert (morning["hour"], morning["task"]) == (5, "take your pills")
 
 
+def test_a_households_alarms_are_listed_and_cancelled_by_its_members_only(clocked):
+    """GET and DELETE /api/v0/alarms (the admin page's list): a member sees the alarms set on their
+    household's nodes; another household's member sees none, and cancelling one is 404 for them."""
+    node = clocked.nodes["porch"]
+    alarm = command(clocked, node, "set an alarm for 6:30 pm", "set_alarm")["result"]["data"]["alarm"]
+    member, stranger = household_member(clocked, node["household_id"]), household_member(clocked)
+    alarms = clocked.url("command-center") + "/api/v0/alarms"
+    listed = httpx.get(alarms, headers=member["headers"])
+    assert listed.status_code == 200 and [a["id"] for a in listed.json()["alarms"]] == [alarm["id"]]
+    assert httpx.get(alarms, headers=stranger["headers"]).json() == {"alarms": []}
+    refused = httpx.delete(f"{alarms}/{alarm['id']}", headers=stranger["headers"])
+    assert refused.status_code == 404 and refused.json()["error"]["code"] == "alarm_not_found"
+    assert httpx.delete(f"{alarms}/{alarm['id']}", headers=member["headers"]).status_code == 204
+    assert httpx.get(alarms, headers=member["headers"]).json() == {"alarms": []}
+    assert httpx.get(alarms).status_code == 401
+
+
 def pushed(daemon: Daemon, notification_id: str) -> dict:
     return httpx.get(daemon.url("notifications") + f"/api/v0/notifications/{notification_id}",
                      headers={"X-Admin-Key": daemon.admin_key}).json()

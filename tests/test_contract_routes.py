@@ -41,9 +41,11 @@ def test_the_command_stream_is_a_node_route_of_the_route_table(daemon, registere
                  "upgrade_required")
 
 
-# Issue 25 §2: a member's reminders and the actions of a reminder's push, on the command center.
+# Issue 25 §1-2: a member's reminders and the actions of a reminder's push, and the household's
+# alarms (the admin page's list), on the command center.
 REMINDER_ROUTES = {("get", "/api/v0/reminders"), ("delete", "/api/v0/reminders/{reminder_id}"),
-                   ("post", "/api/v0/reminders/{reminder_id}/actions")}
+                   ("post", "/api/v0/reminders/{reminder_id}/actions"),
+                   ("get", "/api/v0/alarms"), ("delete", "/api/v0/alarms/{alarm_id}")}
 
 
 def test_the_command_center_has_the_reminder_routes_of_issue_25_for_users_only(daemon):

@@ -285,21 +285,29 @@ def test_a_reminder_push_button_acts_through_the_inbox_page(logged_in_tab, web_d
     assert reminders["reminders"] == []
 
 
-def test_the_reminders_page_shows_and_cancels_a_reminder(logged_in_tab, web_daemon):
-    """The reminders set by voice are listed with when they are due, and one is cancelled on the page."""
+def test_alarms_and_reminders_set_by_voice_are_shown_and_cancelled_on_the_page(logged_in_tab, web_daemon):
+    """The household's alarms and the user's reminders are listed with when they are due; one of
+    each is cancelled on the page."""
     reader = new_web_user(web_daemon)
     headers = user_headers(web_daemon, reader)
-    for words in ("remind me in 3 hours to water the plants", "remind me in 5 hours to call the plumber"):
+    for words, command in (("remind me in 3 hours to water the plants", "set_reminder"),
+                           ("remind me in 5 hours to call the plumber", "set_reminder"),
+                           ("set an alarm for 6:45 am", "set_alarm"), ("set an alarm for 7:15 am", "set_alarm")):
         set_it = httpx.post(web_daemon.url("command-center") + "/api/v0/command", headers=headers, timeout=30,
                             json={"text": words})
-        assert set_it.json()["command"] == "set_reminder", set_it.text
+        assert set_it.json()["command"] == command, set_it.text
     page = logged_in_tab(reader, "reminders").page
-    page.locator("#reminder-items").get_by_text("call the plumber").wait_for()
+    page.locator("#reminders-items").get_by_text("call the plumber").wait_for()
     page.get_by_role("button", name="Cancel water the plants").click()
     page.get_by_text("Cancelled “water the plants”.").wait_for()
-    assert page.locator("#reminder-items").get_by_text("water the plants").count() == 0
-    reminders = httpx.get(web_daemon.url("command-center") + "/api/v0/reminders", headers=headers).json()
-    assert [reminder["task"] for reminder in reminders["reminders"]] == ["call the plumber"]
+    page.get_by_role("button", name="Cancel the 6:45 alarm").click()
+    page.get_by_text("Cancelled “the 6:45 alarm”.").wait_for()
+    assert page.locator("#reminders-items").get_by_text("water the plants").count() == 0
+    command_center = web_daemon.url("command-center")
+    reminders = httpx.get(command_center + "/api/v0/reminders", headers=headers).json()["reminders"]
+    assert [reminder["task"] for reminder in reminders] == ["call the plumber"]
+    alarms = httpx.get(command_center + "/api/v0/alarms", headers=headers).json()["alarms"]
+    assert [(alarm["hour"], alarm["minute"]) for alarm in alarms] == [(7, 15)]
 
 
 IPHONE_SAFARI = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "

@@ -14,7 +14,7 @@ from voxd.kit.sealing import SecretBox
 from voxd.kit.settings import Settings
 from voxd.services.command_center import command
 from voxd.services.command_center.nodes import announcements, nodes, rooms
-from voxd.services.command_center.storage import lists, memories, reminders_api, secrets
+from voxd.services.command_center.storage import alarms_api, lists, memories, reminders_api, secrets
 from voxd.services.command_center.streaming import route as streaming
 from voxd.services.command_center.storage.store import CC_STORE, MIGRATIONS, CommandCenterStore
 
@@ -28,7 +28,8 @@ async def store_context(app: web.Application) -> AsyncIterator[None]:
 
 def create_app(settings: Settings) -> web.Application:
     routes = [*nodes.ROUTES, *command.ROUTES, *memories.ROUTES, *secrets.ROUTES, *announcements.ROUTES,
-              *lists.ROUTES, *streaming.ROUTES, *reminders_api.ROUTES]
+              *lists.ROUTES, *streaming.ROUTES, *reminders_api.ROUTES,
+              *alarms_api.ROUTES]
     return create_service_app(
         "command-center", settings, routes,
         resources=[database(MIGRATIONS), store_context, command.pipeline_context,

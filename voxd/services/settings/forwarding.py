@@ -31,7 +31,7 @@ from voxd.services.settings.settings import FORWARD_TIMEOUT
 FORWARDED: dict[str, tuple[str, ...]] = {
     "auth": ("/auth/me", "/users", "/households"),  # a password change: browser_session.py
     "command-center": ("/api/v0/nodes", "/api/v0/command", "/api/v0/commands", "/api/v0/lists",
-                       "/api/v0/memories", "/api/v0/reminders"),
+                       "/api/v0/memories", "/api/v0/reminders", "/api/v0/alarms"),
     "logs": ("/api/v0/logs",),
     "recipes": ("/api/v0/recipes", "/api/v0/meal-plans"),
     "notifications": ("/api/v0/inbox", "/api/v0/device-tokens"),

@@ -14,6 +14,6 @@ export const PAGES = [
   { path: "recipes", title: "Recipes", module: "recipes.js", admin: false },
   { path: "mealplan", title: "Meal plan", module: "mealplan.js", admin: false },
   { path: "lists", title: "Lists", module: "lists.js", admin: false },
-  { path: "reminders", title: "Reminders", module: "reminders.js", admin: false },
+  { path: "reminders", title: "Alarms & reminders", module: "reminders.js", admin: false },
   { path: "inbox", title: "Inbox", module: "inbox.js", admin: false },
 ];
