@@ -4,14 +4,16 @@ routes, paths passed as the browser encoded them, bodies and streams as they com
 
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import unquote
 
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 
 from page_server_kit import bearer, client, logs_site, make_user, page_login, voxd  # noqa: F401 (fixtures)
 from voxd.kit.errors import ApiError
-from voxd.services.settings.forwarding import forwarded_path
+from voxd.services.settings.forwarding import RELAYS, end_relays_at_shutdown, forwarded_path
 
 
 def test_the_page_reaches_user_routes_with_the_users_token_only(voxd, client, bearer, logs_site):
@@ -98,3 +100,24 @@ def test_which_paths_are_forwarded_and_how(path, service, forwarded):
     else:
         sent = forwarded_path(request, service)
         assert unquote(sent) == unquote(forwarded) and sent.count("%2F") == forwarded.count("%2F")
+
+
+class HeldUpstream:
+    """A service's answer still being relayed: a followed log, say."""
+
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_stream_still_relayed_is_closed_when_the_daemon_stops():
+    """Unit: aiohttp's on_shutdown, which runs before the server waits for its handlers, closes every
+    open relay, so a followed log does not hold the stop for the whole shutdown grace."""
+    app = web.Application()
+    end_relays_at_shutdown(app)
+    app.freeze()
+    held = HeldUpstream()
+    app[RELAYS].add(held)
+    asyncio.run(app.shutdown())
+    assert held.closed
