@@ -242,3 +242,17 @@ def test_requests_of_kinds_voxd_does_not_do_are_not_claimed(semantic_daemon):
             allowed = (None, "smart_home") if kind == "music" else (None,)  # a room's music is Home Assistant's
             assert body.get("command") in allowed, (kind, words, body)
             assert body.get("command") or body.get("routed_by") in (None, "none"), (kind, words, body)
+
+
+@pytest.mark.slow
+def test_a_calendar_removal_said_as_the_crowd_says_it_asks_to_take_the_event_off(semantic_daemon):
+    """CLINC150's calendar changes are said alike ("you can remove the X from my calendar for
+    <date>"), so the stage finds them near add_event's examples; the verb hands them to remove_event
+    (`Command.hands_to`), which deletes, so voxd asks first, and "no" leaves the calendar alone."""
+    node = register_node(semantic_daemon)
+    for words, title in (("you can remove the school play from my calendar for march 12", "School play"),
+                         ("please delete my dentist appointment on friday off my schedule", "Dentist appointment")):
+        body = say(semantic_daemon, node, words).json()
+        assert (body["command"], body["routed_by"]) == ("remove_event", "semantic"), (words, body)
+        assert body["text"] == f"Do you want me to take {title} off the calendar?"
+        assert answer(semantic_daemon, node, "no").json()["text"] == "Okay, I've left it as it was."

@@ -58,6 +58,9 @@ class RemoveEvent(CalendarCommand):
     def declines(self, text: str) -> bool:  # removing is its job; reminders, alarms and lists are not
         return NOT_CALENDARS.search(normalize_utterance(text)) is not None
 
+    def hands_to(self, text: str) -> str | None:  # a removal stays a removal
+        return None
+
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         title = clean_title(arguments.get("title")) or title_removed(text)
         return {"title": title} if title and not NO_TITLE.match(title.lower()) else None

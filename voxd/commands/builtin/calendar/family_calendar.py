@@ -80,6 +80,17 @@ class CalendarCommand(Command):
         said = normalize_utterance(text)
         return super().declines(text) or NOT_CALENDARS.search(said) is not None or REMOVING.search(said) is not None
 
+    def hands_to(self, text: str) -> str | None:
+        """A removal is remove_event's and a move to another time move_event's, whichever calendar
+        command the sentence was nearest: the crowd says all three alike ("remove the field trip
+        from my calendar for march 12" sits among the additions)."""
+        said = normalize_utterance(text)
+        if NOT_CALENDARS.search(said):
+            return None
+        if REMOVING.search(said):
+            return "remove_event"
+        return "move_event" if MOVING.search(said) else None
+
 
 class CalendarEvents(CalendarCommand):
     name = "calendar_events"
