@@ -113,4 +113,14 @@ def test_a_calendar_change_goes_to_the_command_its_verb_names():
         assert chosen.hands_to("reschedule the dentist to next tuesday") == "move_event"
         assert chosen.hands_to("add lunch with sam to friday's calendar") is None
         assert chosen.hands_to("delete the reminder about the dentist") is None  # not the calendar's
+        assert chosen.hands_to("is my calendar clear on friday") is None  # a question removes nothing
     assert commands["remove_event"].hands_to("move the dentist to 4") is None
+
+
+def test_a_removal_from_the_calendar_stands_without_the_events_name_which_is_then_asked_for():
+    remove_event = next(c for c in built_in_commands() if c.name == "remove_event")
+    assert remove_event.stands({"title": "Dentist"}, "get rid of the dentist on friday")
+    assert remove_event.stands({}, "can you remove this event from my calendar")
+    assert not remove_event.stands({}, "remove that one")  # neither an event nor the calendar said
+    assert not remove_event.stands({}, "what is on my calendar")  # no removal
+    assert not remove_event.stands({}, "is my schedule clear with no meetings today")  # a question
