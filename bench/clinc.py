@@ -56,6 +56,7 @@ class Answer:
     arguments: dict[str, Any] = field(default_factory=dict)
     semantic_ms: float | None = None
     reason: str = ""  # in-process, when the semantic stage abstained: which bar or check (REASONS)
+    nearest: str | None = None  # ... and the command it turned down
 
 
 # Why the semantic stage (in-process) left a query unclaimed, in the order pipeline.py checks: the
@@ -192,7 +193,8 @@ class InProcess:
                   and choice.command.stands(arguments, text))
         self.choices[text] = (choice, stands)
         if not stands or not self.router.claims(choice, text):
-            return Answer(NO_STAGE, None, semantic_ms=spent, reason=abstention(self.router, choice, stands, text))
+            return Answer(NO_STAGE, None, semantic_ms=spent, reason=abstention(self.router, choice, stands, text),
+                          nearest=choice.command.name if choice and choice.command else None)
         return Answer("semantic", choice.command.name, arguments, spent)
 
 
@@ -308,7 +310,7 @@ def run(route: Any, splits: list[str], loaded: set[str], show: bool) -> dict[str
             results.append((query, answer, outcome))
             if show and split != "test" and outcome in ("wrong_command", "wrong_arguments", "claimed", "abstained"):
                 print(f"  {outcome:15} [{answer.stage:9}] {query.intent:22} {query.text!r} -> {answer.command} "
-                      f"{answer.arguments if answer.command else answer.reason}")
+                      f"{answer.arguments if answer.command else f'{answer.reason} ({answer.nearest})'}")
         report(f"split {split}", results)
         by_split[split] = results
     return by_split
