@@ -55,6 +55,33 @@ class Answer:
     command: str | None
     arguments: dict[str, Any] = field(default_factory=dict)
     semantic_ms: float | None = None
+    reason: str = ""  # in-process, when the semantic stage abstained: which bar or check (REASONS)
+    nearest: str | None = None  # ... and the command it turned down
+
+
+# Why the semantic stage (in-process) left a query unclaimed, in the order pipeline.py checks: the
+# router's bars (SemanticRouter.claims), then the command's argument check (`Command.stands`).
+REASONS = ("out_of_scope", "needs_model", "threshold", "margin", "compound", "declines", "stands")
+
+
+def abstention(router: Any, choice: Any, stands: bool, text: str) -> str:
+    """The first check that turned `choice` down: an out-of-scope kind was likeliest, the command
+    needs a model, the nearest example is below the threshold, the runner-up within the margin, two
+    requests joined, the command declines the sentence, or its arguments are not in it."""
+    from voxd.language.compounds import is_compound
+
+    if choice is None or choice.command is None:
+        return "out_of_scope"
+    if choice.command.needs_model:
+        return "needs_model"
+    threshold = router.broad_threshold if choice.command.broad else router.threshold
+    if choice.similarity < threshold:
+        return "threshold"
+    if choice.probability - choice.runner_up < router.margin:
+        return "margin"
+    if is_compound(text):
+        return "compound"
+    return "declines" if choice.command.declines(text) else "stands"
 
 
 # ---- judging -----------------------------------------------------------------------------------
@@ -166,7 +193,8 @@ class InProcess:
                   and choice.command.stands(arguments, text))
         self.choices[text] = (choice, stands)
         if not stands or not self.router.claims(choice, text):
-            return Answer(NO_STAGE, None, semantic_ms=spent)
+            return Answer(NO_STAGE, None, semantic_ms=spent, reason=abstention(self.router, choice, stands, text),
+                          nearest=choice.command.name if choice and choice.command else None)
         return Answer("semantic", choice.command.name, arguments, spent)
 
 
@@ -221,6 +249,9 @@ def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
           f"{share(totals['wrong_arguments'], len(in_domain))}, abstained {share(totals['abstained'], len(in_domain))}")
     print(f"  must-not-claim: claimed {share(totals['claimed'], len(outside))} "
           f"(answered as a question or from the meal plan, allowed: {totals['tolerated']})")
+    reasons = Counter(answer.reason for _, answer, outcome in results if outcome == "abstained" and answer.reason)
+    if reasons:  # in-process only: the daemon's answer does not say which bar turned a query down
+        print("  abstained by the semantic stage, why: " + ", ".join(f"{r} {reasons[r]}" for r in REASONS if reasons[r]))
     print("  issue 25's intents:")
     by_intent(results)
     claimers = Counter(answer.command for _, answer, outcome in results if outcome == "claimed")
@@ -279,7 +310,7 @@ def run(route: Any, splits: list[str], loaded: set[str], show: bool) -> dict[str
             results.append((query, answer, outcome))
             if show and split != "test" and outcome in ("wrong_command", "wrong_arguments", "claimed", "abstained"):
                 print(f"  {outcome:15} [{answer.stage:9}] {query.intent:22} {query.text!r} -> {answer.command} "
-                      f"{answer.arguments if answer.command else ''}")
+                      f"{answer.arguments if answer.command else f'{answer.reason} ({answer.nearest})'}")
         report(f"split {split}", results)
         by_split[split] = results
     return by_split

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from voxd.commands.builtin.calendar import caldav_access
 from voxd.commands.builtin.calendar.caldav_access import CalendarAccount, CalendarUnavailable, off_the_loop
 from voxd.commands.builtin.calendar.calendar_speech import appointment_time, spoken_clock, spoken_when
+from voxd.commands.registry import built_in_commands
 
 LONDON = ZoneInfo("Europe/London")
 WEDNESDAY = datetime(2026, 3, 4, 10, 0, tzinfo=LONDON)
@@ -98,3 +99,28 @@ def test_a_server_sending_too_much_is_refused_with_a_sentence(monkeypatch):
         assert str(problem) == "The household's calendar sent more than I can read."
     else:
         raise AssertionError("no CalendarUnavailable")
+
+
+def test_a_calendar_change_goes_to_the_command_its_verb_names():
+    """The crowd says removals and moves like additions ("remove the field trip from my calendar for
+    march 12" is near add_event's examples): whichever calendar command the semantic stage chose, the
+    verb hands the sentence to remove_event or move_event; reminders and lists stay declined."""
+    commands = {c.name: c for c in built_in_commands()}
+    for name in ("add_event", "calendar_events", "next_event", "move_event"):
+        chosen = commands[name]
+        assert chosen.hands_to("please delete the dentist on friday from my schedule") == "remove_event"
+        assert chosen.hands_to("can you cancel my meeting with the plumber") == "remove_event"
+        assert chosen.hands_to("reschedule the dentist to next tuesday") == "move_event"
+        assert chosen.hands_to("add lunch with sam to friday's calendar") is None
+        assert chosen.hands_to("delete the reminder about the dentist") is None  # not the calendar's
+        assert chosen.hands_to("is my calendar clear on friday") is None  # a question removes nothing
+    assert commands["remove_event"].hands_to("move the dentist to 4") is None
+
+
+def test_a_removal_from_the_calendar_stands_without_the_events_name_which_is_then_asked_for():
+    remove_event = next(c for c in built_in_commands() if c.name == "remove_event")
+    assert remove_event.stands({"title": "Dentist"}, "get rid of the dentist on friday")
+    assert remove_event.stands({}, "can you remove this event from my calendar")
+    assert not remove_event.stands({}, "remove that one")  # neither an event nor the calendar said
+    assert not remove_event.stands({}, "what is on my calendar")  # no removal
+    assert not remove_event.stands({}, "is my schedule clear with no meetings today")  # a question

@@ -128,6 +128,22 @@ def test_the_out_of_scope_sentences_turn_a_claim_into_an_abstention():
     assert guarded.choose("will it rain").name == "weather"
 
 
+def test_a_sibling_named_by_the_verb_takes_the_sentence_from_the_nearest_command():
+    """`Command.hands_to`: when the examples of two commands share their words, the verb the
+    chosen one reads in the sentence hands it to the other (and its own verbs keep it)."""
+    class Adding(Example):
+        def hands_to(self, text: str) -> str | None:
+            return "removing" if "out" in text.split() else None
+
+    adding = Adding("adding", ("add it to the shopping list", "put it on the shopping list"))
+    removing = Example("removing", ("take it out of the list",))
+    routing = SemanticRouter([adding, removing, WEATHER], WordsEmbedder(), 0.3, 0.0)
+    assert routing.nearest("put the shopping on the list").command.name == "adding"
+    handed = routing.nearest("shopping list out")  # nearest adding's examples, but the verb is removing's
+    assert handed.command.name == "removing"
+    assert routing.choose("shopping list out").name == "removing"
+
+
 def test_it_abstains_on_two_requests_in_one_utterance():
     assert is_compound("cancel the pasta timer and start one for the rice")
     assert not is_compound("add milk and eggs to the shopping list")

@@ -242,3 +242,30 @@ def test_requests_of_kinds_voxd_does_not_do_are_not_claimed(semantic_daemon):
             allowed = (None, "smart_home") if kind == "music" else (None,)  # a room's music is Home Assistant's
             assert body.get("command") in allowed, (kind, words, body)
             assert body.get("command") or body.get("routed_by") in (None, "none"), (kind, words, body)
+
+
+@pytest.mark.slow
+def test_a_calendar_removal_said_as_the_crowd_says_it_asks_to_take_the_event_off(semantic_daemon):
+    """CLINC150's calendar changes are said alike ("you can remove the X from my calendar for
+    <date>"), so the stage finds them near add_event's examples; the verb hands them to remove_event
+    (`Command.hands_to`), which deletes, so voxd asks first, and "no" leaves the calendar alone."""
+    node = register_node(semantic_daemon)
+    for words, title in (("you can remove the school play from my calendar for march 12", "School play"),
+                         ("you can delete the bake sale from my diary for next tuesday", "Bake sale")):
+        body = say(semantic_daemon, node, words).json()
+        assert (body["command"], body["routed_by"]) == ("remove_event", "semantic"), (words, body)
+        assert body["text"] == f"Do you want me to take {title} off the calendar?"
+        assert answer(semantic_daemon, node, "no").json()["text"] == "Okay, I've left it as it was."
+
+
+@pytest.mark.slow
+def test_a_calendar_removal_naming_no_event_asks_which_then_asks_first(semantic_daemon):
+    """"Can you remove this event from my calendar": a removal, but of which event? It is asked for
+    (the title is required), then, since removing deletes, whether to go on."""
+    node = register_node(semantic_daemon)
+    body = say(semantic_daemon, node, "can you remove this event from my calendar").json()
+    assert (body["command"], body["routed_by"]) == ("remove_event", "semantic"), body
+    assert body["text"] == "I need to know the event to take off the calendar."
+    named = answer(semantic_daemon, node, "the school play").json()
+    assert named["command"] == "remove_event" and named["text"].endswith("off the calendar?"), named
+    assert answer(semantic_daemon, node, "no").json()["text"] == "Okay, I've left it as it was."

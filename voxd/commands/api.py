@@ -226,6 +226,12 @@ class Command:
         do; keep the default by calling it."""
         return reminder_at_a_time(text) and not any(p.type in ("date", "datetime") for p in self.parameters)
 
+    def hands_to(self, text: str) -> str | None:
+        """The name of a sibling command that takes `text` when the semantic stage chose this one:
+        siblings whose examples share their words ("add the party to my calendar", "remove the party
+        from my calendar") are told apart by the verb, not by nearness. None by default."""
+        return None
+
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """Whether the semantic stage's claim stands once the arguments are read from `text`: a
         sentence near a command's examples that names none of what the command acts on is more

@@ -14,8 +14,11 @@ from voxd.commands.builtin import without_politeness
 from voxd.commands.builtin.calendar.caldav_access import CalendarUnavailable, remove
 from voxd.commands.builtin.calendar.calendar_speech import spoken_when
 from voxd.commands.builtin.calendar.family_calendar import (
+    ASKING_ABOUT,
+    CALENDAR_WORDS,
     NOT_CALENDARS,
     OWNED,
+    REMOVING,
     CalendarCommand,
     clean_title,
     single_event,
@@ -49,7 +52,7 @@ class RemoveEvent(CalendarCommand):
     description = "Take an event off the family calendar ('remove the dentist from my calendar')."
     examples = phrasebook("remove_event")
     destructive = True  # it deletes: asked about first unless a template said it word for word
-    parameters = (Parameter("title", "string", "the event to take off, as said, such as the dentist", required=True),)
+    parameters = (Parameter("title", "string", "event to take off the calendar", required=True),)
     templates = (
         f"[please] [can you|could you] {TAKE_OFF} {{title}} (from|off) {OWNED} (calendar|diary|schedule)",
         f"[please] [can you|could you] take {{title}} off {OWNED} (calendar|diary|schedule)",
@@ -58,12 +61,19 @@ class RemoveEvent(CalendarCommand):
     def declines(self, text: str) -> bool:  # removing is its job; reminders, alarms and lists are not
         return NOT_CALENDARS.search(normalize_utterance(text)) is not None
 
+    def hands_to(self, text: str) -> str | None:  # a removal stays a removal
+        return None
+
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         title = clean_title(arguments.get("title")) or title_removed(text)
         return {"title": title} if title and not NO_TITLE.match(title.lower()) else None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        return bool(arguments.get("title"))
+        """An event named, or a removal from the calendar that names none ("can you remove this
+        event from my calendar"): then which event is asked for (its title is required)."""
+        said = normalize_utterance(text)
+        return bool(arguments.get("title")) or (REMOVING.search(said) is not None and CALENDAR_WORDS.search(said)
+                                                is not None and ASKING_ABOUT.search(said) is None)
 
     def confirmation(self, arguments: dict[str, Any]) -> str | None:
         return f"Do you want me to take {arguments.get('title')} off the calendar?"

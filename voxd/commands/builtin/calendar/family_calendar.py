@@ -55,6 +55,8 @@ NOT_CALENDARS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shop
                            r"|uber|taxi|cab|flight|hotel|motel)\b")
 # Taking an event off is remove_event's alone (calendar_removal.py): the others decline it.
 REMOVING = re.compile(r"\b(?:remove|delete|cancel|clear|erase|scratch|get rid of|take .+ off)\b")
+# A question ("is my schedule clear today") asks about the calendar; it removes nothing.
+ASKING_ABOUT = re.compile(r"^(?:is|are|am|do|does|did|what|whats|when|which|how|will|have|has)\b")
 
 
 def accounts(request: CommandRequest) -> list[CalendarAccount]:
@@ -79,6 +81,17 @@ class CalendarCommand(Command):
     def declines(self, text: str) -> bool:
         said = normalize_utterance(text)
         return super().declines(text) or NOT_CALENDARS.search(said) is not None or REMOVING.search(said) is not None
+
+    def hands_to(self, text: str) -> str | None:
+        """A removal is remove_event's and a move to another time move_event's, whichever calendar
+        command the sentence was nearest: the crowd says all three alike ("remove the field trip
+        from my calendar for march 12" sits among the additions)."""
+        said = normalize_utterance(text)
+        if NOT_CALENDARS.search(said) or ASKING_ABOUT.search(said):
+            return None
+        if REMOVING.search(said):
+            return "remove_event"
+        return "move_event" if MOVING.search(said) else None
 
 
 class CalendarEvents(CalendarCommand):

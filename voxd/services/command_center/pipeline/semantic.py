@@ -19,7 +19,8 @@ whose examples only sample what it takes, `Command.broad`: answer_question), whe
 within `margin` of the winner's probability, when the winner declines the utterance
 (`Command.declines`: a question needing live information for answer_question, a reminder at a
 clock time), or when the utterance joins two requests (voxd.language.compounds): a wrong command is
-worse than none.
+worse than none. Siblings whose examples share their words (add_event's and remove_event's) are told
+apart by the verb: the winner may hand the sentence to one of them (`Command.hands_to`).
 
 The embedder is a Protocol so unit tests use a tiny fake; `load_embedder` gives the real one
 (all-MiniLM-L6-v2 through sentence-transformers), or None when the package is not installed. The
@@ -107,6 +108,8 @@ class SemanticRouter:
         runner_up = float(probabilities[ranked[1]]) if len(ranked) > 1 else 0.0
         similarity = float((self.vectors @ vector)[self.owners == winner].max())
         command = self.commands[winner] if winner < len(self.commands) else None
+        handed = command.hands_to(text) if command is not None else None  # the verb picks a sibling
+        command = next((c for c in self.commands if c.name == handed), command)
         return Choice(command, float(probabilities[ranked[0]]), runner_up, similarity)
 
     def choose(self, text: str) -> Command | None:
