@@ -228,7 +228,7 @@ NOT_VOXDS = {  # kinds of request voxd has no command for (issue 23 §2); none o
     "travel": ("is my flight on time", "book me a hotel in lisbon for next week"),
     "settings": ("switch the language to french", "change your voice to a man's voice"),
     "music": ("play something by fleetwood mac", "skip this song"),
-    "facts": ("tell me something cool about volcanoes",),  # a fact, no joke (tell_joke declines it)
+    "facts": ("tell me something cool about elephants",),  # a fact, no joke (tell_joke declines it; train)
 }
 
 
