@@ -37,7 +37,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
 from argument_match import words  # noqa: E402
-from clinc_corpus import SPLITS, TOLERATED, Query, expected, queries  # noqa: E402
+from clinc_corpus import SPLITS, Query, expected, queries, tolerated  # noqa: E402
 from common import daemon, machine, percentile, warm  # noqa: E402
 from routing import ALL, HOUSEHOLD_ZONE, NO_STAGE, STAGE_ORDER, register_node  # noqa: E402
 
@@ -112,7 +112,7 @@ def judge(query: Query, answer: Answer, loaded: set[str], kinds: dict[str, dict]
     if not wanted:
         if answer.command is None:
             return "declined"
-        return "tolerated" if answer.command in TOLERATED.get(query.intent, ()) else "claimed"
+        return "tolerated" if tolerated(query, answer.command) else "claimed"
     if answer.command is None:
         return "abstained"
     if answer.command not in wanted:
@@ -249,6 +249,10 @@ def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
           f"{share(totals['wrong_arguments'], len(in_domain))}, abstained {share(totals['abstained'], len(in_domain))}")
     print(f"  must-not-claim: claimed {share(totals['claimed'], len(outside))} "
           f"(answered as a question or from the meal plan, allowed: {totals['tolerated']})")
+    fitting = sum(1 for query, answer, outcome in results
+                  if outcome == "tolerated" and not tolerated(query, answer.command, fitting=False))
+    print(f"  must-not-claim claimed, judged without FITTING (a recipe for ingredients or a cooking time, the "
+          f"volume for whisper mode, the news for a request for news): {share(totals['claimed'] + fitting, len(outside))}")
     reasons = Counter(answer.reason for _, answer, outcome in results if outcome == "abstained" and answer.reason)
     if reasons:  # in-process only: the daemon's answer does not say which bar turned a query down
         print("  abstained by the semantic stage, why: " + ", ".join(f"{r} {reasons[r]}" for r in REASONS if reasons[r]))

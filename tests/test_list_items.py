@@ -334,6 +334,7 @@ def test_polite_and_heading_forms_are_templates(command, text, expected):
     ("add printer ink to order to the to do list", False),  # a list named: the list's
     ("we need more bin bags", False),
     ("give me a list of things to do in orlando", True),  # sights of a place
+    ("what things are there to do in kentucky", True),
     ("i need to sub sugar for salt", True),  # a swap in a recipe, no list named
     ("put swap shifts with dave on the shopping list", False),
     ("add the things to do in the garden to the list", False),

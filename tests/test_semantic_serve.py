@@ -228,6 +228,9 @@ NOT_VOXDS = {  # kinds of request voxd has no command for (issue 23 §2); none o
     "travel": ("is my flight on time", "book me a hotel in lisbon for next week"),
     "settings": ("switch the language to french", "change your voice to a man's voice"),
     "music": ("play something by fleetwood mac", "skip this song"),
+    "facts": ("tell me something cool about elephants",),  # a fact, no joke (tell_joke declines it; train)
+    "restaurants": ("can you list off different restaurants",),  # "list" as a verb names no list (train)
+    "unsure": ("i'm torn on how to answer",),  # says nothing to voxd or of help (train)
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse
 from voxd.commands.overview import spoken_help, topics
@@ -18,6 +19,12 @@ from voxd.commands.phrasebook import phrasebook
 ABOUT_VOXD = re.compile(r"\b(?:your name|call you|go by|answer to|address you|interests?|interested|hobb(?:y|ies)|"
                         r"free time|for fun|favou?rite|how old|your age|where are you from|who (?:made|built|created) you|"
                         r"are you (?:a )?(?:real|human|person|robot|bot))\b")
+
+
+# A request for help asks voxd, or names help or what can be asked: "instruct me what to do" (a to-do
+# list's) and "what were the things i wanted to keep in mind" (the reminders') do neither.
+ASKS_VOXD = re.compile(r"\b(?:you|your|yours|u|help|voxd|assistant|ai|skills?|commands?|features?|abilit\w*|capab\w*|"
+                       r"able|ask|questions?|functions?|options|uses?|can i|could i)\b")
 
 
 class Help(Command):
@@ -39,6 +46,10 @@ class Help(Command):
     def declines(self, text: str) -> bool:
         """A question about voxd itself (`ABOUT_VOXD`) is no request for help."""
         return super().declines(text) or ABOUT_VOXD.search(text.lower()) is not None
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A semantic claim stands only for words addressed to voxd or asking for help (`ASKS_VOXD`)."""
+        return ASKS_VOXD.search(text.lower()) is not None
 
     def __init__(self) -> None:
         super().__init__()

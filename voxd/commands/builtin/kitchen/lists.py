@@ -26,9 +26,11 @@ ORDERING = re.compile(r"\b(?:order|reorder)\b|\b(?:online|amazon|delivered)\b")
 NAMES_A_LIST = re.compile(r"\blist\b")
 # Not the household's lists: sights of a place ("things to do in orlando"), or, with no list named, a
 # swap in a recipe ("i need to sub sugar for salt").
-SIGHTS = re.compile(r"\b(?:things|stuff|places?) to (?:do|see|visit) (?:in|around|near) (?!the |my |our )\w+")
+SIGHTS = re.compile(r"\b(?:things|stuff|places?)(?: (?:are|is) there)? to (?:do|see|visit) (?:in|around|near) (?!the |my |our )\w+")
 SWAP = re.compile(r"\b(?:swap|sub|substitute|substitution|instead of|in place of)\b")
 LIST_WORDS = re.compile(r"\b(?:lists?|tasks?|to ?dos?|chores|shopping|shops?|groceries|grocery|errands)\b")
+# "list" as a verb names no list: "list all recent transactions", "can you list off different restaurants".
+LIST_AS_VERB = re.compile(r"\blist (?=(?:off|out|all|every|each|some|different|the|my|me|them|any)\b)")
 # A reason said after the list that goes on to more changes ("... we're out, and add milk too"):
 # the template that read it as a reason gives it up to the stages that read the whole sentence.
 MORE_CHANGES = re.compile(r"\b(?:and|also|plus|add|put|remove|take|then)\b")
@@ -196,8 +198,8 @@ class HouseholdList(Command):
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """A list named (or its things: tasks, the shopping) or an item read: "erase all" or "clear
-        my calendar" names neither."""
-        return bool(arguments.get("items")) or LIST_WORDS.search(normalize_utterance(text)) is not None
+        my calendar" names neither, nor does "list" as a verb ("list my meetings for today")."""
+        return bool(arguments.get("items")) or LIST_WORDS.search(LIST_AS_VERB.sub("", normalize_utterance(text))) is not None
 
     def items_named(self, said: str) -> str | None:
         """The items in words said before a pointer; on a list of tasks also a task said done

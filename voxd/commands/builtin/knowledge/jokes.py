@@ -76,7 +76,8 @@ def jokes_about(topic: str) -> list[Joke]:
     return [joke for joke in JOKES if subjects & set(joke.topics)]
 
 
-FACT_ASKED = re.compile(r"\b(?:facts?|interesting|trivia|did you know|learn|teach|true|amazing|cool thing)\b")
+FACT_ASKED = re.compile(r"\b(?:facts?|interesting|trivia|tidbit|did you know|learn|teach|true|amazing|cool|neat|fun|"
+                        r"intriguing|unique|awesome|(?:don't|do not|might not|wouldn't) know)\b")
 JOKE_ASKED = re.compile(r"\b(?:jokes?|funny|laugh|pun|puns|humou?r|silly|joking)\b")
 
 
