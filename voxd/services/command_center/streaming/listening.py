@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
@@ -32,12 +33,14 @@ class PauseWork(Generic[T]):
         self.chunks = -1  # the speech the task in flight is of
         self.result: T | None = None
         self.result_chunks = -1
+        self.started_at = 0.0  # time.monotonic() when the task in flight began: its audio was cut then
 
     def start(self, chunks: int, work: Callable[[], Coroutine[Any, Any, T]]) -> None:
         if self.chunks == chunks:
             return  # this pause is being worked out, or is
         self.cancel()
         self.chunks = chunks
+        self.started_at = time.monotonic()
         self.task = asyncio.create_task(work(), name=self.name)
         self.task.add_done_callback(lambda task: self._done(task, chunks))
 
@@ -103,6 +106,16 @@ class ListeningTurn:
     @property
     def current(self) -> bool:
         return self.judgement is not None
+
+    def audio_held_at(self) -> float | None:
+        """When the server cut the audio the turn's final transcript is made of (time.monotonic()):
+        the start of the current pause's transcription, done or under way; None: it is cut now, for
+        a transcription at the end (no pause judged since the last speech)."""
+        words, chunks = self.words, self.tracker.speech_chunks
+        if words.task is None or words.chunks != chunks:
+            return None
+        failed = words.task.done() and words.result_chunks != chunks  # then transcribed again at the end
+        return None if failed else words.started_at
 
     async def listen(self) -> EndReason | str:
         """Waits for the end: an EndReason, or the node's own reason ("no_speech", "cancelled"...).
