@@ -45,6 +45,7 @@ class Heard:
     held_at: float | None = None  # the server cut the audio of the final transcript (the WAV path: ended_at)
     first_reply_at: float | None = None
     reply_text: str | None = None
+    transcript: str | None = None
     lines: list[str] = field(default_factory=list)
 
 
@@ -121,6 +122,8 @@ class Stamps(logging.Handler):
             heard.ended_at = time.monotonic()
             held = HELD.search(line)  # a streamed turn: its end_of_turn says how long ago
             heard.held_at = heard.ended_at - int(held.group(1)) / 1000 if held else heard.ended_at
+        if line.startswith("heard: "):
+            heard.transcript = line.split(": ", 1)[1]
         if line.startswith(("reply: ", "not understood; reply: ")):
             heard.reply_text = line.split(": ", 1)[1]
 

@@ -167,7 +167,7 @@ async def measure(bench: Bench, timed: list[Turn], paused: list[Turn], trials: i
             row["one-word reply" if turn.one_word else "reply"].append(reply)
             row["one-word engines" if turn.one_word else "engines"].append(engines)
             print(f"  {path:6} {turn.label!r}: wait {wait:.0f} ms ({end_reason(heard)}), reply {reply:.0f} ms, engines {engines:.0f} ms "
-                  f"-> {heard.reply_text!r}")
+                  f"-> {heard.reply_text[:60]!r} (heard {heard.transcript!r})")
     print(f"\nmachine: {machine()}; {len(timed)} turns per path, {missed} without a reply; "
           f"streamed turns ended by {reasons}")
     for path, row in rows.items():

@@ -148,10 +148,23 @@ class ListeningTurn:
         return decide(moment, rules)
 
     def _judge_pause(self, model: SmartTurn) -> None:
-        """The model at once (it is quick), the words beside it: both of the audio as it is now."""
-        chunks, pcm = self.tracker.speech_chunks, bytes(self.pcm)
+        """The words of the audio as it is now; the model only where it can decide: on the same audio
+        once the words are neither a whole command nor half a sentence, or beside the words when it may
+        end a turn on its own (`sure` below 1). Beside whisper on two cores it slowed every
+        transcription (docs/performance.md, issue 24, third stop)."""
+        chunks = self.tracker.speech_chunks
+        if self.words.chunks != chunks:
+            pcm = bytes(self.pcm)
+            self.words.start(chunks, lambda: judge(self.tools, pcm, chunks, self.household_id))
+        if self.scores.chunks == chunks:
+            return  # scored, or being scored
+        if self.tools.rules().sure < 1:
+            pcm = bytes(self.pcm)
+        elif (judged := self.judgement) is not None and judged.complete is None:
+            pcm = bytes(self.pcm[:judged.cut_samples * 2])
+        else:
+            return
         self.scores.start(chunks, lambda: score(model, pcm, chunks))
-        self.words.start(chunks, lambda: judge(self.tools, pcm, chunks, self.household_id))
 
     async def transcript(self) -> Transcription:
         """What was said: the current pause's words, the ones being heard, or a transcription now."""
