@@ -48,7 +48,7 @@ class Timeline:
         hold = (self.speech_end - self.loud_end) * 1000 / SAMPLE_RATE
         judged = self.judged
         if judged is None:
-            cut = "transcribed at the end"
+            cut = "the words still being heard at the end" if self.held_for_ms else "transcribed at the end"
         else:
             cut = (f"audio cut {(judged.cut_samples - self.speech_end) * 1000 / SAMPLE_RATE:.0f} ms of audio after "
                    f"it; transcription {judged.transcribe_ms:.0f} ms, words checked {judged.check_ms:.0f} ms")
