@@ -345,3 +345,28 @@ def test_the_model_is_asked_only_when_the_words_leave_the_end_open():
     assert asyncio.run(ended("set a timer for ten minutes"))[:2] == (EndReason.COMPLETE_COMMAND, [])
     reason, asked, cut = asyncio.run(ended("tell me something nice"))
     assert reason is EndReason.SMART_TURN and asked == [cut]
+
+
+class DeafSpeech:
+    """A speech-to-text service whose speculative transcription fails."""
+
+    async def transcribe(self, audio: bytes, household_id: str, identify: bool = True):
+        raise ConnectionError("stt is down")
+
+
+def test_a_failed_transcription_holds_no_audio_the_turn_is_transcribed_again_at_the_end():
+    from voxd.services.command_center.streaming.judging import StreamTools
+    from voxd.services.command_center.streaming.listening import ListeningTurn
+
+    async def failed():
+        tools = StreamTools(pipeline_hearing("stop"), lambda: FakeModel(), lambda: RULES)
+        tools.pipeline.speech = DeafSpeech()
+        listening = ListeningTurn(tools, "home", voice_activity())
+        listening.feed(pcm_of(espeak("stop")) + silence(0.3))
+        listening.check()
+        with pytest.raises(ConnectionError):
+            await listening.words.task
+        held = listening.audio_held_at()
+        await listening.close()
+        return held
+    assert asyncio.run(failed()) is None
