@@ -46,13 +46,15 @@ class BenchDaemon:
 
 
 @contextmanager
-def daemon(services: list[str], **env: str) -> Iterator[BenchDaemon]:
-    with tempfile.TemporaryDirectory(prefix="voxd-bench-") as home:
+def daemon(services: list[str], log: Path | None = None, **env: str) -> Iterator[BenchDaemon]:
+    """`log`: the daemon's stderr (its log lines, at VOXD_LOG_LEVEL) goes to this file, else nowhere."""
+    with tempfile.TemporaryDirectory(prefix="voxd-bench-") as home, \
+            (open(log, "w") if log else open(os.devnull, "w")) as err:
         offset = free_offset()
         full_env = {**os.environ, "VOXD_HOME": home, "VOXD_PORT_OFFSET": str(offset),
                     "VOXD_LOG_LEVEL": "WARNING", **env}
         process = subprocess.Popen([sys.executable, "-m", "voxd", "serve", "--services", ",".join(services)],
-                                   env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                   env=full_env, stdout=subprocess.DEVNULL, stderr=err)
         try:
             deadline = time.monotonic() + 120  # the semantic stage loads a model at start-up
             while True:

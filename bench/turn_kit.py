@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ TURN_TIMEOUT = 40.0
 NODE = contextvars.ContextVar("node", default="")  # which agent a log line comes from (set per agent task)
 CHIMES = [chime_samples(chime) for chime in Chime]
 ENDS = ("end of turn (", "recording stopped by the node", "end of speech -> request sent")
+HELD = re.compile(r"the server held the turn's audio (\d+) ms before")
 
 
 @dataclass
@@ -39,9 +41,11 @@ class Heard:
     """What one node did in one turn, with time.monotonic() stamps."""
 
     last_voiced_at: float | None = None
-    ended_at: float | None = None
+    ended_at: float | None = None  # the node stops recording (the stream: end_of_turn reached it)
+    held_at: float | None = None  # the server cut the audio of the final transcript (the WAV path: ended_at)
     first_reply_at: float | None = None
     reply_text: str | None = None
+    transcript: str | None = None
     lines: list[str] = field(default_factory=list)
 
 
@@ -116,6 +120,10 @@ class Stamps(logging.Handler):
         heard.lines.append(line)
         if heard.ended_at is None and line.startswith(ENDS):
             heard.ended_at = time.monotonic()
+            held = HELD.search(line)  # a streamed turn: its end_of_turn says how long ago
+            heard.held_at = heard.ended_at - int(held.group(1)) / 1000 if held else heard.ended_at
+        if line.startswith("heard: "):
+            heard.transcript = line.split(": ", 1)[1]
         if line.startswith(("reply: ", "not understood; reply: ")):
             heard.reply_text = line.split(": ", 1)[1]
 

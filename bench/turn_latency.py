@@ -5,8 +5,14 @@ measured in the same run, turn by turn, with the engines' own time for each turn
 
     .venv/bin/python bench/turn_latency.py [--rounds 1] [--pause-turns 100] [--trials 50]
 
-- wait: the last voiced input sample -> the server holds the turn's final audio (the stream: the
-  node hears `end_of_turn`; the WAV path: the node sends its WAV after `silence_seconds`);
+- wait: the last voiced input sample -> the server holds the turn's final audio. The stream: the
+  moment the server cut the audio its final transcript is made of (it started the speculative
+  transcription it keeps; `end_of_turn` says how many ms before sending it: `held_for_ms`, taken
+  from the moment the node received it, so loopback's delay counts against the stream); the WAV
+  path: the node sends its WAV after `silence_seconds`;
+- wait to end_of_turn: the last voiced input sample -> `end_of_turn` reaches the node (the stream;
+  this is one speculative transcription and the words' check longer than the wait; the WAV path:
+  the same as its wait);
 - reply: the last voiced input sample -> the first reply sample the node plays;
 - engines: the STT service on the command's audio (decode + whisper) + TTS to the first audio of the
   reply's text, both asked right after the turn;
@@ -140,14 +146,14 @@ def ms(later: float | None, earlier: float | None) -> float | None:
 
 
 async def measure(bench: Bench, timed: list[Turn], paused: list[Turn], trials: int) -> None:
-    rows: dict[str, dict[str, list[float]]] = {path: {"wait": [], "reply": [], "engines": [],
+    rows: dict[str, dict[str, list[float]]] = {path: {"wait": [], "wait to end_of_turn": [], "reply": [], "engines": [],
                                                       "one-word reply": [], "one-word engines": []}
                                                for path in ("wav", "stream")}
     missed, reasons = 0, {}
     for n, turn in enumerate(timed):
         for path in ("wav", "stream") if n % 2 == 0 else ("stream", "wav"):  # neither always goes first
             heard = await bench.say(path, turn)
-            wait, reply = ms(heard.ended_at, heard.last_voiced_at), ms(heard.first_reply_at, heard.last_voiced_at)
+            wait, reply = ms(heard.held_at, heard.last_voiced_at), ms(heard.first_reply_at, heard.last_voiced_at)
             engines = await bench.engines_ms(turn, heard.reply_text)
             if wait is None or reply is None or engines is None:
                 missed += 1
@@ -155,18 +161,19 @@ async def measure(bench: Bench, timed: list[Turn], paused: list[Turn], trials: i
                 continue
             row = rows[path]
             row["wait"].append(wait)
+            row["wait to end_of_turn"].append(ms(heard.ended_at, heard.last_voiced_at))
             if path == "stream":
                 reasons[end_reason(heard)] = reasons.get(end_reason(heard), 0) + 1
             row["one-word reply" if turn.one_word else "reply"].append(reply)
             row["one-word engines" if turn.one_word else "engines"].append(engines)
-            print(f"  {path:6} {turn.label!r}: wait {wait:.0f} ms, reply {reply:.0f} ms, engines {engines:.0f} ms "
-                  f"-> {heard.reply_text!r}")
+            print(f"  {path:6} {turn.label!r}: wait {wait:.0f} ms ({end_reason(heard)}), reply {reply:.0f} ms, engines {engines:.0f} ms "
+                  f"-> {heard.reply_text[:60]!r} (heard {heard.transcript!r})")
     print(f"\nmachine: {machine()}; {len(timed)} turns per path, {missed} without a reply; "
           f"streamed turns ended by {reasons}")
     for path, row in rows.items():
         for name, values in row.items():
             if values:
-                print(f"{path:6} {name:18} p50 {percentile(values, 0.5):6.0f} ms  p95 {percentile(values, 0.95):6.0f} ms"
+                print(f"{path:6} {name:19} p50 {percentile(values, 0.5):6.0f} ms  p95 {percentile(values, 0.95):6.0f} ms"
                       f"  (n={len(values)})")
     for kind in ("reply", "one-word reply"):
         engines = "engines" if kind == "reply" else "one-word engines"
@@ -260,10 +267,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="times through the voices x commands")
     parser.add_argument("--pause-turns", type=int, default=100)
     parser.add_argument("--trials", type=int, default=50, help="two nodes hearing one command")
+    parser.add_argument("--server-log", type=Path, help="the daemon's INFO log here: each streamed turn's "
+                        "timeline (\"stream turn timeline of ...\": Silero's hold, the cut, transcription, routing, TTS)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     print(f"# bench/turn_latency.py, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
-    with daemon(SERVICES, VOXD_LLM_BACKEND="none") as voxd:
+    level = {"VOXD_LOG_LEVEL": "INFO"} if args.server_log else {}
+    with daemon(SERVICES, args.server_log, VOXD_LLM_BACKEND="none", **level) as voxd:
         warm(voxd.url("command-center"))
         asyncio.run(run(voxd, args))
 

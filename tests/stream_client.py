@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import aiohttp
 
 STREAM = "/api/v0/command/stream"
-FRAME_BYTES = 2560  # 80 ms of 16 kHz 16-bit mono, as the node sends
+FRAME_BYTES = 2560  # 80 ms of 16 kHz 16-bit mono (the node sends 40 ms; the server takes any length)
 FINAL = {"done", "error", "no_speech", "stand_down"}
 DEADLINE = 180.0  # a deadline for a broken server, not a timing assertion
 

@@ -183,6 +183,7 @@ def test_a_streamed_turn_is_answered_sentence_by_sentence_and_a_follow_up_uses_t
                                  pcm_of(espeak("what is seven times twelve"))))
     assert timer.types() == ["listening", "end_of_turn", "transcript", "reply", "done"], timer.frames
     assert timer.first("end_of_turn")["reason"] in {"smart_turn", "complete_command", "silence_ceiling"}
+    assert timer.first("end_of_turn")["held_for_ms"] >= 0  # the final audio held before the end (issue 24's wait)
     assert "timer" in timer.first("transcript")["text"].lower()
     reply = timer.first("reply")
     assert reply["command"] == "set_timer" and reply["routed_by"] == "pre_route" and reply["understood"]

@@ -267,3 +267,106 @@ def test_a_sure_model_ends_the_turn_before_the_words_and_the_transcription_under
         await listening.close()
         return reason, in_flight, heard.text, speech.asked
     assert asyncio.run(ended()) == (EndReason.SMART_TURN, True, "add eggs", 1)
+
+
+def test_the_final_audio_is_held_when_the_transcription_that_becomes_the_transcript_starts():
+    """issue 24's wait ends when the server holds the turn's final audio: the start of the pause's
+    transcription it keeps (end_of_turn's `held_for_ms`); speech after the pause makes that audio
+    stale, and a turn with no pause judged since its speech is cut at the end."""
+    import time
+
+    from voxd.services.command_center.streaming.judging import StreamTools
+    from voxd.services.command_center.streaming.listening import ListeningTurn
+    from voxd.services.command_center.streaming.timeline import held_for_ms
+
+    async def held():
+        speech = HeldSpeech()
+        tools = StreamTools(pipeline_hearing("add eggs"), lambda: FakeModel(), lambda: RULES)
+        tools.pipeline.speech = speech
+        listening = ListeningTurn(tools, "home", voice_activity())
+        listening.feed(pcm_of(espeak("add eggs")))
+        before_pause = listening.audio_held_at()
+        asked_at = time.monotonic()
+        listening.feed(silence(0.3))
+        listening.check()  # the pause: its transcription starts now
+        in_flight = listening.audio_held_at()
+        speech.go.set()
+        heard = await listening.transcript()
+        done = listening.audio_held_at()
+        listening.feed(pcm_of(espeak("and butter")))  # the person went on: that audio is not the final one
+        went_on = listening.audio_held_at()
+        await listening.close()
+        return before_pause, in_flight >= asked_at, done == in_flight, heard.text, went_on
+    assert asyncio.run(held()) == (None, True, True, "add eggs", None)
+    assert held_for_ms(None, 5.0) == 0 and held_for_ms(4.75, 5.0) == 250
+
+
+def test_the_tracker_notes_the_last_loud_sample_beside_silero_s_end_of_speech():
+    """The timeline's first mark: the last chunk with a loud sample, which silence does not move."""
+    from voxd.services.command_center.streaming.pauses import CHUNK_SAMPLES
+
+    spoken = pcm_of(espeak("stop"))
+    tracker = SpeechTracker(voice_activity())
+    tracker.feed(spoken)
+    loud_end = tracker.loud_end
+    tracker.feed(silence(0.5))
+    assert 0 < loud_end <= len(spoken) // 2 + CHUNK_SAMPLES and tracker.loud_end == loud_end
+    assert tracker.speech_end > 0
+
+
+class Counted:
+    """An end-of-turn model that counts what it is asked, and of how much audio."""
+
+    def __init__(self, probability: float) -> None:
+        self.value, self.asked = probability, []
+
+    def probability(self, pcm: bytes) -> float:
+        self.asked.append(len(pcm))
+        return self.value
+
+
+def test_the_model_is_asked_only_when_the_words_leave_the_end_open():
+    """With `sure` 1 (the default: the model never ends a turn alone) it does not run beside whisper:
+    a whole command ends without it; words that are no command ask it, on the pause's own audio."""
+    from dataclasses import replace
+
+    from voxd.services.command_center.streaming.judging import StreamTools
+    from voxd.services.command_center.streaming.listening import ListeningTurn
+
+    async def ended(text: str) -> tuple[EndReason | str, list[int], int]:
+        model = Counted(0.97)
+        tools = StreamTools(pipeline_hearing(text), lambda: model, lambda: replace(RULES, sure=1.0, threshold=0.95))
+        listening = ListeningTurn(tools, "home", voice_activity())
+        listening.feed(pcm_of(espeak(text)) + silence(0.3))
+        reason = await asyncio.wait_for(listening.listen(), 30)
+        cut = listening.judgement.cut_samples * 2
+        await listening.close()
+        return reason, model.asked, cut
+    assert asyncio.run(ended("set a timer for ten minutes"))[:2] == (EndReason.COMPLETE_COMMAND, [])
+    reason, asked, cut = asyncio.run(ended("tell me something nice"))
+    assert reason is EndReason.SMART_TURN and asked == [cut]
+
+
+class DeafSpeech:
+    """A speech-to-text service whose speculative transcription fails."""
+
+    async def transcribe(self, audio: bytes, household_id: str, identify: bool = True):
+        raise ConnectionError("stt is down")
+
+
+def test_a_failed_transcription_holds_no_audio_the_turn_is_transcribed_again_at_the_end():
+    from voxd.services.command_center.streaming.judging import StreamTools
+    from voxd.services.command_center.streaming.listening import ListeningTurn
+
+    async def failed():
+        tools = StreamTools(pipeline_hearing("stop"), lambda: FakeModel(), lambda: RULES)
+        tools.pipeline.speech = DeafSpeech()
+        listening = ListeningTurn(tools, "home", voice_activity())
+        listening.feed(pcm_of(espeak("stop")) + silence(0.3))
+        listening.check()
+        with pytest.raises(ConnectionError):
+            await listening.words.task
+        held = listening.audio_held_at()
+        await listening.close()
+        return held
+    assert asyncio.run(failed()) is None

@@ -1,4 +1,4 @@
-"""Where the node hears from: the microphone, a WAV file or stdin, all as 80 ms frames of 16 kHz mono
+"""Where the node hears from: the microphone, a WAV file or stdin, all as 40 ms frames of 16 kHz mono
 int16, so the agent runs the same code whichever it is."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .pcm import NotAWav, read_wave, resample
 from .sound_device import import_sounddevice
 
 SAMPLE_RATE = 16000
-FRAME_SAMPLES = 1280
+FRAME_SAMPLES = 640  # 40 ms: a streamed turn's audio reaches the server in steps this long (issue 24)
 FRAME_BYTES = 2 * FRAME_SAMPLES
 FRAME_SECONDS = FRAME_SAMPLES / SAMPLE_RATE
 

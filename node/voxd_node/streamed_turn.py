@@ -157,12 +157,15 @@ class StreamedTurns:
         return await Answer(stream, self._sink, self._chime, recorder.detector).take(message)
 
     def _log_end(self, message: ServerMessage, detector: SpeechEndDetector) -> None:
-        reason = message.fields.get("reason", "?")
+        """The server's `held_for_ms`: how long before it sent end_of_turn it cut the audio the turn's
+        final transcript is made of (the start of the speculative transcription it keeps)."""
+        reason, held = message.fields.get("reason", "?"), message.fields.get("held_for_ms")
+        held_text = f"; the server held the turn's audio {held} ms before" if isinstance(held, int) else ""
         if detector.last_speech_at is None:
-            log.info("end of turn (%s)", reason)
+            log.info("end of turn (%s)%s", reason, held_text)
         else:
-            log.info("end of turn (%s): %d ms after the last speech", reason,
-                     (time.monotonic() - detector.last_speech_at) * 1000)
+            log.info("end of turn (%s): %d ms after the last speech%s", reason,
+                     (time.monotonic() - detector.last_speech_at) * 1000, held_text)
 
 
 class Answer:

@@ -28,7 +28,7 @@ class WakeWordDetector:
         self._model = _load(model)
 
     def process(self, frame: bytes) -> Detection:
-        """Feed one 80 ms frame of 16 kHz int16 mono."""
+        """Feed one frame (40 ms; openWakeWord keeps what it has not used yet) of 16 kHz int16 mono."""
         score = 0.0
         for features in self._features.process_streaming(frame):
             for probability in self._model.process_streaming(features):

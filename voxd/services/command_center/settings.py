@@ -40,7 +40,7 @@ RESEARCH_PAGES = Setting("VOXD_RESEARCH_PAGES", WHOLE, 4, "How many of the top s
                          "reads, through the web extraction service.", minimum=1, maximum=10)
 
 # The streamed turn (docs/api.md, Streamed turns; issue 24): when a node's turn ends.
-STREAM_PAUSE = Setting("VOXD_STREAM_PAUSE", DURATION, 0.16, "How long a pause in a streamed turn must last "
+STREAM_PAUSE = Setting("VOXD_STREAM_PAUSE", DURATION, 0.12, "How long a pause in a streamed turn must last "
                        "before the speech so far is transcribed and the end of the turn is decided.",
                        minimum=0.05, maximum=2, live=True)
 STREAM_SILENCE_CEILING = Setting("VOXD_STREAM_SILENCE_CEILING", DURATION, 1.5, "The longest silence a "

@@ -15,6 +15,7 @@ from voxd.services.command_center.pipeline.pipeline import Pipeline
 from voxd.services.command_center.pipeline.speech import SpeechUnavailable
 from voxd.services.command_center.pipeline.turn import Turn
 from voxd.services.command_center.streaming.protocol import error, message
+from voxd.services.command_center.streaming.timeline import Timeline
 from voxd.services.tts.sentences import split_sentences  # the same pieces the tts service streams
 
 log = logging.getLogger("voxd.command-center.stream")
@@ -48,8 +49,9 @@ def reply_message(turn: Turn) -> dict:
                    routed_by=str(turn.routed_by))
 
 
-async def answer(ws: web.WebSocketResponse, pipeline: Pipeline, turn: Turn) -> None:
+async def answer(ws: web.WebSocketResponse, pipeline: Pipeline, turn: Turn, timeline: Timeline) -> None:
     problem = await run_turn(pipeline, turn)
+    timeline.mark("routed")
     if problem is not None:
         await ws.send_json(problem)
         return
@@ -61,5 +63,7 @@ async def answer(ws: web.WebSocketResponse, pipeline: Pipeline, turn: Turn) -> N
         except SpeechUnavailable as failure:
             await ws.send_json(refused(speech_down(failure, turn.transcript)))
             return
+        timeline.mark("synthesised")
         await ws.send_bytes(audio)
+        timeline.mark("sent")
     await ws.send_json(message("done"))

@@ -45,6 +45,8 @@ class Judgement:
     heard: Transcription
     complete: bool | None
     transcribe_ms: float = 0.0  # the speculative transcription's wall time
+    check_ms: float = 0.0  # the words checked for a whole command or half a sentence
+    cut_samples: int = 0  # the turn's audio when it was cut for this transcription (the timeline's)
 
 
 @dataclass(frozen=True)
@@ -110,9 +112,9 @@ async def timed(work: Awaitable[T]) -> tuple[T, float]:
 async def judge(tools: StreamTools, pcm: bytes, speech_chunks: int, household_id: str) -> Judgement:
     """The speech so far transcribed, then what the words say."""
     heard, transcribe_ms = await timed(transcribe(tools, pcm, household_id))
-    complete = await completeness(tools.pipeline, heard.text, household_id)
+    complete, check_ms = await timed(completeness(tools.pipeline, heard.text, household_id))
     log.debug("pause judged: %r complete %s", heard.text, complete)
-    return Judgement(speech_chunks, heard, complete, transcribe_ms)
+    return Judgement(speech_chunks, heard, complete, transcribe_ms, check_ms, len(pcm) // 2)
 
 
 async def score(model: SmartTurn, pcm: bytes, speech_chunks: int) -> Score:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
@@ -32,12 +33,14 @@ class PauseWork(Generic[T]):
         self.chunks = -1  # the speech the task in flight is of
         self.result: T | None = None
         self.result_chunks = -1
+        self.started_at = 0.0  # time.monotonic() when the task in flight began: its audio was cut then
 
     def start(self, chunks: int, work: Callable[[], Coroutine[Any, Any, T]]) -> None:
         if self.chunks == chunks:
             return  # this pause is being worked out, or is
         self.cancel()
         self.chunks = chunks
+        self.started_at = time.monotonic()
         self.task = asyncio.create_task(work(), name=self.name)
         self.task.add_done_callback(lambda task: self._done(task, chunks))
 
@@ -104,6 +107,16 @@ class ListeningTurn:
     def current(self) -> bool:
         return self.judgement is not None
 
+    def audio_held_at(self) -> float | None:
+        """When the server cut the audio the turn's final transcript is made of (time.monotonic()):
+        the start of the current pause's transcription, done or under way; None: it is cut now, for
+        a transcription at the end (no pause judged since the last speech)."""
+        words, chunks = self.words, self.tracker.speech_chunks
+        if words.task is None or words.chunks != chunks:
+            return None
+        failed = words.task.done() and words.result_chunks != chunks  # then transcribed again at the end
+        return None if failed else words.started_at
+
     async def listen(self) -> EndReason | str:
         """Waits for the end: an EndReason, or the node's own reason ("no_speech", "cancelled"...).
         Audio that trickles in slower than it is spoken ends at a wall-clock deadline as well."""
@@ -135,10 +148,23 @@ class ListeningTurn:
         return decide(moment, rules)
 
     def _judge_pause(self, model: SmartTurn) -> None:
-        """The model at once (it is quick), the words beside it: both of the audio as it is now."""
-        chunks, pcm = self.tracker.speech_chunks, bytes(self.pcm)
+        """The words of the audio as it is now; the model only where it can decide: on the same audio
+        once the words are neither a whole command nor half a sentence, or beside the words when it may
+        end a turn on its own (`sure` below 1). Beside whisper on two cores it slowed every
+        transcription (docs/performance.md, issue 24, third stop)."""
+        chunks = self.tracker.speech_chunks
+        if self.words.chunks != chunks:
+            pcm = bytes(self.pcm)
+            self.words.start(chunks, lambda: judge(self.tools, pcm, chunks, self.household_id))
+        if self.scores.chunks == chunks:
+            return  # scored, or being scored
+        if self.tools.rules().sure < 1:
+            pcm = bytes(self.pcm)
+        elif (judged := self.judgement) is not None and judged.complete is None:
+            pcm = bytes(self.pcm[:judged.cut_samples * 2])
+        else:
+            return
         self.scores.start(chunks, lambda: score(model, pcm, chunks))
-        self.words.start(chunks, lambda: judge(self.tools, pcm, chunks, self.household_id))
 
     async def transcript(self) -> Transcription:
         """What was said: the current pause's words, the ones being heard, or a transcription now."""

@@ -18,6 +18,7 @@ CHUNK_BYTES = CHUNK_SAMPLES * 2
 SPEECH_PROBABILITY = 0.5
 MIN_SPEECH_CHUNKS = 3  # about 0.1 s: a click or a cough is not speech
 ENERGY_RMS = 400  # the stand-in detector's voiced level, when Silero is not installed
+LOUD_PEAK = 500  # a sample above this is sound (speech peaks at 10,000-30,000): the timeline's last word
 
 VoiceActivity = Callable[[bytes], float]  # one chunk of PCM -> probability of speech
 
@@ -48,6 +49,7 @@ class SpeechTracker:
         self.samples = 0  # audio so far
         self.speech_chunks = 0
         self.speech_end = 0  # the sample after the last voiced chunk
+        self.loud_end = 0  # the sample after the last chunk with a loud sample (Silero's hold is speech_end - this)
         self._voiced_energy = 0.0
 
     def feed(self, pcm: bytes) -> None:
@@ -56,10 +58,13 @@ class SpeechTracker:
         for start in range(0, whole, CHUNK_BYTES):
             chunk = data[start:start + CHUNK_BYTES]
             self.samples += CHUNK_SAMPLES
+            samples = array("h", chunk)
+            if max(samples) > LOUD_PEAK or min(samples) < -LOUD_PEAK:
+                self.loud_end = self.samples
             if self.vad(chunk) >= SPEECH_PROBABILITY:
                 self.speech_chunks += 1
                 self.speech_end = self.samples
-                self._voiced_energy += sum(s * s for s in array("h", chunk)) / CHUNK_SAMPLES
+                self._voiced_energy += sum(s * s for s in samples) / CHUNK_SAMPLES
         self._rest = data[whole:]
 
     @property

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from aiohttp import WSMsgType, web
 
@@ -20,6 +21,7 @@ from voxd.services.command_center.streaming.listening import ListeningTurn
 from voxd.services.command_center.streaming.pauses import voice_activity
 from voxd.services.command_center.streaming.protocol import (BadFrame, Bye, End, Start, check_audio, error,
                                                              message, parse_text)
+from voxd.services.command_center.streaming.timeline import Timeline, held_for_ms
 
 log = logging.getLogger("voxd.command-center.stream")
 
@@ -129,8 +131,10 @@ class Stream:
         if reason == "no_speech" or not listening.tracker.heard_speech:
             await self.send(message("no_speech"))
             return
-        await self.send(message("end_of_turn", reason=str(reason)))
+        held_for = held_for_ms(listening.audio_held_at(), time.monotonic())
+        await self.send(message("end_of_turn", reason=str(reason), held_for_ms=held_for))
         log_end(self.node_id, reason, listening)
+        timeline = Timeline.of(self.node_id, listening.tracker, listening.judgement, held_for)
         self.listening = None  # frames in flight after the end are not the turn's
         try:
             heard = await listening.transcript()
@@ -140,7 +144,8 @@ class Stream:
         turn = Turn(node_id=self.node_id, household_id=self.household_id, follow_up=start.follow_up,
                     audio=wav_of(bytes(listening.pcm)), by_sentence=True)
         turn.hear(heard)
-        await answer(self.ws, self.tools.pipeline, turn)
+        await answer(self.ws, self.tools.pipeline, turn, timeline)
+        timeline.log()
 
     async def drop_turn(self) -> bool:
         """Cancels the open turn and frees its audio (a dropped stream, a new start, shutdown);
