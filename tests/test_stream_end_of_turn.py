@@ -210,6 +210,27 @@ def test_what_the_words_say(text, complete):
     assert asyncio.run(completeness(pipeline_hearing(text), text, "home")) is complete
 
 
+class ChoosesTimer:
+    """A semantic stage that takes every sentence for set_timer."""
+
+    def __init__(self, commands) -> None:
+        self.command = next(c for c in commands if c.name == "set_timer")
+
+    async def choose_in_stage_thread(self, text: str):
+        return self.command
+
+
+@pytest.mark.parametrize("text, complete", [("Set the timer for it.", False),
+                                            ("start a timer for ten minutes please", True)])
+def test_a_command_still_missing_what_it_needs_is_half_a_sentence(text, complete):
+    """Whisper hears a pause after "set a timer for" as "Set the timer for it.": the semantic stage
+    claims it for set_timer, but with no length the rest is still coming, so the turn waits."""
+    from voxd.services.command_center.streaming.judging import completeness
+    pipeline = pipeline_hearing(text)
+    pipeline.semantic, pipeline.semantic_on = ChoosesTimer(pipeline.commands), True
+    assert asyncio.run(completeness(pipeline, text, "home")) is complete
+
+
 class Certain:
     """An end-of-turn model sure that every pause ends the turn (as it was of espeak-ng's "set a timer for")."""
 

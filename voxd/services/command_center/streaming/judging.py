@@ -72,29 +72,31 @@ def has_required(command: Command, arguments: dict[str, Any]) -> bool:
     return all(p.name in arguments for p in command.parameters if p.required)
 
 
-async def claimed_completely(pipeline: Pipeline, text: str, household_id: str) -> bool:
-    """A command the templates (or else the semantic stage) claim, with every argument it needs."""
+async def claim(pipeline: Pipeline, text: str, household_id: str) -> bool | None:
+    """True: the templates (or else the semantic stage) claim the words with every argument the
+    command needs; False: a command claims them but one it needs is not said yet ("set the timer for
+    it", whisper's hearing of a pause after "for"), so the rest is likely still coming; None: no
+    command claims them."""
     text = pipeline.repair(drop_fillers(text))
     zone = await pipeline.household_zone(household_id)
     context = RouteContext(now=pipeline.clock(zone), timezone=zone)
     if pipeline.fast_path and (claimed := template_claim(pipeline.commands, text, context)) is not None:
-        command, claim = claimed
-        return claim.spoken_response is not None or has_required(command, dict(claim.arguments))
+        command, found = claimed
+        return found.spoken_response is not None or has_required(command, dict(found.arguments))
     router = pipeline.semantic if pipeline.semantic_on else None
-    if router is None:
-        return False
-    command = await router.choose_in_stage_thread(text)
+    command = None if router is None else await router.choose_in_stage_thread(text)
     if command is None:
-        return False
+        return None
     arguments = refined_arguments(command, text, context)
-    return command.stands(arguments, text) and has_required(command, arguments)
+    return has_required(command, arguments) if command.stands(arguments, text) else None
 
 
 async def completeness(pipeline: Pipeline, text: str, household_id: str) -> bool | None:
-    """False: half a sentence; True: a whole command; None: the words do not say."""
+    """False: half a sentence (or a command still missing what it needs); True: a whole command;
+    None: the words do not say."""
     if half_sentence(text):
         return False
-    return True if await claimed_completely(pipeline, text, household_id) else None
+    return await claim(pipeline, text, household_id)
 
 
 async def transcribe(tools: StreamTools, pcm: bytes, household_id: str) -> Transcription:
