@@ -242,6 +242,8 @@ def test_two_nodes_of_one_household_hear_one_command_and_one_answers(voice):
             far = await session.ws_connect(stream_url(voice), headers=node_headers(kitchen))
             heard_far, heard_near = Heard(), Heard()
             await far.send_json({"type": "start", "wake_score": 0.6})  # opens first, hears it worse
+            # The two sockets are served apart: the far node's turn is the server's before the near one opens.
+            heard_far.frames.append(await receive_json(far))
             await near.send_json({"type": "start", "wake_score": 0.95})
             readers = [asyncio.create_task(collect(ws, heard)) for ws, heard in ((far, heard_far), (near, heard_near))]
             await asyncio.gather(speak(far, clip, heard_far), speak(near, clip, heard_near), *readers)
