@@ -41,6 +41,7 @@ class Heard:
     """What one node did in one turn, with time.monotonic() stamps."""
 
     last_voiced_at: float | None = None
+    woke_at: float | None = None  # the node heard the wake word (it opens its turn at once)
     ended_at: float | None = None  # the node stops recording (the stream: end_of_turn reached it)
     held_at: float | None = None  # the server cut the audio of the final transcript (the WAV path: ended_at)
     first_reply_at: float | None = None
@@ -118,6 +119,8 @@ class Stamps(logging.Handler):
         line = record.getMessage()
         heard = source.heard
         heard.lines.append(line)
+        if heard.woke_at is None and line.startswith("wake word detected"):
+            heard.woke_at = time.monotonic()
         if heard.ended_at is None and line.startswith(ENDS):
             heard.ended_at = time.monotonic()
             held = HELD.search(line)  # a streamed turn: its end_of_turn says how long ago

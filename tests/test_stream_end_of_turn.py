@@ -4,18 +4,16 @@ voice activity detector finds in real speech, and the arbitration between nodes 
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
 
 import pytest
 
+from listening_kit import RULES, pipeline_hearing
 from spoken import espeak
 from stream_client import pcm_of, silence
 from voxd.services.command_center.streaming.arbitration import Arbiter, Entrant
 from voxd.services.command_center.streaming.end_of_turn import Moment, TurnRules, decide, half_sentence
 from voxd.services.command_center.streaming.pauses import SpeechTracker, energy, voice_activity
 from voxd.services.command_center.streaming.protocol import EndReason
-
-RULES = TurnRules(pause=0.16, silence_ceiling=1.5, threshold=0.5, max_turn=20, fixed_silence=0.8, sure=0.9)
 
 
 def at(silence: float, probability: float | None = None, complete: bool | None = None, heard: bool = True,
@@ -175,31 +173,6 @@ def test_audio_that_trickles_in_ends_at_a_wall_clock_deadline(monkeypatch):
         turn.feed(silence(0.02))  # far less audio than the longest turn, and then nothing
         return await turn.listen()
     assert asyncio.run(trickle()) is EndReason.MAX_LENGTH
-
-
-class HeardAs:
-    """A speech-to-text service that hears the given words at once."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    async def transcribe(self, audio: bytes, household_id: str, identify: bool = True):
-        from voxd.wire.speech import Timings, Transcription
-        return Transcription(self.text, "en", 0, None, Timings(0, 0, 0))
-
-
-def pipeline_hearing(text: str):
-    """The pieces of the pipeline a judgement reads, with the real commands' templates."""
-    from types import SimpleNamespace
-    from zoneinfo import ZoneInfo
-
-    from voxd.commands.registry import load_commands
-
-    async def zone(household_id: str) -> ZoneInfo:
-        return ZoneInfo("UTC")
-    return SimpleNamespace(speech=HeardAs(text), commands=load_commands(), repair=str, household_zone=zone,
-                           clock=lambda timezone: datetime.now(timezone), fast_path=True,
-                           semantic=None, semantic_on=False)
 
 
 @pytest.mark.parametrize("text, complete", [("set a timer for", False), ("set a timer for ten minutes", True),

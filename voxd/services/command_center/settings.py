@@ -41,7 +41,8 @@ RESEARCH_PAGES = Setting("VOXD_RESEARCH_PAGES", WHOLE, 4, "How many of the top s
 
 # The streamed turn (docs/api.md, Streamed turns; issue 24): when a node's turn ends.
 STREAM_PAUSE = Setting("VOXD_STREAM_PAUSE", DURATION, 0.12, "How long a pause in a streamed turn must last "
-                       "before the speech so far is transcribed and the end of the turn is decided.",
+                       "before the end of the turn is decided (the speech so far is transcribed from the end "
+                       "of speech on, before the pause is over).",
                        minimum=0.05, maximum=2, live=True)
 STREAM_SILENCE_CEILING = Setting("VOXD_STREAM_SILENCE_CEILING", DURATION, 1.5, "The longest silence a "
                                  "streamed turn waits through, whatever the end-of-turn model and the words say.",

@@ -1,8 +1,10 @@
 """One streamed turn while the person speaks: its audio, its pauses, the judgement of the latest
 pause (the model's probability and the words, each used as soon as it is in), and the moment it
-ends (end_of_turn.py). The words of a pause are kept and reused for the final transcript when no
-speech came after it, so the end of a turn usually costs no transcription: a turn the model ends
-before its words are in takes the transcription already under way."""
+ends (end_of_turn.py). The words are transcribed from Silero's end of speech, not from the pause
+(`VOXD_STREAM_PAUSE` later) that decides: the transcript is in that much sooner, and nothing ends
+sooner than at the pause. They are kept and reused for the final transcript when no speech came
+after them, so the end of a turn usually costs no transcription; speech that resumes makes them
+stale, and a turn the model ends before its words are in takes the transcription already under way."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from voxd.services.command_center.streaming.end_of_turn import Moment, decide
 from voxd.services.command_center.streaming.judging import Judgement, Score, StreamTools, judge, score, transcribe
-from voxd.services.command_center.streaming.pauses import SpeechTracker, VoiceActivity
+from voxd.services.command_center.streaming.pauses import END_OF_SPEECH, SpeechTracker, VoiceActivity
 from voxd.services.command_center.streaming.protocol import BYTES_PER_SECOND, EndReason
 from voxd.services.command_center.streaming.smart_turn import SmartTurn
 from voxd.wire.speech import Transcription
@@ -48,6 +50,10 @@ class PauseWork(Generic[T]):
         if not task.cancelled() and task.exception() is None:
             self.result, self.result_chunks = task.result(), chunks
         self.changed.set()  # a failure leaves the other part and the silence rules to end the turn
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None and not self.task.done()
 
     def of(self, chunks: int) -> T | None:
         """The result when it is of the speech as it is now (no speech came after its pause)."""
@@ -139,23 +145,32 @@ class ListeningTurn:
     def check(self) -> EndReason | None:
         rules, tracker = self.tools.rules(), self.tracker
         model = self.tools.smart_turn()
-        if model is not None and tracker.heard_speech and tracker.silence >= rules.pause:
-            self._judge_pause(model)
+        if model is not None and tracker.heard_speech and tracker.silence >= min(END_OF_SPEECH, rules.pause):
+            self._hear()  # from Silero's end of speech: the words are in sooner, the pause still decides
+            if tracker.silence >= rules.pause:
+                self._score_pause(model)
         judged, scored = self.judgement, self.score
         moment = Moment(tracker.seconds, tracker.silence, tracker.heard_speech,
                         scored.probability if scored else None, judged.complete if judged else None,
                         judged is not None, model is not None)
         return decide(moment, rules)
 
-    def _judge_pause(self, model: SmartTurn) -> None:
-        """The words of the audio as it is now; the model only where it can decide: on the same audio
-        once the words are neither a whole command nor half a sentence, or beside the words when it may
-        end a turn on its own (`sure` below 1). Beside whisper on two cores it slowed every
-        transcription (docs/performance.md, issue 24, third stop)."""
+    def _hear(self) -> None:
+        """The words of the audio as it is now, unless they are being heard. One transcription at a
+        time: while one of older speech runs (stale: speech came after it), the newest waits until it
+        is done (its end sets `changed`): the speech-to-text service transcribes one clip at a time and
+        does not stop one half-way, so cancelling it would free no CPU and queue a second behind it."""
         chunks = self.tracker.speech_chunks
-        if self.words.chunks != chunks:
+        if self.words.chunks != chunks and not self.words.busy:
             pcm = bytes(self.pcm)
             self.words.start(chunks, lambda: judge(self.tools, pcm, chunks, self.household_id))
+
+    def _score_pause(self, model: SmartTurn) -> None:
+        """The model only where it can decide: on the words' audio once they are neither a whole
+        command nor half a sentence, or beside the words when it may end a turn on its own (`sure`
+        below 1). Beside whisper on two cores it slowed every transcription (docs/performance.md,
+        issue 24, third stop)."""
+        chunks = self.tracker.speech_chunks
         if self.scores.chunks == chunks:
             return  # scored, or being scored
         if self.tools.rules().sure < 1:

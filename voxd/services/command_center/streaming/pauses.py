@@ -19,6 +19,9 @@ SPEECH_PROBABILITY = 0.5
 MIN_SPEECH_CHUNKS = 3  # about 0.1 s: a click or a cough is not speech
 ENERGY_RMS = 400  # the stand-in detector's voiced level, when Silero is not installed
 LOUD_PEAK = 500  # a sample above this is sound (speech peaks at 10,000-30,000): the timeline's last word
+# Silero's end of speech: two unvoiced chunks (64 ms). One alone comes inside words (espeak-ng's "what time
+# is it", 64 ms before its end), where a transcription started would hold up the real one behind it.
+END_OF_SPEECH = 2 * CHUNK_SAMPLES / SAMPLE_RATE
 
 VoiceActivity = Callable[[bytes], float]  # one chunk of PCM -> probability of speech
 
