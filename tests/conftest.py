@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import semantic_pool
+import template_pool
 from ports import free_port_offset, ports_free  # noqa: F401 (the test modules import them from here)
 from shared_tls import share_default_context
 from voxd.catalog import CATALOG
@@ -33,10 +34,12 @@ pytest_plugins = ["browser"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The semantic stage's model and router caches, shared by the daemons of this and later runs."""
+    """The semantic stage's model and router caches and the compiled command templates, shared by
+    the daemons of this and later runs."""
     cache = getattr(config, "cache", None)
     if cache is not None:
         semantic_pool.use_pool(cache.mkdir("voxd-semantic"))
+        template_pool.use_pool(cache.mkdir("voxd-templates"))
 
 
 STARTUP_TIMEOUT = 90.0  # a readiness wait, not a speed target: a loaded 2-core machine starts slowly
@@ -118,6 +121,7 @@ class Daemon:
                 raise
             if self.semantic and self.warm:  # the stage is built: its caches serve other daemons now
                 semantic_pool.harvest(self.home)
+            template_pool.harvest(self.home)
         return self
 
     def launch(self) -> Daemon:
@@ -125,6 +129,7 @@ class Daemon:
         to refuse their settings start side by side."""
         if self.semantic:
             semantic_pool.seed(self.home)
+        template_pool.seed(self.home)
         self.log_path = self.home.parent / f"{self.home.name}-serve.log"
         log = open(self.log_path, "ab")
         selection = [] if self.serve_all else ["--services", ",".join(self.services)]

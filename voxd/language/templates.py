@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from voxd.language.compiled_patterns import compile_pattern
 from voxd.language.dates import TIME_PATTERN, is_time_expression
 from voxd.language.durations import DURATION_PATTERN, parse_duration
 from voxd.language.numbers import NUMBER_PATTERN, normalize_spoken, parse_number
@@ -94,7 +95,7 @@ class Template:
     def __init__(self, pattern: str) -> None:
         compiler = _Compiler(pattern)
         self.pattern = pattern
-        self._regex = re.compile(compiler.compile())
+        self._regex = compile_pattern(compiler.compile())
         self._slots = tuple(compiler.slots)
 
     def __repr__(self) -> str:

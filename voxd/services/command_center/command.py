@@ -35,6 +35,7 @@ from voxd.kit import torch_threads
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
 from voxd.kit.tasks import stop_tasks
+from voxd.language.compiled_patterns import cache_file, kept_in
 from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.pipeline.households import HouseholdZones
 from voxd.services.command_center.pipeline.language_model import (
@@ -169,7 +170,8 @@ async def run_command(call: Call[CommandInput | None]) -> web.Response:
 
 
 async def pipeline_context(app: web.Application):
-    commands = load_commands()
+    with kept_in(cache_file(app[SETTINGS].home / "models")):  # start-up's slowest part, when not kept
+        commands = load_commands()
     bias = app[SETTINGS].value(SPEECH_BIAS)
     vocabulary = Vocabulary(commands, app[CC_STORE].get_document) if bias else None
     app[SPEECH] = Speech(app[CLIENT], vocabulary=vocabulary)
