@@ -29,8 +29,9 @@ from voxd.kit.settings import read_env_file
 
 share_default_context()  # every httpx.get/post of the suite: no CA bundle loaded per request
 
-# The browser tests' fixtures (Chromium, a daemon per module, a logged-in page): tests/browser.py.
-pytest_plugins = ["browser"]
+# The browser tests' fixtures (Chromium, a daemon per module, a logged-in page): tests/browser.py;
+# the longest test files first, so the xdist workers end together: tests/file_order.py.
+pytest_plugins = ["browser", "file_order"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
