@@ -41,6 +41,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if cache is not None:
         semantic_pool.use_pool(cache.mkdir("voxd-semantic"))
         template_pool.use_pool(cache.mkdir("voxd-templates"))
+        if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):  # not xdist's controller
+            template_pool.compile_in_process()
 
 
 STARTUP_TIMEOUT = 90.0  # a readiness wait, not a speed target: a loaded 2-core machine starts slowly

@@ -68,10 +68,11 @@ class FileClock:
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         whole = not self.deselected and not session.shouldstop and not session.shouldfail and exitstatus in (0, 1)
-        if not whole or not self.seconds or self.config.cache is None:
+        cache = getattr(self.config, "cache", None)  # None under -p no:cacheprovider
+        if not whole or not self.seconds or cache is None:
             return
         measured = {name: round(value, 1) for name, value in sorted(self.seconds.items())}
-        self.config.cache.set(CACHE_KEY, {**self.config.cache.get(CACHE_KEY, {}), **measured})
+        cache.set(CACHE_KEY, {**cache.get(CACHE_KEY, {}), **measured})
         if os.environ.get("VOXD_WRITE_DURATIONS") == "1":  # files measured now, and the others still there
             committed = json.loads(SECONDS_FILE.read_text()) if SECONDS_FILE.exists() else {}
             kept = {name: value for name, value in {**committed, **measured}.items()

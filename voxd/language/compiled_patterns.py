@@ -43,6 +43,7 @@ class _Kept:
 
 
 _active: list[_Kept] = []
+_compiled: dict[str, re.Pattern[str]] = {}  # this process's: re's own cache drops its oldest at 512
 
 
 def cache_file(models: Path) -> Path:
@@ -73,10 +74,17 @@ def kept_in(path: Path) -> Iterator[None]:
 
 
 def compile_pattern(regex: str) -> re.Pattern[str]:
-    """`re.compile(regex)`, from the kept code when the block of `kept_in` has it."""
+    """`re.compile(regex)`, from the kept code when the block of `kept_in` has it; once per
+    process (tests and benches build the commands many times)."""
     if not _active:
-        return re.compile(regex)
-    kept = _active[0]
+        if regex not in _compiled:
+            _compiled[regex] = re.compile(regex)
+        return _compiled[regex]
+    _compiled[regex] = compiled = _kept_or_compiled(_active[0], regex)
+    return compiled
+
+
+def _kept_or_compiled(kept: _Kept, regex: str) -> re.Pattern[str]:
     key = hashlib.sha256(regex.encode()).hexdigest()
     entry = kept.entries.get(key)
     compiled = _from_entry(regex, entry)
