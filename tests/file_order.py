@@ -3,9 +3,9 @@
 `scripts/test` hands out whole files (`--dist loadfile`) in collection order
 (`--no-loadscope-reorder`; xdist's own order, most tests first, left the files of one or two long
 tests - a browser, a voice node, a real model - for the end, with one worker idle meanwhile).
-Collection puts the files that took longest first: seconds measured by earlier whole runs in
+Collection puts the files that take longest first: seconds measured by earlier whole runs in
 pytest's cache folder, else those in `tests/file_seconds.json` (committed: a clean clone's order);
-a file neither knows goes after them, most tests first. A whole run that deselected nothing
+a file neither knows is guessed from its number of tests. A whole run that deselected nothing
 records every file's seconds (setup, call and teardown of its tests) in the cache, and with
 `VOXD_WRITE_DURATIONS=1` in `tests/file_seconds.json` too. Only files move: inside a file the
 order stays as collected (pytest-randomly's shuffle)."""
@@ -47,9 +47,16 @@ def pytest_configure_node(node) -> None:
 
 @pytest.hookimpl(trylast=True)  # after pytest-randomly has shuffled
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    seconds = known_seconds(config)
-    tests = Counter(file_of(item.nodeid) for item in items)
-    items.sort(key=lambda item: (-seconds.get(file_of(item.nodeid), 0.0), -tests[file_of(item.nodeid)]))
+    expected = expected_seconds(known_seconds(config), Counter(file_of(item.nodeid) for item in items))
+    items.sort(key=lambda item: -expected[file_of(item.nodeid)])
+
+
+def expected_seconds(known: dict[str, float], tests: Counter) -> dict[str, float]:
+    """Each file's seconds: as measured, else its tests times the median seconds a test of a
+    measured file took (a new file is guessed by its size, not sent to either end)."""
+    per_test = sorted(known[name] / count for name, count in tests.items() if name in known)
+    typical = per_test[len(per_test) // 2] if per_test else 1.0
+    return {name: known.get(name, count * typical) for name, count in tests.items()}
 
 
 class FileClock:
