@@ -5,6 +5,7 @@ known households) opened and closed with the app."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -186,8 +187,13 @@ def create_service_app(
         uptime = round(time.monotonic() - started, 1)
         return json_response(HealthStatus("ok", name, __version__, uptime, engines.health() if engines else None))
 
+    @functools.cache
+    def document() -> dict:
+        """Built at the first request for it, not at every start (most never serve it)."""
+        return openapi_document(name, __version__, all_routes)
+
     async def openapi(call: Call[None]) -> web.Response:
-        return web.json_response(document)
+        return web.json_response(document())
 
     all_routes = [
         Route("GET", CATALOG[name].health_path, health, response=HealthStatus, summary="health check",
@@ -196,7 +202,6 @@ def create_service_app(
         *routes,
         *settings_api.ROUTES,
     ]
-    document = openapi_document(name, __version__, all_routes)
     local = LocalSecrets(settings.admin_api_key, settings.value(RELAY_TOKEN))
     for route in all_routes:
         app.router.add_route(route.method, route.path, bind(route, local, max_body))
