@@ -106,6 +106,7 @@ def test_voxd_serve_keeps_its_compiled_templates_and_starts_from_them(make_daemo
     first = make_daemon(services)
     kept = cache_file(first.home / "models")
     assert kept.exists() and (tmp_path / kept.name).exists()
+    assert kept.stat().st_mode & 0o777 == 0o600 and kept.parent.stat().st_mode & 0o077 == 0
     second = make_daemon(services)  # seeded from the pool with the first daemon's file
     copy = cache_file(second.home / "models")
     assert copy.read_bytes() == kept.read_bytes()
