@@ -49,7 +49,8 @@ _compiled: dict[str, re.Pattern[str]] = {}  # this process's: re's own cache dro
 def cache_file(models: Path) -> Path:
     """Where this Python keeps its compiled templates in a home's models folder: named by its
     version and build (the code depends on both) and the engine's code format."""
-    build = hashlib.sha256(f"{sys.version}|{_sre.MAGIC}|{_sre.CODESIZE}".encode()).hexdigest()[:12]
+    engine = f"{getattr(_sre, 'MAGIC', '')}|{getattr(_sre, 'CODESIZE', '')}"  # internals: never fail on them
+    build = hashlib.sha256(f"{sys.version}|{engine}".encode()).hexdigest()[:12]
     version = ".".join(str(part) for part in sys.version_info[:3])
     return models / "templates" / f"{sys.implementation.name}-{version}-{build}.json"
 
@@ -58,7 +59,7 @@ def cache_file(models: Path) -> Path:
 def kept_in(path: Path) -> Iterator[None]:
     """Inside the block, templates compile through the file at `path` (read first; written
     afterwards, with the patterns the block used, when one had to be compiled); outside it,
-    `compile_pattern` is `re.compile`."""
+    `compile_pattern` is `re.compile`, once per process."""
     kept = _Kept()
     try:
         kept.entries.update(json.loads(path.read_text()))
@@ -112,7 +113,7 @@ def _from_entry(regex: str, entry: object) -> re.Pattern[str] | None:
 
 def _compile_with_code(regex: str) -> tuple[re.Pattern[str], list]:
     """What re._compiler.compile does, keeping the code it hands the engine."""
-    if array("I").itemsize != _sre.CODESIZE:
+    if array("I").itemsize != getattr(_sre, "CODESIZE", 0):
         raise TypeError("no array type of the engine's word size")
     parsed = re._parser.parse(regex, 0)
     code = re._compiler._code(parsed, 0)
