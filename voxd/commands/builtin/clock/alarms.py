@@ -22,7 +22,8 @@ from voxd.language.templates import normalize_utterance
 REPEAT = ("{repeat:choice(daily=every day|every morning|daily|each day, weekdays=every weekday|on weekdays|"
           "weekdays|every work day|monday to friday, weekends=every weekend|at weekends|on weekends|weekends, "
           "weekly=every week|weekly)}")
-ALARM_WORDS = re.compile(r"\b(?:alarms?|wake (?:me|us)|get me up|snooze)\b")
+# Waking asked for in other words too: "i want to be woken up at 9", "help me get up at 8:30".
+ALARM_WORDS = re.compile(r"\b(?:alarms?|wake (?:me|us)|woken up|wake up|get (?:me |us )?up|snooze)\b")
 CANCEL = "cancel|delete|remove|turn off|switch off|shut off|stop|silence|clear|scrap|get rid of"  # one ringing: stopped
 EVERY_ALARM = "all"
 TIME_HINT = "the time as said ('7am', '6:30 tomorrow', 'monday at 7')"

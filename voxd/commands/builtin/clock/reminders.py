@@ -32,7 +32,10 @@ NO_REMINDERS = "You don't have any reminders."
 
 
 # What asks for the reminders without the word: "what was it I wanted to remember".
-MEANT_TO_REMEMBER = re.compile(r"\b(?:wanted|meant|needed|asked you) to (?:remember|recall|keep in mind|bear in mind)\b"
+# ... also asked after as "what did i want to remember", "the things i was trying to remember", "what
+# i told you to help me remember", "my list of things to remember".
+MEANT_TO_REMEMBER = re.compile(r"\b(?:(?:wanted|want|meant|needed|asked you|trying|things) to|help me(?: to)?) "
+                               r"(?:remember|recall|keep in mind|bear in mind)\b"
                                r"|\bnot (?:want|wanting) to forget\b")
 
 
