@@ -232,6 +232,15 @@ def test_a_bare_hour_is_the_afternoons_and_am_said_after_the_task_is_kept(clocke
     assert timedelta(hours=3) <= due - before < timedelta(hours=4), (before, due)
 
 
+def test_a_waking_after_a_length_of_time_is_a_timer(clocked):
+    """"wake me up in an hour" is a timer, as "remind me in 10 minutes" with no task is (cancelled
+    here, so it rings in no other test)."""
+    node = clocked.nodes["bedroom"]
+    timer = command(clocked, node, "wake me up in an hour", "set_timer")
+    assert timer["arguments"]["duration_seconds"] == 3600
+    command(clocked, node, "cancel the timer", "cancel_timer")
+
+
 def test_a_households_alarms_are_listed_and_cancelled_by_its_members_only(clocked):
     """GET and DELETE /api/v0/alarms (the admin page's list): a member sees the alarms set on their
     household's nodes; another household's member sees none, and cancelling one is 404 for them."""

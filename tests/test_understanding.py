@@ -117,6 +117,9 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("calendar_events", "what is the date today", "get_date"),
     ("calendar_events", "what day is my dentist appointment", None),
     ("calendar_events", "what have i got on friday", None),
+    ("set_alarm", "wake me up in twenty five minutes", "set_timer"),  # a length of time: a timer
+    ("set_alarm", "set an alarm in 20 minutes", None),  # an alarm named
+    ("set_alarm", "wake me up at 7", None),
 ])
 def test_a_command_hands_what_another_does_to_it(name, text, handed):
     assert COMMANDS[name].hands_to(text) == handed
