@@ -99,12 +99,22 @@ def found_in(value: Any, said: set[str]) -> bool:
     return True
 
 
+def unit_said(value: Any, said: set[str]) -> bool:
+    """A unit given by its full name was said by any of its names: "kilos" for kilograms, "ml" for
+    milliliters, "fahrenheit" for degrees Fahrenheit."""
+    from voxd.commands.builtin.kitchen.measurements import find_unit
+
+    unit = find_unit(value) if isinstance(value, str) else None
+    return unit is not None and any(find_unit(word) == unit for word in said)
+
+
 def arguments_said(arguments: dict[str, Any], text: str, kinds: dict[str, tuple[str, Any]]) -> bool:
     """Every argument that is read from the sentence (not a choice, not a time phrase) was said."""
     said = set(words(text))
     checked = {name: value for name, value in arguments.items()
                if name in kinds and not kinds[name][1] and kinds[name][0] not in ("datetime", "date", "time")}
-    return all(found_in(value, said) for value in checked.values())
+    return all(found_in(value, said) or (name.endswith("_unit") and unit_said(value, said))
+               for name, value in checked.items())
 
 
 def judge(query: Query, answer: Answer, loaded: set[str], kinds: dict[str, dict]) -> str:

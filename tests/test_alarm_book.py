@@ -97,3 +97,30 @@ def test_the_time_is_read_from_the_request_without_its_task():
     five = datetime(2026, 11, 27, 5, 0, tzinfo=LONDON).isoformat()
     said = time_as_said("remind me at 5 to put the night light on", "put the night light on")
     assert reminder_moment(five, said, night).isoformat() == "2026-11-27T17:00:00+00:00"
+
+
+def test_a_length_of_time_is_meant_as_it_is_at_any_hour():
+    """"in three hours" said at 4:49 am is 7:49 am, not the evening's 7:49 a bare "at 7" would be."""
+    night = datetime(2026, 11, 27, 4, 49, tzinfo=LONDON)
+    later = datetime(2026, 11, 27, 7, 49, tzinfo=LONDON).isoformat()
+    assert reminder_moment(later, "remind me in 3 hours to call", night).isoformat() == later
+    soon = datetime(2026, 11, 27, 4, 54, tzinfo=LONDON).isoformat()
+    assert reminder_moment(soon, "remind me in five minutes to check the bath", night).isoformat() == soon
+
+
+def test_the_reminders_arguments_carry_the_afternoon_of_a_bare_hour():
+    """What the answer says it set is what rings: "at 3" is 3 pm in the arguments too, from the
+    template and from the semantic stage; "at 3 am" and "in 3 hours" stay as said."""
+    from voxd.commands.api import RouteContext
+    from voxd.commands.builtin.clock.reminders import SetReminder
+    from voxd.commands.scanning import refined_arguments
+
+    command = SetReminder()
+    context = RouteContext(now=datetime.now(LONDON), timezone=LONDON)
+    claim = command.pre_route("remind me at 3 to get the kids from school", context)
+    assert claim is not None and claim.arguments["time"] == "at 3 pm"
+    assert command.pre_route("remind me at 4:00 to fetch the kids", context).arguments["time"] == "at 4:00 pm"
+    assert command.pre_route("remind me at 3 am to take my pills", context).arguments["time"] == "at 3 am"
+    assert command.pre_route("remind me in 3 hours to call mum", context).arguments["time"] == "in 3 hours"
+    semantic = refined_arguments(command, "gonna need you to remind me at 3 to get the kids", context)
+    assert datetime.fromisoformat(semantic["time"]).astimezone(LONDON).hour == 15

@@ -224,6 +224,21 @@ def test_a_bare_hour_is_the_afternoons_and_am_said_after_the_task_is_kept(clocke
     morning = command(clocked, node, "remind me to take my pills at 5 am", "set_reminder")["result"]["data"]["reminder"]
     assert (afternoon["hour"], afternoon["task"]) == (17, "call mum")
     assert (morning["hour"], morning["task"]) == (5, "take your pills")
+    # A length of time from now is meant as it is: said in the night, "in 3 hours" is in 3 hours,
+    # not twelve later (the bare-hour reading took the 2:30 it gives for 2:30 pm).
+    before = clock_now(clocked, node)
+    later = command(clocked, node, "remind me in 3 hours to water the plants", "set_reminder")
+    due = datetime.fromisoformat(later["result"]["data"]["reminder"]["due"])
+    assert timedelta(hours=3) <= due - before < timedelta(hours=4), (before, due)
+
+
+def test_a_waking_after_a_length_of_time_is_a_timer(clocked):
+    """"wake me up in an hour" is a timer, as "remind me in 10 minutes" with no task is (cancelled
+    here, so it rings in no other test)."""
+    node = clocked.nodes["bedroom"]
+    timer = command(clocked, node, "wake me up in an hour", "set_timer")
+    assert timer["arguments"]["duration_seconds"] == 3600
+    command(clocked, node, "cancel the timer", "cancel_timer")
 
 
 def test_a_households_alarms_are_listed_and_cancelled_by_its_members_only(clocked):

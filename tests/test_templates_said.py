@@ -58,6 +58,7 @@ SAID: dict[str, tuple[str, ...]] = {
         "could you put the chips timer on for 12 minutes",
         "put a timer on for the welsh cakes",
         "timer 4 minutes",
+        "wake me up in an hour",  # a length of time, not an alarm's clock time
         "cake timer 40 minutes",
     ),
     "check_timers": (

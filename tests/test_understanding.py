@@ -93,9 +93,36 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     ("help", "what questions are permissible"),
     ("help", "what sort of things do you do"),
     ("help", "i need some help"),
+    # other ways of asking (issue 23, CLINC train): the reminders wanted, a waking, a way to cook, an
+    # event with "i have to add"
+    ("list_reminders", "what did i want to remember again"),
+    ("list_reminders", "what were those things i was trying to remember"),
+    ("list_reminders", "what are the things i told you to help me remember"),
+    ("set_alarm", "i want to be woken up at 9 tomorrow"),
+    ("set_alarm", "help me get up at eight thirty tomorrow"),
+    ("find_recipe", "how do you cook meatloaf"),
+    ("find_recipe", "what's the best way to roast a chicken"),
+    ("add_event", "i have to add the farm trip to my calendar for friday"),
+    ("add_event", "i want you to add the staff meeting to my calendar for march 1 at 10 am"),
 ])
 def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     assert stands(name, text)
+
+
+@pytest.mark.parametrize("name, text, handed", [
+    ("forget", "what things did i not want to forget", "list_reminders"),  # the reminders, no memory
+    ("forget", "don't let me forget to check the steak", "set_reminder"),
+    ("forget", "forget my coffee order", None),
+    ("calendar_events", "what day of the week are we on", "get_date"),  # nothing of the calendar named
+    ("calendar_events", "what is the date today", "get_date"),
+    ("calendar_events", "what day is my dentist appointment", None),
+    ("calendar_events", "what have i got on friday", None),
+    ("set_alarm", "wake me up in twenty five minutes", "set_timer"),  # a length of time: a timer
+    ("set_alarm", "set an alarm in 20 minutes", None),  # an alarm named
+    ("set_alarm", "wake me up at 7", None),
+])
+def test_a_command_hands_what_another_does_to_it(name, text, handed):
+    assert COMMANDS[name].hands_to(text) == handed
 
 
 @pytest.mark.parametrize("name, text, declined", [

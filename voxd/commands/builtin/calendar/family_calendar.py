@@ -42,9 +42,12 @@ TITLE_FILLER = re.compile(r"^(?:(?:the|a|an|my|our) )+|(?: (?:on|to|in|into) (?:
 CALENDAR_WORDS = re.compile(r"\b(?:calendar|diary|schedule|agenda|appointments?|events?|meetings?)\b")
 # A question about the date, the time or holidays is get_date's or get_current_time's, not the calendar's.
 NOT_READING = re.compile(r"\b(?:date|what day|day of the week|what time|time is it|holidays?)\b")
+# ... and when it names nothing of the calendar, get_date answers it.
+DATE_ASKED = re.compile(r"\b(?:what(?: is)? (?:the |todays )?date|(?:what|which) day|day of the week)\b")
 NOW = re.compile(r"^(?:right )?now$")
 ASKING = "[please] [can you|could you|would you|i need to|i want to|i would like to]"
-ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want to|i would like to) )*"
+ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want to|i would like to|i have to|i must"
+                    r"|i need you to|i want you to) )*"
                     r"(?:(?:add|put|schedule|book|pencil in|create)"
                     r"|mark (?:my|our|the) (?:calendar|diary)(?: that| for)?) "
                     r"(?P<title>.+?)(?: (?:on|to|in|into|for) (?:my|our|the|the family|the household|\w+s) "
@@ -108,6 +111,14 @@ class CalendarEvents(CalendarCommand):
         "(do|have) (i|we) (have|got) anything (on|planned|scheduled) [{day:time}]",
         "am i (busy|free) {day:time}",
     )
+
+    def hands_to(self, text: str) -> str | None:
+        """A question about the date or the weekday with no word of the calendar ("what day of the
+        week are we on") is get_date's, however near the calendar's examples it sits."""
+        said = normalize_utterance(text)
+        if DATE_ASKED.search(said) and CALENDAR_WORDS.search(said) is None:
+            return "get_date"
+        return super().hands_to(text)
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """Not a question about the date, the time or a holiday ("what day of the week are we on")."""

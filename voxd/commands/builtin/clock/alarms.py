@@ -22,9 +22,11 @@ from voxd.language.templates import normalize_utterance
 REPEAT = ("{repeat:choice(daily=every day|every morning|daily|each day, weekdays=every weekday|on weekdays|"
           "weekdays|every work day|monday to friday, weekends=every weekend|at weekends|on weekends|weekends, "
           "weekly=every week|weekly)}")
-ALARM_WORDS = re.compile(r"\b(?:alarms?|wake (?:me|us)|get me up|snooze)\b")
+# Waking asked for in other words too: "i want to be woken up at 9", "help me get up at 8:30".
+ALARM_WORDS = re.compile(r"\b(?:alarms?|wake (?:me|us)|woken up|wake up|get (?:me |us )?up|snooze)\b")
 CANCEL = "cancel|delete|remove|turn off|switch off|shut off|stop|silence|clear|scrap|get rid of"  # one ringing: stopped
 EVERY_ALARM = "all"
+WAKE_AFTER = re.compile(r"\bin (?:(?:a|an|half|\w+|\d+) )*?(?:seconds?|minutes?|mins?|hours?|hrs?)\b")
 TIME_HINT = "the time as said ('7am', '6:30 tomorrow', 'monday at 7')"
 NO_ALARMS = "You don't have any alarms set."
 
@@ -75,6 +77,15 @@ class SetAlarm(Command):
         "(called|named|labelled) {label}",
         "alarm (for|at) {time:time} [please]",
     )
+
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """A waking after a length of time with no alarm named ("wake me up in twenty minutes") is
+        a timer's (set_timer), as "remind me in 10 minutes" with no task is."""
+        return None if self.hands_to(text) else arguments
+
+    def hands_to(self, text: str) -> str | None:
+        said = normalize_utterance(text)
+        return "set_timer" if WAKE_AFTER.search(said) and not re.search(r"\balarms?\b", said) else None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """An alarm or waking named ("set the alarm for me" asks the time): "set it for 7" alone may be

@@ -28,11 +28,18 @@ PERSON = {"my": "your", "me": "you", "i": "you", "myself": "yourself", "mine": "
 NAMES_A_DAY = re.compile(r"\b(?:today|tomorrow|day|\w+day|\d+(?:st|nd|rd|th)|\d{4}-)")
 # A clock written as a 24-hour one ("05:30") is said in full; "5:30" is as open as "5".
 SAID_THE_HALF = re.compile(r"\b(?:am|pm|morning|afternoon|evening|night|tonight|noon|midday|midnight)\b|\b0\d:\d")
+# A length of time from now: the moment it gives is meant as it is, whatever the hour.
+IN_A_WHILE = re.compile(r"\bin (?:(?:a|an|half|\w+|\d+) )*?(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b")
+# "at 3", "at 4:00" in a time phrase: with no half of the day said, a reminder's 3 is 3 pm.
+BARE_AFTERNOON_HOUR = re.compile(r"\bat ([1-7](?::[0-5]\d)?)(?= |$)")
 NO_REMINDERS = "You don't have any reminders."
 
 
 # What asks for the reminders without the word: "what was it I wanted to remember".
-MEANT_TO_REMEMBER = re.compile(r"\b(?:wanted|meant|needed|asked you) to (?:remember|recall|keep in mind|bear in mind)\b"
+# ... also asked after as "what did i want to remember", "the things i was trying to remember", "what
+# i told you to help me remember", "my list of things to remember".
+MEANT_TO_REMEMBER = re.compile(r"\b(?:(?:wanted|want|meant|needed|asked you|trying|things) to|help me(?: to)?) "
+                               r"(?:remember|recall|keep in mind|bear in mind)\b"
                                r"|\bnot (?:want|wanting) to forget\b")
 
 
@@ -70,12 +77,27 @@ def reminder_moment(time: Any, said: str, now: datetime) -> datetime | None:
     moment = datetime.fromisoformat(time).astimezone(now.tzinfo)
     said = normalize_utterance(said)
     day_named = NAMES_A_DAY.search(said) is not None
+    if IN_A_WHILE.search(said):  # "in five minutes" said at 4 am is 4:05 am, no hour to read
+        return moment
     if not 1 <= moment.hour <= 11 or SAID_THE_HALF.search(said) or (moment.hour >= 8 and day_named):
         return moment
     evening = wall(moment.date(), moment.hour + 12, moment.minute, now.tzinfo)
     if not day_named and evening - timedelta(days=1) > now:
         evening = wall(moment.date() - timedelta(days=1), moment.hour + 12, moment.minute, now.tzinfo)
     return moment if moment.hour >= 8 and moment < evening else evening
+
+
+def meant_hour(time: str, said: str) -> str:
+    """The time argument with a bare hour ("at 3", no half of the day said) as `reminder_moment`
+    reads it: a template's phrase ("at 3" -> "at 3 pm"), or the moment the semantic stage resolved."""
+    if SAID_THE_HALF.search(said) or not BARE_AFTERNOON_HOUR.search(said):
+        return time
+    try:
+        moment = datetime.fromisoformat(time)
+    except ValueError:
+        return BARE_AFTERNOON_HOUR.sub(r"at \1 pm", time)
+    meant = reminder_moment(time, said, datetime.now(moment.tzinfo)) if moment.tzinfo else None
+    return meant.isoformat() if meant else time
 
 
 class SetReminder(Command):
@@ -103,10 +125,15 @@ class SetReminder(Command):
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """"every sunday at 8 pm": a weekday after "every" repeats weekly."""
+        """"every sunday at 8 pm": a weekday after "every" repeats weekly. A bare hour from 1 to 7
+        is the afternoon's in the arguments too, not only when the reminder is set
+        (`reminder_moment`): "remind me at 3 to fetch the kids" answers with 3 pm."""
         if arguments.get("repeat") is None and re.search(r"\bevery (?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
                                                          normalize_utterance(text)):
             arguments = {**arguments, "repeat": "weekly"}
+        time = arguments.get("time")
+        if isinstance(time, str):
+            arguments = {**arguments, "time": meant_hour(time, time_as_said(text, arguments.get("task") or ""))}
         return arguments
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:

@@ -156,6 +156,7 @@ class SetTimer(Command):
         "[please] [can you|could you] put [a|an|the] {label:word} timer on for {duration_seconds:duration} [please]",
         "[please] [can you|could you] put [a|an|the] timer on for [the] {label} [please]",  # the length is asked for
         "timer {duration_seconds:duration} [please]",
+        "[please] [can you|could you] (wake|get) (me|us) [up] in {duration_seconds:duration} [please]",  # not an alarm
         "{label:word} timer [for] {duration_seconds:duration} [please]",
     )
 

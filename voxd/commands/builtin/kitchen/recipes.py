@@ -31,7 +31,9 @@ def dish(words: str) -> str:
     return re.sub(r"\s+(?:recipe|recipes)$", "", words, flags=re.IGNORECASE)
 
 
-RECIPE_WORD = re.compile(r"\b(?:recipes?|make|making|bake|baking|instructions)\b")  # or a way to make a dish
+# ... or a way to make a dish: "how do you cook meatloaf", "the best way to roast a chicken".
+RECIPE_WORD = re.compile(r"\b(?:recipes?|make|making|bake|baking|instructions)\b"
+                         r"|\b(?:how (?:do|would|should|can) (?:i|you|we)|way to|procedure to) (?:cook|fry|roast|grill|prepare|create)\b")
 # What a recipe is made of, not how: nutrition facts are a question for the model (or no one).
 NUTRITION = re.compile(r"\b(?:nutri\w*|calories?|how much (?:fat|protein|sugar|salt|sodium)|"
                        r"grams of (?:fat|protein|sugar|carbs))\b")

@@ -11,6 +11,7 @@ import re
 from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
+from voxd.commands.builtin.clock.reminders import MEANT_TO_REMEMBER, NOT_TO_FORGET
 from voxd.commands.builtin.kitchen.lists import as_written
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.items import is_placeholder
@@ -110,6 +111,14 @@ class Forget(MemoryCommand):
         "[please] [you can] (forget|wipe|erase|delete) (what|everything) (i told you|i said|you know) about "
         "{content_match}",
     )
+
+    def hands_to(self, text: str) -> str | None:
+        """What the person wanted not to forget is a reminder, not a memory to drop: "what things did
+        i not want to forget" reads them, "don't let me forget to check the steak" sets one."""
+        said = normalize_utterance(text)
+        if MEANT_TO_REMEMBER.search(said):
+            return "list_reminders"
+        return "set_reminder" if NOT_TO_FORGET.search(said) else None
 
     def confirmation(self, arguments: dict[str, Any]) -> str | None:
         return f"Do you want me to forget what you told me about {as_heard(str(arguments.get(self.slot)))}?"
