@@ -131,11 +131,23 @@ def test_only_devices_and_rooms_are_claimed():
     ("what type of plug do they use in mexico", True),
     ("my check engine light is on, find me a mechanic", True), ("when is my flight landing at the gate", True),
     ("are you a robot", True),
+    ("lock my car", True), ("can you turn on the heater in my truck", True),  # a car is no device of the home's
+    ("turn off my phone", True), ("unlock my cell phone", True),
     ("switch off the plug by the telly", False), ("turn the landing light on", False),
     ("switch on the robot vacuum", False), ("turn off the kitchen lights", False),
 ])
 def test_what_is_not_the_homes_devices_is_declined(text, declined):
     assert SmartHome().declines(text) is declined
+
+
+@pytest.mark.parametrize("text, stands", [
+    ("what's the temperature of the sun", False), ("what temperature should i bake bread at", False),
+    ("what is the usual body temperature", False),
+    ("set the temperature to 70", True), ("make the temperature 78 in here", True),
+    ("what temperature is it in the baby's room", True), ("what is the temperature on the ac", True),
+])
+def test_a_temperature_is_the_homes_only_when_set_or_indoors(text, stands):
+    assert SmartHome().stands({}, text) is stands
 
 
 def test_switch_is_a_device_only_as_a_switch_on_the_wall():
