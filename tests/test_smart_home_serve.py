@@ -73,6 +73,15 @@ def test_device_requests_reach_home_assistant_with_the_nodes_room(daemon, home_a
     assert home_assistant.heard[1]["conversation_id"] == "01HA" + str(len(home_assistant.heard[0]["text"]))
 
 
+def test_a_car_or_a_phone_is_not_sent_to_home_assistant(daemon, home_assistant, lounge):
+    """Issue 23 §2: the home's devices only; a request about the car or a phone is not understood."""
+    home_assistant.heard.clear()
+    for words in ("lock the car", "unlock my phone"):
+        answer = ask(daemon, lounge, words)
+        assert (answer["command"], answer["routed_by"], answer["understood"]) == (None, "none", False), answer
+    assert home_assistant.heard == []
+
+
 def test_what_goes_wrong_is_said(daemon, home_assistant, lounge):
     not_understood = ask(daemon, lounge, "switch off the lamp by the piano")
     assert not_understood["command"] == "smart_home"
