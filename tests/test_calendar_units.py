@@ -114,6 +114,8 @@ def test_a_calendar_change_goes_to_the_command_its_verb_names():
         assert chosen.hands_to("add lunch with sam to friday's calendar") is None
         assert chosen.hands_to("delete the reminder about the dentist") is None  # not the calendar's
         assert chosen.hands_to("is my calendar clear on friday") is None  # a question removes nothing
+        assert chosen.hands_to("take lunch with steven off of my calendar") == "remove_event"
+        assert chosen.hands_to("i would like to take a paid time off for february 7 and 8") is None  # leave
     assert commands["remove_event"].hands_to("move the dentist to 4") is None
 
 
