@@ -271,6 +271,11 @@ def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
     claimers = Counter(answer.command for _, answer, outcome in results if outcome == "claimed")
     if claimers:
         print("  claimed by: " + ", ".join(f"{name} {count}" for name, count in claimers.most_common()))
+        staged = Counter(f"{answer.command} ({answer.stage})" for _, answer, outcome in results if outcome == "claimed")
+        print("  claimed by, per stage: " + ", ".join(f"{name} {count}" for name, count in staged.most_common()))
+        kinds = Counter(query.intent for query, _, outcome in results if outcome == "claimed")
+        print("  claimed, by kind (CLINC intent, oos its out-of-scope queries): "
+              + ", ".join(f"{name} {count}" for name, count in kinds.most_common()))
         open_questions = sum(1 for query, answer, outcome in results if outcome == "claimed"
                              and query.intent == "oos" and answer.command == "answer_question")
         print(f"  of which CLINC out-of-scope queries taken by answer_question (a question a model "

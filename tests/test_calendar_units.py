@@ -114,6 +114,8 @@ def test_a_calendar_change_goes_to_the_command_its_verb_names():
         assert chosen.hands_to("add lunch with sam to friday's calendar") is None
         assert chosen.hands_to("delete the reminder about the dentist") is None  # not the calendar's
         assert chosen.hands_to("is my calendar clear on friday") is None  # a question removes nothing
+        assert chosen.hands_to("take lunch with steven off of my calendar") == "remove_event"
+        assert chosen.hands_to("i would like to take a paid time off for february 7 and 8") is None  # leave
     assert commands["remove_event"].hands_to("move the dentist to 4") is None
 
 
@@ -124,3 +126,14 @@ def test_a_removal_from_the_calendar_stands_without_the_events_name_which_is_the
     assert not remove_event.stands({}, "remove that one")  # neither an event nor the calendar said
     assert not remove_event.stands({}, "what is on my calendar")  # no removal
     assert not remove_event.stands({}, "is my schedule clear with no meetings today")  # a question
+
+
+def test_a_table_booked_at_a_restaurant_is_no_calendar_event():
+    """Issue 23 §2: booking a table (CLINC's restaurant_reservation) is the restaurant's, like a taxi or
+    a hotel; the calendar's own table ("what is on the table for my calendar") is not a booking."""
+    commands = {c.name: c for c in built_in_commands()}
+    for name in ("add_event", "calendar_events", "next_event", "move_event"):
+        assert commands[name].declines("schedule me a table for 2 at red lobster at 8")
+        assert commands[name].declines("can you make a reservation at olive garden for friday")
+        assert not commands[name].declines("add dinner with the smiths to the calendar for friday")
+    assert not commands["calendar_events"].declines("on the 26th what is on the table for my calendar")

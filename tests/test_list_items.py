@@ -338,6 +338,9 @@ def test_polite_and_heading_forms_are_templates(command, text, expected):
     ("i need to sub sugar for salt", True),  # a swap in a recipe, no list named
     ("put swap shifts with dave on the shopping list", False),
     ("add the things to do in the garden to the list", False),
+    ("i need everything on my shopping list", True),  # all of it bought: an order, no list change
+    ("i want all the things on the shopping list", True),
+    ("i need eggs on the shopping list", False),
 ])
 def test_ordering_for_delivery_is_no_list(text, declined):
     assert COMMANDS["shopping_list"].declines(text) is declined

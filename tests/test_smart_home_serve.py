@@ -73,6 +73,15 @@ def test_device_requests_reach_home_assistant_with_the_nodes_room(daemon, home_a
     assert home_assistant.heard[1]["conversation_id"] == "01HA" + str(len(home_assistant.heard[0]["text"]))
 
 
+def test_a_car_or_a_phone_is_not_sent_to_home_assistant(daemon, home_assistant, lounge):
+    """Issue 23 §2: the home's devices only; a request about the car or a phone is not understood."""
+    home_assistant.heard.clear()
+    for words in ("lock the car", "unlock my phone"):
+        answer = ask(daemon, lounge, words)
+        assert (answer["command"], answer["routed_by"], answer["understood"]) == (None, "none", False), answer
+    assert home_assistant.heard == []
+
+
 def test_what_goes_wrong_is_said(daemon, home_assistant, lounge):
     not_understood = ask(daemon, lounge, "switch off the lamp by the piano")
     assert not_understood["command"] == "smart_home"
@@ -131,11 +140,23 @@ def test_only_devices_and_rooms_are_claimed():
     ("what type of plug do they use in mexico", True),
     ("my check engine light is on, find me a mechanic", True), ("when is my flight landing at the gate", True),
     ("are you a robot", True),
+    ("lock my car", True), ("can you turn on the heater in my truck", True),  # a car is no device of the home's
+    ("turn off my phone", True), ("unlock my cell phone", True),
     ("switch off the plug by the telly", False), ("turn the landing light on", False),
     ("switch on the robot vacuum", False), ("turn off the kitchen lights", False),
 ])
 def test_what_is_not_the_homes_devices_is_declined(text, declined):
     assert SmartHome().declines(text) is declined
+
+
+@pytest.mark.parametrize("text, stands", [
+    ("what's the temperature of the sun", False), ("what temperature should i bake bread at", False),
+    ("what is the usual body temperature", False),
+    ("set the temperature to 70", True), ("make the temperature 78 in here", True),
+    ("what temperature is it in the baby's room", True), ("what is the temperature on the ac", True),
+])
+def test_a_temperature_is_the_homes_only_when_set_or_indoors(text, stands):
+    assert SmartHome().stands({}, text) is stands
 
 
 def test_switch_is_a_device_only_as_a_switch_on_the_wall():

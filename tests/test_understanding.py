@@ -50,6 +50,8 @@ def stands(name: str, text: str) -> bool:
     ("read_recipe", "how do you spell dessert"),
     ("check_timers", "what's left in the tank"),  # something else's time or amount left
     ("check_timers", "how much time off do i have left"),
+    ("check_timers", "how long should cookies be in the oven"),  # how long a thing takes: a recipe's
+    ("set_timer", "what do i set the timer for if i'm making gyoza"),
     ("shopping_list", "can you list all recent purchases"),  # "list" as a verb names no list
     ("todo_list", "please list my meetings for today"),
     ("help", "instruct me what to do"),  # neither voxd nor help named: a to-do list's

@@ -55,9 +55,12 @@ ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want
 MOVING = re.compile(r"\b(?:move|reschedule|change|shift|push) (?P<title>.+?) (?:to|till|until) (?P<time>.+)$")
 # Not the calendar's: reminders, alarms, lists, rides and travel.
 NOT_CALENDARS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?"
-                           r"|uber|taxi|cab|flight|hotel|motel)\b")
-# Taking an event off is remove_event's alone (calendar_removal.py): the others decline it.
-REMOVING = re.compile(r"\b(?:remove|delete|cancel|clear|erase|scratch|get rid of|take .+ off)\b")
+                           r"|uber|taxi|cab|flight|hotel|motel|reservations?|reserve|a table|"
+                           r"table for (?:\d+|one|two|three|four|five|six|seven|eight|ten))\b")
+# Taking an event off is remove_event's alone (calendar_removal.py): the others decline it. Taking time
+# off ("take a paid time off for february 7", "take the next week off") is leave, not a removal.
+REMOVING = re.compile(r"\b(?:remove|delete|cancel|clear|erase|scratch|get rid of|"
+                      r"take (?!.*\b(?:time|days?|weeks?|leave) off\b).+ off)\b")
 # A question ("is my schedule clear today") asks about the calendar; it removes nothing.
 ASKING_ABOUT = re.compile(r"^(?:is|are|am|do|does|did|what|whats|when|which|how|will|have|has)\b")
 

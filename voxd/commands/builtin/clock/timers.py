@@ -179,8 +179,11 @@ class SetTimer(Command):
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """A length of time, or a timer named ("start the timer" asks how long): "make me a
-        coffee" is neither."""
-        return bool(arguments.get("duration_seconds")) or TIMER_WORDS.search(normalize_utterance(text)) is not None
+        coffee" is neither, and "what do i set the timer for if i'm making gyoza" asks how long
+        (`HOW_LONG_IT_TAKES`)."""
+        said = normalize_utterance(text)
+        return bool(arguments.get("duration_seconds")) or (TIMER_WORDS.search(said) is not None
+                                                           and HOW_LONG_IT_TAKES.search(said) is None)
 
     async def execute(self, request: CommandRequest, duration_seconds: int,
                       label: str | None = None) -> CommandResponse:
@@ -195,6 +198,10 @@ class SetTimer(Command):
         )
 
 
+# Asking how long a thing takes ("what do i set the timer for if i'm making gyoza", "how long should
+# cookies be in the oven"): a cooking question, which a recipe answers; no timer is set or checked.
+HOW_LONG_IT_TAKES = re.compile(r"\b(?:should|does it take|how long (?:do|does) (?:i|you|it|we) (?:cook|bake|roast|boil|"
+                               r"fry|grill|steam|leave)|what do (?:i|you|we) set)\b")
 # Things with their own time or amount left, which a sentence near "how long is left" may be about.
 NOT_A_TIMER = re.compile(r"\b(?:tank|gas|fuel|petrol|battery|charge|time off|vacation|pto|days? off|holidays?|"
                          r"leave|credit|balance|data|minutes on my (?:phone|plan)|does \w+(?: \w+)? (?:last|keep))\b")
@@ -223,9 +230,11 @@ class CheckTimers(Command):
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """What is left of something else ("what's left in the tank", "how much time off do i have
-        left", "how long does bread last") is no timer's (`NOT_A_TIMER`) unless a timer is named."""
+        left", "how long does bread last") is no timer's (`NOT_A_TIMER`) unless a timer is named, and
+        how long a thing takes to cook (`HOW_LONG_IT_TAKES`) is a question for a recipe."""
         said = normalize_utterance(text)
-        return TIMER_WORDS.search(said) is not None or NOT_A_TIMER.search(said) is None
+        return HOW_LONG_IT_TAKES.search(said) is None and (TIMER_WORDS.search(said) is not None
+                                                           or NOT_A_TIMER.search(said) is None)
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         return {"label": timer_label(arguments.get("label"), text)}

@@ -53,7 +53,12 @@ NOT_THE_HOME = re.compile(r"\b(?:whisper|accent|voice|language|(?:plug|socket|ou
                           r"adaptor)s?|(?:type|kind|sort) of (?:electrical )?(?:plug|socket|outlet)|converter|adapter|"
                           r"adaptor|voltage|engine|mechanic|tyres?|tires?|brakes?|oil change|flights?|plane|airport|"
                           r"airline|reservations?|reserve|table for|bills?|subscriptions?|payments?|you (?:a )?robot|"
-                          r"or a robot)\b")
+                          r"or a robot|cars?|trucks?|vehicles?|automobiles?|(?:cell|mobile|smart) ?phones?|iphones?|"
+                          r"android|(?:my|the|your) phones?)\b")
+# A temperature is the home's when it is set or changed, or is the house's own: "set the temperature to
+# 70", "what is it in here"; "how hot is the sun" or "what temperature do i bake bread at" is not.
+SETTING = re.compile(r"\b(?:set|setting|make|raise|lower|turn|put|increase|decrease|bump|change|keep|adjust|up|down)\b|"
+                     r"\bto \d|\b(?:in here|inside|indoors|room|house|home|flat|apartment)\b")
 # A plug or socket is the home's when it is turned on or off; else it is one to take abroad.
 PLUG_ABROAD = re.compile(r"^(?!.*\b(?:on|off)\b).*\b(?:plugs?|sockets?)\b")
 # A kind of device, not one named device: said in a room, it means that room's.
@@ -109,9 +114,13 @@ class SmartHome(Command):
         return super().declines(text) or NOT_THE_HOME.search(said) is not None or PLUG_ABROAD.search(said) is not None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        """A device, a room or a device verb named: "turn the music up" is HA's, "make me a coffee" is no one's."""
+        """A device, a room or a device verb named: "turn the music up" is HA's, "make me a coffee" is no
+        one's; a temperature only when it is set or the house's (`SETTING`): "how hot is the sun" is not."""
         said = normalize_utterance(text)
-        return any(pattern.search(said) for pattern in (DEVICE, DEVICE_VERB, ROOM))
+        if any(pattern.search(said) for pattern in (DEVICE_VERB, ROOM)):
+            return True
+        devices = {match.group(0) for match in DEVICE.finditer(said)}
+        return bool(devices - {"temperature"}) or bool(devices) and SETTING.search(said) is not None
 
     async def execute(self, said: CommandRequest, request: str | None = None) -> CommandResponse:
         """`request` is the utterance as the model or a template took it; what is sent is what was said."""

@@ -24,6 +24,10 @@ ACTIONS = ("add", "remove", "read", "clear")
 # Buying for delivery, which voxd has no command for: "order more bin bags from amazon", "get it delivered".
 ORDERING = re.compile(r"\b(?:order|reorder)\b|\b(?:online|amazon|delivered)\b")
 NAMES_A_LIST = re.compile(r"\blist\b")
+# Wanting the whole list bought ("i need everything on my shopping list", "i want all the things on the
+# shopping list"): an order of all of it, which is no change to the list and no reading of it.
+ALL_OF_IT_WANTED = re.compile(r"\b(?:i|we) (?:need|want|would like) (?:to (?:buy|get|order) )?(?:everything|all (?:of )?"
+                              r"(?:the )?(?:things|items|stuff))\b")
 # Not the household's lists: sights of a place ("things to do in orlando"), or, with no list named, a
 # swap in a recipe ("i need to sub sugar for salt").
 SIGHTS = re.compile(r"\b(?:things|stuff|places?)(?: (?:are|is) there)? to (?:do|see|visit) (?:in|around|near) (?!the |my |our )\w+")
@@ -161,9 +165,11 @@ class HouseholdList(Command):
 
     def declines(self, text: str) -> bool:
         """Ordering for delivery ("order more bin bags from amazon") is no list's, unless a list is
-        named ("put printer ink to order on the to-do list"); nor sights or a recipe's swap (`SIGHTS`, `SWAP`)."""
+        named ("put printer ink to order on the to-do list"), nor the whole list wanted (`ALL_OF_IT_WANTED`);
+        nor sights or a recipe's swap (`SIGHTS`, `SWAP`)."""
         said = normalize_utterance(text)
         return (super().declines(text) or (ORDERING.search(said) is not None and not NAMES_A_LIST.search(said))
+                or ALL_OF_IT_WANTED.search(said) is not None
                 or SIGHTS.search(said) is not None or (SWAP.search(said) is not None and not LIST_WORDS.search(said)))
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:

@@ -68,6 +68,11 @@ def research_topic(words: str | None, text: str) -> str | None:
     topic = re.sub(r"^(?:(?:more )?about|on|into) ", "", without_politeness(said.strip()) or "").strip(" ,.?!")
     return None if not topic or is_placeholder(topic) or topic in ("it", "that", "this") else topic
 
+# A quick question of fact asked as research ("find out how many people live in china", "research who
+# won the world cup"): answered at once, with a model, by answer_question; a report days later is no
+# answer to it. What is best, how to and why are research.
+QUICK_QUESTION = re.compile(r"^(?:who|when|where|what(?! (?:is |are )?the best)|how (?:many|much|old|tall|far|long|"
+                            r"big|fast|often|high|deep|large|heavy|hot|cold))\b")
 # The asker's own things in a topic: "my account", "our booking", "i applied", "i owe".
 OWN_AFFAIRS = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:i|we) (?!(?:want|would|need|wonder)\b)\w+")
 
@@ -96,12 +101,13 @@ class DeepResearch(Command):
     def declines(self, text: str) -> bool:
         """Not asked as research, or about the asker's own affairs ("find out why my card was
         declined", "look into the status of my application"), which no web search can know, or about
-        how things are now (`THE_PRESENT`), which a report that comes later cannot tell."""
+        how things are now (`THE_PRESENT`), which a report that comes later cannot tell, or a quick
+        question of fact (`QUICK_QUESTION`), which is no research."""
         said = normalize_utterance(text)
         if super().declines(text) or not asks_for_research(said):
             return True
         topic = research_topic(None, text)
-        return topic is not None and (OWN_AFFAIRS.search(topic) is not None or THE_PRESENT.search(topic) is not None)
+        return topic is not None and any(pattern.search(topic) for pattern in (OWN_AFFAIRS, THE_PRESENT, QUICK_QUESTION))
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """The topic as written; without one ("look into it") it is asked for."""
