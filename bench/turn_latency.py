@@ -15,7 +15,9 @@ measured in the same run, turn by turn, with the engines' own time for each turn
   the same as its wait);
 - reply: the last voiced input sample -> the first reply sample the node plays;
 - engines: the STT service on the command's audio (decode + whisper) + TTS to the first audio of the
-  reply's text, both asked right after the turn;
+  reply's text, both asked right after the turn; printed apart (stt, tts), and whisper once more with the
+  household prompt the command center sends with every turn on both paths (its commands' sentences;
+  the list items left out): "engines, prompt" and reply / engines with it;
 - cut off early: turns with a 300-600 ms pause inside the sentence whose end came before their last word;
 - two nodes: both hear the same command (the second 6 dB quieter); exactly one may answer. A node
   answers when it logs the server's `reply` (not any sound it plays: a timer ringing is no answer),
