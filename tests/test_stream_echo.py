@@ -61,8 +61,10 @@ def test_a_node_opening_after_the_window_while_a_turn_is_young_is_marked_late():
         answering = arbiter.enter("home", entrant("kitchen", [60.0] * 5))
         assert await answering.won and answering.late is None
         late = arbiter.enter("home", entrant("hall"))
+        with_it = arbiter.enter("home", entrant("attic"))  # one more node in the late contest: compared too
         follow_up = arbiter.enter("other home", entrant("kitchen"))
-        await asyncio.gather(late.won, follow_up.won)
+        await asyncio.gather(late.won, with_it.won, follow_up.won)
+        assert with_it.late is late.late
         again = arbiter.enter("home", entrant("kitchen"))  # the answering node's own next turn
         await again.won
         old = arbiter.enter("attic home", entrant("attic"))

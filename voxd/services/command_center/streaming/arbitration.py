@@ -40,6 +40,7 @@ class Answering:
 class Contest:
     entrants: list[Entrant] = field(default_factory=list)
     opened: float = field(default_factory=time.monotonic)
+    late: Answered | None = None  # opened while another node's turn of the household was young: its audio
 
 
 def winner(entrants: list[Entrant]) -> Entrant:
@@ -65,12 +66,12 @@ class Arbiter:
                 entrant.first = True
                 entrant.won.set_result(True)
                 return entrant
-            entrant.late = self._hearing(household_id, entrant)
-            contest = self._contests[household_id] = Contest()
+            contest = self._contests[household_id] = Contest(late=self._hearing(household_id, entrant))
             entrant.first = True
             task = asyncio.get_running_loop().create_task(self._close(household_id, contest, window))
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
+        entrant.late = contest.late  # every node of a late contest is compared (it may be one more microphone)
         contest.entrants.append(entrant)
         return entrant
 
