@@ -340,6 +340,10 @@ def main() -> None:
     with daemon(SERVICES, args.server_log, VOXD_LLM_BACKEND="none", **level) as voxd:
         warm(voxd.url("command-center"))
         asyncio.run(run(voxd, args))
+    if args.server_log:  # the two-node trials' late openers, as the server judged them (streaming/echo.py)
+        late = [line for line in args.server_log.read_text().splitlines() if "opened late, while another node" in line]
+        print(f"nodes that opened after the arbitration window: {sum('the same speech' in line for line in late)} "
+              f"stood down on the same speech, {sum('served' in line for line in late)} served")
 
 
 if __name__ == "__main__":
