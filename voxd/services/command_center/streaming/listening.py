@@ -146,7 +146,8 @@ class ListeningTurn:
         rules, tracker = self.tools.rules(), self.tracker
         model = self.tools.smart_turn()
         if model is not None and tracker.heard_speech and tracker.silence >= min(END_OF_SPEECH, rules.pause):
-            self._hear()  # from Silero's end of speech: the words are in sooner, the pause still decides
+            if tracker.quiet >= END_OF_SPEECH or tracker.silence >= rules.pause:
+                self._hear()  # from the end of speech and of any loud tail: sooner, the pause still decides
             if tracker.silence >= rules.pause:
                 self._score_pause(model)
         judged, scored = self.judgement, self.score

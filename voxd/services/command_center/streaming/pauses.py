@@ -87,6 +87,12 @@ class SpeechTracker:
         return (self.samples - self.speech_end) / SAMPLE_RATE
 
     @property
+    def quiet(self) -> float:
+        """Seconds since the last voiced or loud chunk: a plosive's release or a final "s" after the
+        chunks Silero calls speech is still the word (the early transcription waits for it)."""
+        return (self.samples - max(self.speech_end, self.loud_end)) / SAMPLE_RATE
+
+    @property
     def loudness(self) -> float:
         """The RMS of the voiced chunks: the tie-break between nodes that heard one command."""
         return math.sqrt(self._voiced_energy / self.speech_chunks) if self.speech_chunks else 0.0
