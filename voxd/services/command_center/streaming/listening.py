@@ -153,7 +153,7 @@ class ListeningTurn:
         judged, scored = self.judgement, self.score
         moment = Moment(tracker.seconds, tracker.silence, tracker.heard_speech,
                         scored.probability if scored else None, judged.complete if judged else None,
-                        judged is not None, model is not None)
+                        judged is not None, model is not None, judged is not None and judged.may_go_on)
         return decide(moment, rules)
 
     def _hear(self) -> None:
