@@ -8,6 +8,7 @@ import asyncio
 import io
 import time
 import wave
+from array import array
 
 import aiohttp
 import httpx
@@ -254,3 +255,49 @@ def test_two_nodes_of_one_household_hear_one_command_and_one_answers(voice):
     assert far.types() == ["listening", "stand_down"] and not far.audio
     assert near.types()[0] == "listening" and near.first("reply")["command"] == "stop" and near.audio
     assert "stand down" in voice.output()
+
+
+async def late_pair(daemon, near_clip: bytes, far_clip: bytes, late_by: float) -> tuple[Heard, Heard]:
+    """The near node opens a turn and speaks; `late_by` s of its speech later (past the arbitration
+    window) the far node of the same household opens one and streams `far_clip`."""
+    kitchen = register_node(daemon)
+    hall = register_node(daemon, household=kitchen["household"], room="hall")
+    async with aiohttp.ClientSession() as session:
+        near = await session.ws_connect(stream_url(daemon), headers=node_headers(hall))
+        far = await session.ws_connect(stream_url(daemon), headers=node_headers(kitchen))
+        heard_near, heard_far = Heard(), Heard()
+        await near.send_json({"type": "start", "wake_score": 0.9})
+        heard_near.frames.append(await receive_json(near))  # the near node's turn is open
+
+        async def far_node():
+            await asyncio.sleep(late_by)  # the far node heard the wake word late
+            await far.send_json({"type": "start", "wake_score": 0.9})
+            await asyncio.gather(speak(far, far_clip, heard_far), collect(far, heard_far))
+
+        await asyncio.gather(speak(near, near_clip, heard_near), collect(near, heard_near), far_node())
+        await near.close()
+        await far.close()
+        return heard_near, heard_far
+
+
+def quieter(pcm: bytes) -> bytes:
+    samples = array("h", pcm)
+    return array("h", (s // 3 for s in samples)).tobytes()
+
+
+@pytest.mark.slow
+def test_a_node_that_opens_late_on_the_same_speech_stands_down(voice):
+    clip = pcm_of(espeak("add eggs and butter to the shopping list"))
+    late_by = 0.64  # past the 0.4 s window: before, both nodes answered
+    near, far = run(late_pair(voice, clip, quieter(clip[int(late_by * 16000) * 2:]), late_by))
+    assert far.types() == ["stand_down"] and not far.audio, far.frames
+    assert near.first("reply")["command"] == "shopping_list" and near.audio
+    assert "opened late, while another node of the household answered: the same speech" in voice.output()
+
+
+@pytest.mark.slow
+def test_a_node_that_opens_late_on_another_persons_speech_is_served(voice):
+    near, far = run(late_pair(voice, pcm_of(espeak("add eggs and butter to the shopping list")),
+                              pcm_of(espeak("what time is it", voice="en-gb+f3")), 0.64))
+    assert near.first("reply")["command"] == "shopping_list", near.frames
+    assert far.types()[0] == "listening" and far.first("reply")["command"] == "get_current_time", far.frames

@@ -160,3 +160,33 @@ def test_a_stale_transcription_still_running_delays_the_next_rather_than_running
         return waited, fresh, reason, heard.text, len(speech.clips)
     assert asyncio.run(turn()) == (True, True, EndReason.COMPLETE_COMMAND,
                                    "Add eggs and butter to the shopping list.", 2)
+
+
+def voiced_for(chunks: int) -> Callable[[bytes], float]:
+    """A voice activity detector that calls the first `chunks` chunks speech and nothing after."""
+    calls = iter(range(1 << 30))
+    return lambda chunk: 1.0 if next(calls) < chunks else 0.0
+
+
+def test_the_early_words_wait_for_a_loud_tail_that_is_no_speech():
+    """A plosive's release or a final "s" can be loud after the last chunk Silero calls speech (the
+    timeline saw loud audio up to 192 ms after it): the early transcription starts two quiet chunks
+    after the tail (at the latest at the pause), so its clip holds the whole word; one is asked."""
+    import numpy as np
+    rng = np.random.default_rng(24)
+    spoken = (np.sin(np.arange(30 * 512) * 0.1) * 8000).astype(np.int16).tobytes()  # 30 chunks of speech
+    release = rng.integers(-3000, 3000, 3 * 512, dtype=np.int16).tobytes()  # 3 loud chunks Silero would not voice
+    pcm = spoken + silence(0.032) + release + silence(0.5)
+
+    async def turn():
+        speech = Scripted(lambda _: "Set a timer for ten minutes.")
+        tools = StreamTools(pipeline_hearing("set a timer for ten minutes"), lambda: NoModel(),
+                            lambda: RULES_NO_MODEL_ALONE)
+        tools.pipeline.speech = speech
+        listening = ListeningTurn(tools, "home", voiced_for(30))
+        reason = await ended(listening, pcm)
+        await listening.close()
+        return reason, speech.clips
+    reason, clips = asyncio.run(turn())
+    assert reason is EndReason.COMPLETE_COMMAND
+    assert len(clips) == 1 and clips[0] >= len(spoken + silence(0.032) + release), clips

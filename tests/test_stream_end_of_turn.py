@@ -11,14 +11,14 @@ from listening_kit import RULES, pipeline_hearing
 from spoken import espeak
 from stream_client import pcm_of, silence
 from voxd.services.command_center.streaming.arbitration import Arbiter, Entrant
-from voxd.services.command_center.streaming.end_of_turn import Moment, TurnRules, decide, half_sentence
+from voxd.services.command_center.streaming.end_of_turn import Moment, TurnRules, decide, half_sentence, may_go_on
 from voxd.services.command_center.streaming.pauses import SpeechTracker, energy, voice_activity
 from voxd.services.command_center.streaming.protocol import EndReason
 
 
 def at(silence: float, probability: float | None = None, complete: bool | None = None, heard: bool = True,
-       seconds: float = 3.0, speech: bool = True, model: bool = True) -> EndReason | None:
-    return decide(Moment(seconds, silence, speech, probability, complete, heard, model), RULES)
+       seconds: float = 3.0, speech: bool = True, model: bool = True, goes_on: bool = False) -> EndReason | None:
+    return decide(Moment(seconds, silence, speech, probability, complete, heard, model, goes_on), RULES)
 
 
 def test_words_that_are_no_command_end_at_the_models_threshold():
@@ -39,6 +39,21 @@ def test_a_whole_command_ends_the_turn_even_where_the_model_hesitates_or_is_not_
     assert at(0.2, complete=True) is EndReason.COMPLETE_COMMAND  # the model is not needed
     assert at(0.2, probability=0.3) is None
     assert at(0.2, probability=0.05, complete=True) is None  # the model is sure the speaker goes on
+
+
+def test_a_whole_command_that_may_go_on_waits_its_hold():
+    assert at(0.6, probability=0.99, complete=True, goes_on=True) is None  # "add eggs" ... "and butter"
+    assert at(RULES.open_hold, complete=True, goes_on=True) is EndReason.COMPLETE_COMMAND
+    assert at(0.6, probability=0.99, goes_on=True) is None  # no command claims them yet: the same
+    assert at(RULES.open_hold, probability=0.99, goes_on=True) is EndReason.SMART_TURN
+
+
+@pytest.mark.parametrize(("text", "goes_on"), [
+    ("Add milk.", True), ("please add eggs", True), ("add eggs and butter to the shopping list", False),
+    ("Add bread to my list.", False), ("set a timer for ten minutes", False), ("stop", False),
+])
+def test_words_that_may_go_on(text, goes_on):
+    assert may_go_on(text) is goes_on
 
 
 def test_half_a_sentence_waits_for_the_silence_ceiling():
@@ -229,6 +244,8 @@ def test_a_judged_half_sentence_waits_for_the_silence_ceiling_and_a_whole_comman
     assert asyncio.run(judged("set a timer for", 0.4)) is None
     assert asyncio.run(judged("set a timer for", 1.6)) is EndReason.SILENCE_CEILING
     assert asyncio.run(judged("set a timer for ten minutes", 0.3)) is EndReason.COMPLETE_COMMAND
+    assert asyncio.run(judged("add eggs", 0.4)) is None  # the list may follow
+    assert asyncio.run(judged("add eggs", 0.8)) is EndReason.SMART_TURN  # no template claims it here
 
 
 class HeldSpeech:

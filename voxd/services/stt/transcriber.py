@@ -138,9 +138,14 @@ class Transcriber:
             segments, info = model.transcribe(samples, beam_size=self.config.beam_size, language=self.config.language,
                                               condition_on_previous_text=False, without_timestamps=True,
                                               initial_prompt=prompt)
+            segments = list(segments)
             text = " ".join(segment.text.strip() for segment in segments).strip()
         except ValueError as error:  # e.g. a language code the model does not know
             raise stt_unavailable(f"the speech-to-text model refused the settings: {error}") from None
+        fallback = max((getattr(segment, "temperature", 0.0) or 0.0 for segment in segments), default=0.0)
+        if fallback > 0:  # a slow turn whose words vary from run to run (docs/performance.md, issue 24)
+            log.info("whisper's greedy decode failed its checks (log-probability, compression): decoded again, "
+                     "sampled at temperature %.1f", fallback)
         return Transcript(text, info.language)
 
     async def transcribe(self, samples: np.ndarray, prompt: str | None = None) -> Transcript:

@@ -28,6 +28,9 @@ FIRST_NUMBER = re.compile(rf"^(?:what(?:'s| is)|how much is)\s+{NUMBER}\W*$")
 LAST_WORD = re.compile(r"([a-z0-9']+)\W*$")
 # A whole command ends the turn unless the model is all but sure the speaker goes on.
 GOES_ON = 0.125
+# Things added to a list not yet named ("add eggs", then "and butter to the shopping list"): words, a
+# whole command or none yet, that people often go on with after a breath, so they wait `open_hold`.
+MAY_GO_ON = re.compile(r"^(?:(?:please|can you|could you|would you|also|and|oh) )*add (?!.*\b(?:lists?|basket|cart)\b)")
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class TurnRules:
     max_turn: float
     fixed_silence: float  # the rule without the model
     sure: float = 1.0  # the model's probability that ends a turn before its words are in
+    open_hold: float = 0.7  # silence before words that may go on (`MAY_GO_ON`) end the turn
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class Moment:
     complete: bool | None = None  # a command claims the words completely; False: half a sentence
     heard: bool = False  # the current pause's words are in
     model: bool = True  # the end-of-turn model is installed
+    may_go_on: bool = False  # the words may go on (`may_go_on`)
 
 
 def half_sentence(text: str) -> bool:
@@ -60,6 +65,11 @@ def half_sentence(text: str) -> bool:
     words = text.lower().strip()
     match = LAST_WORD.search(words)
     return match is None or match.group(1) in DANGLING or FIRST_NUMBER.match(words) is not None
+
+
+def may_go_on(text: str) -> bool:
+    """Words a speaker often goes on with after a breath: things added to a list not yet named."""
+    return MAY_GO_ON.match(text.lower().strip()) is not None
 
 
 def decide(moment: Moment, rules: TurnRules) -> EndReason | None:
@@ -78,11 +88,14 @@ def decide(moment: Moment, rules: TurnRules) -> EndReason | None:
 
 
 def judged_end(moment: Moment, rules: TurnRules) -> EndReason | None:
-    """At a pause: the words hold half a sentence and end a whole command; words that are no command
-    end at the model's threshold; before the words are in, only a model `sure` of the end ends it."""
+    """At a pause: the words hold half a sentence and end a whole command; words that may go on wait
+    `open_hold` first; words that are no command end at the model's threshold; before the words are
+    in, only a model `sure` of the end ends it."""
     probability = moment.probability
     if moment.heard and moment.complete is False:
         return None  # half a sentence: it waits up to the ceiling
+    if moment.heard and moment.may_go_on and moment.silence < rules.open_hold:
+        return None  # "add eggs" ... "and butter to the shopping list", whatever the model says
     if moment.heard and moment.complete:
         return None if probability is not None and probability < GOES_ON else EndReason.COMPLETE_COMMAND
     if probability is None:

@@ -17,7 +17,7 @@ from voxd.commands.api import Command, RouteContext
 from voxd.commands.scanning import refined_arguments
 from voxd.language.fillers import drop_fillers
 from voxd.services.command_center.pipeline.pipeline import Pipeline, template_claim
-from voxd.services.command_center.streaming.end_of_turn import TurnRules, half_sentence
+from voxd.services.command_center.streaming.end_of_turn import TurnRules, half_sentence, may_go_on
 from voxd.services.command_center.streaming.protocol import SAMPLE_RATE
 from voxd.services.command_center.streaming.smart_turn import SmartTurn
 from voxd.wire.speech import Transcription
@@ -47,6 +47,7 @@ class Judgement:
     transcribe_ms: float = 0.0  # the speculative transcription's wall time
     check_ms: float = 0.0  # the words checked for a whole command or half a sentence
     cut_samples: int = 0  # the turn's audio when it was cut for this transcription (the timeline's)
+    may_go_on: bool = False  # words a speaker may go on with ("add eggs" ...)
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,8 @@ async def judge(tools: StreamTools, pcm: bytes, speech_chunks: int, household_id
     heard, transcribe_ms = await timed(transcribe(tools, pcm, household_id))
     complete, check_ms = await timed(completeness(tools.pipeline, heard.text, household_id))
     log.debug("pause judged: %r complete %s", heard.text, complete)
-    return Judgement(speech_chunks, heard, complete, transcribe_ms, check_ms, len(pcm) // 2)
+    return Judgement(speech_chunks, heard, complete, transcribe_ms, check_ms, len(pcm) // 2,
+                     complete is not False and may_go_on(heard.text))
 
 
 async def score(model: SmartTurn, pcm: bytes, speech_chunks: int) -> Score:

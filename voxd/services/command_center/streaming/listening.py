@@ -146,13 +146,14 @@ class ListeningTurn:
         rules, tracker = self.tools.rules(), self.tracker
         model = self.tools.smart_turn()
         if model is not None and tracker.heard_speech and tracker.silence >= min(END_OF_SPEECH, rules.pause):
-            self._hear()  # from Silero's end of speech: the words are in sooner, the pause still decides
+            if tracker.quiet >= END_OF_SPEECH or tracker.silence >= rules.pause:
+                self._hear()  # from the end of speech and of any loud tail: sooner, the pause still decides
             if tracker.silence >= rules.pause:
                 self._score_pause(model)
         judged, scored = self.judgement, self.score
         moment = Moment(tracker.seconds, tracker.silence, tracker.heard_speech,
                         scored.probability if scored else None, judged.complete if judged else None,
-                        judged is not None, model is not None)
+                        judged is not None, model is not None, judged is not None and judged.may_go_on)
         return decide(moment, rules)
 
     def _hear(self) -> None:

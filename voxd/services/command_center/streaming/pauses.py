@@ -54,6 +54,7 @@ class SpeechTracker:
         self.speech_end = 0  # the sample after the last voiced chunk
         self.loud_end = 0  # the sample after the last chunk with a loud sample (Silero's hold is speech_end - this)
         self._voiced_energy = 0.0
+        self.envelope: list[float] = []  # each chunk's level in dB: another node's turn is compared with it (echo.py)
 
     def feed(self, pcm: bytes) -> None:
         data = self._rest + pcm
@@ -62,12 +63,14 @@ class SpeechTracker:
             chunk = data[start:start + CHUNK_BYTES]
             self.samples += CHUNK_SAMPLES
             samples = array("h", chunk)
+            power = sum(s * s for s in samples) / CHUNK_SAMPLES
+            self.envelope.append(10 * math.log10(power + 1))
             if max(samples) > LOUD_PEAK or min(samples) < -LOUD_PEAK:
                 self.loud_end = self.samples
             if self.vad(chunk) >= SPEECH_PROBABILITY:
                 self.speech_chunks += 1
                 self.speech_end = self.samples
-                self._voiced_energy += sum(s * s for s in samples) / CHUNK_SAMPLES
+                self._voiced_energy += power
         self._rest = data[whole:]
 
     @property
@@ -82,6 +85,12 @@ class SpeechTracker:
     def silence(self) -> float:
         """Seconds since the last voiced chunk (all of the turn before any speech)."""
         return (self.samples - self.speech_end) / SAMPLE_RATE
+
+    @property
+    def quiet(self) -> float:
+        """Seconds since the last voiced or loud chunk: a plosive's release or a final "s" after the
+        chunks Silero calls speech is still the word (the early transcription waits for it)."""
+        return (self.samples - max(self.speech_end, self.loud_end)) / SAMPLE_RATE
 
     @property
     def loudness(self) -> float:

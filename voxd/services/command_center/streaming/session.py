@@ -16,11 +16,12 @@ from voxd.services.command_center.pipeline.speech import SpeechUnavailable
 from voxd.services.command_center.pipeline.turn import Turn
 from voxd.services.command_center.streaming.answering import answer, cannot_hear
 from voxd.services.command_center.streaming.arbitration import Arbiter, Entrant
+from voxd.services.command_center.streaming.echo import COMPARED_CHUNKS, same_speech
 from voxd.services.command_center.streaming.judging import StreamTools, wav_of
-from voxd.services.command_center.streaming.listening import ListeningTurn
-from voxd.services.command_center.streaming.pauses import voice_activity
-from voxd.services.command_center.streaming.protocol import (BadFrame, Bye, End, Start, check_audio, error,
-                                                             message, parse_text)
+from voxd.services.command_center.streaming.listening import DEADLINE_SLACK, ListeningTurn
+from voxd.services.command_center.streaming.pauses import CHUNK_SAMPLES, voice_activity
+from voxd.services.command_center.streaming.protocol import (SAMPLE_RATE, BadFrame, Bye, End, Start, check_audio,
+                                                             error, message, parse_text)
 from voxd.services.command_center.streaming.timeline import Timeline, held_for_ms
 
 log = logging.getLogger("voxd.command-center.stream")
@@ -103,16 +104,17 @@ class Stream:
         # else: frames still in flight after end_of_turn: the turn has its audio
 
     async def converse(self, start: Start, listening: ListeningTurn) -> None:
+        tracker = listening.tracker
         entrant = self.arbiter.enter(self.household_id, Entrant(self.node_id, start.wake_score,
-                                                                lambda: listening.tracker.loudness))
+                                                                lambda: tracker.loudness, lambda: tracker.envelope))
         try:
-            if entrant.first:
+            if entrant.first and entrant.late is None:
                 await self.send(message("listening"))
-            if not await entrant.won:
+            if not await entrant.won or await self.hears_another_turn(entrant, listening):
                 log.info("stream of %s: another node of the household answers; told to stand down", self.node_id)
                 await self.send(message("stand_down"))
                 return
-            if not entrant.first:
+            if not entrant.first or entrant.late is not None:
                 await self.send(message("listening"))
             await self.hear_and_answer(start, listening, await listening.listen())
         except ConnectionError:
@@ -124,6 +126,22 @@ class Stream:
             self.arbiter.leave(self.household_id, entrant)
             self.listening = None
             await listening.close()
+
+    async def hears_another_turn(self, entrant: Entrant, listening: ListeningTurn) -> bool:
+        """A late opener (arbitration.py): its first audio compared with the answering turn's (echo.py)."""
+        if entrant.late is None:
+            return False
+        deadline = time.monotonic() + COMPARED_CHUNKS * CHUNK_SAMPLES / SAMPLE_RATE + DEADLINE_SLACK
+        while len(listening.tracker.envelope) < COMPARED_CHUNKS and listening.node_end is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listening.changed.wait(), max(0.0, deadline - time.monotonic()))
+            listening.changed.clear()
+            if time.monotonic() >= deadline:
+                break
+        same = same_speech(listening.tracker.envelope, entrant.late)
+        log.info("stream of %s opened late, while another node of the household answered: %s", self.node_id,
+                 "the same speech" if same else "other speech, served")
+        return same
 
     async def hear_and_answer(self, start: Start, listening: ListeningTurn, reason: str) -> None:
         if reason == "cancelled":

@@ -50,8 +50,11 @@ class Timeline:
         if judged is None:
             cut = "the words still being heard at the end" if self.held_for_ms else "transcribed at the end"
         else:
+            own = judged.heard.timings
             cut = (f"audio cut {(judged.cut_samples - self.speech_end) * 1000 / SAMPLE_RATE:.0f} ms of audio after "
-                   f"it; transcription {judged.transcribe_ms:.0f} ms, words checked {judged.check_ms:.0f} ms")
+                   f"it; transcription {judged.transcribe_ms:.0f} ms (the stt service's own: decode {own.decode:.0f} "
+                   f"+ whisper {own.transcribe:.0f} ms, on {judged.heard.duration_ms} ms of audio), words checked "
+                   f"{judged.check_ms:.0f} ms")
         log.info("stream turn timeline of %s: last loud sample -> Silero's end of speech %.0f ms of audio; %s; "
                  "end_of_turn sent %d ms after the cut; after end_of_turn: routed %s ms, first sentence "
                  "synthesised %s ms, its WAV sent %s ms", self.node_id, hold, cut, self.held_for_ms,
