@@ -86,6 +86,7 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     ("read_recipe", "next step please"),
     ("check_timers", "how long is left"),
     ("check_timers", "how much time is left on the battery timer"),  # a timer named
+    ("check_timers", "when should the pasta timer go off"),  # "should" alone asks no cooking time
     ("remember", "please remember my favourite colour is green"),
     ("remember", "remember something for me"),  # the fact is asked for
     ("forget", "forget my coffee order"),

@@ -200,7 +200,7 @@ class SetTimer(Command):
 
 # Asking how long a thing takes ("what do i set the timer for if i'm making gyoza", "how long should
 # cookies be in the oven"): a cooking question, which a recipe answers; no timer is set or checked.
-HOW_LONG_IT_TAKES = re.compile(r"\b(?:should|does it take|how long (?:do|does) (?:i|you|it|we) (?:cook|bake|roast|boil|"
+HOW_LONG_IT_TAKES = re.compile(r"\b(?:how long should|does it take|how long (?:do|does) (?:i|you|it|we) (?:cook|bake|roast|boil|"
                                r"fry|grill|steam|leave)|what do (?:i|you|we) set)\b")
 # Things with their own time or amount left, which a sentence near "how long is left" may be about.
 NOT_A_TIMER = re.compile(r"\b(?:tank|gas|fuel|petrol|battery|charge|time off|vacation|pto|days? off|holidays?|"
