@@ -48,12 +48,9 @@ def test_a_whole_command_that_may_go_on_waits_its_hold():
     assert at(RULES.open_hold, probability=0.99, goes_on=True) is EndReason.SMART_TURN
 
 
-@pytest.mark.parametrize(("text", "goes_on"), [
-    ("Add milk.", True), ("please add eggs", True), ("add eggs and butter to the shopping list", False),
-    ("Add bread to my list.", False), ("set a timer for ten minutes", False), ("stop", False),
-])
-def test_words_that_may_go_on(text, goes_on):
-    assert may_go_on(text) is goes_on
+def test_words_that_may_go_on():
+    assert may_go_on("Add milk.") and may_go_on("please add eggs")
+    assert not any(map(may_go_on, ("add eggs and butter to the shopping list", "Add bread to my list.", "stop")))
 
 
 def test_half_a_sentence_waits_for_the_silence_ceiling():
