@@ -75,7 +75,7 @@ def test_without_the_model_a_fixed_silence_ends_the_turn():
                                         ("remind me to", True), ("set a timer for ten minutes.", False),
                                         ("stop", False), ("What's the weather?", False),
                                         ("what is seven", True), ("What is 7?", True), ("what's twenty one", True),
-                                        ("What is 7 times", True), ("What is 7 times 12?", False),
+                                        ("What is 7 times", True), ("What is 7 times 12?", False), ("For it.", True),
                                         ("set a timer for 10", False), ("what is the time", False)])
 def test_half_sentences(text, half):
     assert half_sentence(text) is half

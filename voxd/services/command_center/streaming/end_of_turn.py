@@ -26,6 +26,9 @@ NUMBER = (r"(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|
 # "what is seven" is the first number of a sum, not a question: it waits for "times twelve".
 FIRST_NUMBER = re.compile(rf"^(?:what(?:'s| is)|how much is)\s+{NUMBER}\W*$")
 LAST_WORD = re.compile(r"([a-z0-9']+)\W*$")
+# Whisper fills the silence after a sentence's last preposition with "it" ("set a timer for" heard as
+# "Set the timer for it."): a preposition then "it" at the end is heard as half a sentence too.
+FILLED_IN = re.compile(r"\b(?:for|to|of|with|at|in|on|from|by|about|into) it\W*$")
 # A whole command ends the turn unless the model is all but sure the speaker goes on.
 GOES_ON = 0.125
 # Things added to a list not yet named ("add eggs", then "and butter to the shopping list"): words, a
@@ -64,7 +67,8 @@ def half_sentence(text: str) -> bool:
     sum ("what is seven"), or nothing was heard."""
     words = text.lower().strip()
     match = LAST_WORD.search(words)
-    return match is None or match.group(1) in DANGLING or FIRST_NUMBER.match(words) is not None
+    return (match is None or match.group(1) in DANGLING or FIRST_NUMBER.match(words) is not None
+            or FILLED_IN.search(words) is not None)
 
 
 def may_go_on(text: str) -> bool:
