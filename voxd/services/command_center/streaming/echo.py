@@ -7,7 +7,7 @@ arrive as they are heard): a close match stands the late node down, anything els
 
 from __future__ import annotations
 
-import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,13 +38,9 @@ class Answered:
 
 def correlation(a: Sequence[float], b: Sequence[float]) -> float | None:
     """Pearson's r of two contours of one length; None when either is flat."""
-    n = len(a)
-    mean_a, mean_b = sum(a) / n, sum(b) / n
-    da, db = [x - mean_a for x in a], [y - mean_b for y in b]
-    var_a, var_b = sum(x * x for x in da), sum(y * y for y in db)
-    if var_a < n * FLAT_DB ** 2 or var_b < n * FLAT_DB ** 2:
+    if statistics.pstdev(a) < FLAT_DB or statistics.pstdev(b) < FLAT_DB:
         return None
-    return sum(x * y for x, y in zip(da, db)) / math.sqrt(var_a * var_b)
+    return statistics.correlation(a, b)
 
 
 def smoothed(contour: Sequence[float]) -> list[float]:
