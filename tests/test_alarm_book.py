@@ -1,6 +1,6 @@
 """When alarms and reminders ring (unit): the wall-clock time kept across a DST change, a time the
 change skips (an hour on) or repeats (its first), the repeats' days, a stop or snooze made while
-the alarm clock rang kept, and a bare hour in a reminder read as the afternoon's."""
+the alarm clock rang kept, a "stop" said before the clock marked the alarm ringing, and a bare hour in a reminder read as the afternoon's."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from voxd.commands.builtin.clock.alarm_book import Alarm, change_alarms, first_ring, next_ring, stored_alarms, wall
+from voxd.commands.builtin.clock.alarm_book import (
+    Alarm, change_alarms, first_ring, next_ring, stop_ringing, stored_alarms, wall,
+)
 from voxd.commands.builtin.clock.reminders import reminder_moment, time_as_said
 
 LONDON = ZoneInfo("Europe/London")
@@ -63,6 +65,18 @@ def test_a_stop_made_while_the_alarm_clock_rang_is_kept():
     asyncio.run(storage.update("alarms", lambda _: ([stopped.__dict__], None)))
     asyncio.run(change_alarms(storage, {"a1": replace(seen, ringing_since="now")}, {"a1": seen}))
     assert asyncio.run(stored_alarms(storage)) == [stopped]
+
+
+def test_stop_said_as_the_bell_goes_out_stops_the_due_alarm():
+    """The clock marks an alarm ringing after its bell is out: a "stop" between the two still counts."""
+    storage = Storage()
+    due = alarm("none")  # due 07:00, not yet marked ringing
+    asyncio.run(storage.update("alarms", lambda _: ([due.__dict__], None)))
+    early = datetime(2026, 3, 28, 6, 59, tzinfo=LONDON)
+    assert asyncio.run(stop_ringing(storage, "kitchen", early.astimezone(ZoneInfo("UTC")))) == []
+    assert asyncio.run(stop_ringing(storage, "hall", datetime(2026, 3, 28, 7, 0, 1, tzinfo=ZoneInfo("UTC")))) == []
+    assert asyncio.run(stop_ringing(storage, "kitchen", datetime(2026, 3, 28, 7, 0, 1, tzinfo=ZoneInfo("UTC")))) == [due]
+    assert asyncio.run(stored_alarms(storage)) == []
 
 
 def test_a_bare_hour_in_a_reminder_is_the_afternoons():

@@ -145,15 +145,18 @@ async def change_alarms(storage: CommandStorage, changed: dict[str, Alarm | None
     await change_stored(storage, STORAGE_KEY, changed, read=read)
 
 
-def ringing_here(alarms: list[Alarm], node_id: str) -> list[Alarm]:
+def ringing_here(alarms: list[Alarm], node_id: str, now: datetime) -> list[Alarm]:
     """The alarms ringing where `node_id` hears them (its own and the household's); every ringing
-    one for a typed command (no node)."""
-    return [alarm for alarm in alarms if alarm.ringing_since and (not node_id or alarm.node_id in ("", node_id))]
+    one for a typed command (no node). One due by now counts: the alarm clock marks an alarm ringing
+    only after its bell went out, so a quick "stop" can come first."""
+    return [alarm for alarm in alarms
+            if (alarm.ringing_since or datetime.fromisoformat(alarm.due) <= now)
+            and (not node_id or alarm.node_id in ("", node_id))]
 
 
 async def stop_ringing(storage: CommandStorage, node_id: str, now: datetime) -> list[Alarm]:
     """Stop what rings here: each alarm goes on to its next day (a one-off is removed)."""
-    ringing = ringing_here(await stored_alarms(storage), node_id)
+    ringing = ringing_here(await stored_alarms(storage), node_id, now)
     if ringing:
         await change_alarms(storage, {alarm.id: after_ringing(alarm, now) for alarm in ringing})
     return ringing
@@ -161,7 +164,7 @@ async def stop_ringing(storage: CommandStorage, node_id: str, now: datetime) -> 
 
 async def snooze(storage: CommandStorage, node_id: str, now: datetime, seconds: int) -> list[Alarm]:
     """Stop what rings here and ring it again in `seconds` (its repeats go on after)."""
-    ringing = ringing_here(await stored_alarms(storage), node_id)
+    ringing = ringing_here(await stored_alarms(storage), node_id, now)
     later = (now + timedelta(seconds=seconds)).isoformat()
     if ringing:
         await change_alarms(storage, {alarm.id: replace(alarm, due=later, ringing_since=None, last_rung=None)

@@ -177,7 +177,7 @@ class CancelAlarm(Command):
 
     async def execute(self, request: CommandRequest, time: Any = None, label: str | None = None) -> CommandResponse:
         alarms = await stored_alarms(request.storage)
-        if not time and not label and ringing_here(alarms, request.node_id):
+        if not time and not label and ringing_here(alarms, request.node_id, request.now):
             stopped = await stop_ringing(request.storage, request.node_id, request.now)
             return CommandResponse("Okay, alarm off.", data={"stopped": [alarm.id for alarm in stopped]})
         if not alarms:
