@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from conftest import Daemon, login, ports_free, unique_email
+from conftest import Daemon, free_port_offset, login, ports_free, unique_email
 from daemons import serving
 from voxd.catalog import CATALOG, EMBEDDED_BROKER_PORT, default_ports
 
@@ -59,6 +59,24 @@ def test_each_service_logs_its_url_and_stops_cleanly_on_sigint(whole):
     assert f"MQTT broker listening on 127.0.0.1:{EMBEDDED_BROKER_PORT + daemon.offset}" in daemon.output()
     assert ports_free([port + daemon.offset for port in default_ports()])
     assert "Traceback" not in daemon.output()
+
+
+def test_a_stop_during_the_first_starts_semantic_load_does_not_wait_for_it(tmp_path_factory):
+    """`systemctl stop` in the first minutes of a first start: the semantic stage is still embedding
+    its examples (minutes on a Raspberry Pi), holds nothing to save, and is left unfinished."""
+    # "1" rather than "true": the test pool (semantic_pool.py) then seeds no cache, so the load is long
+    daemon = Daemon(tmp_path_factory.mktemp("voxd-home"), free_port_offset(), ["config", "auth", "command-center"],
+                    extra_env={"VOXD_SEMANTIC": "1"}).start()
+    try:
+        health = daemon.url("command-center") + CATALOG["command-center"].health_path
+        assert httpx.get(health, timeout=5).json()["engines"]["semantic stage"] == "loading"
+        daemon.process.send_signal(signal.SIGTERM)
+        assert daemon.process.wait(timeout=60) == 0  # a guard against a hang; without the fix it waits
+    finally:
+        daemon.stop()
+    assert "left unfinished" in daemon.output() and "semantic stage ready" not in daemon.output()
+    assert "Traceback" not in daemon.output()
+    assert not list((daemon.home / "models" / "semantic").glob("router-*.npz"))  # nothing half-written
 
 
 @pytest.mark.parametrize("holder_of", ["auth", "broker"])

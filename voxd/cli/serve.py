@@ -11,6 +11,7 @@ from voxd.cli.output import CliError, console
 from voxd.cli.settings_option import own_settings
 from voxd.daemon import StartupError, serve as run_daemon
 from voxd.home import ensure_home
+from voxd.kit.loading_threads import leave_unfinished
 from voxd.kit.log_setup import configure_logging
 from voxd.kit.redact import Redactor
 from voxd.kit.settings import LOG_LEVEL, LOG_SHIP_LEVEL, SettingsError
@@ -64,3 +65,4 @@ def serve(services: str | None) -> None:
         raise CliError(str(error)) from None
     except KeyboardInterrupt:
         pass
+    leave_unfinished()  # a model still loading holds nothing to save

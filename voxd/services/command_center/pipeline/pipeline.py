@@ -25,6 +25,7 @@ from aiohttp import web
 from voxd.commands.api import (Command, CommandRequest, CommandResponse, PreRouteResult, RouteContext,
                                Speaker, VoxdServices)
 from voxd.commands.arguments import ArgumentProblem, coerce_arguments
+from voxd.kit.loading_threads import in_loading_thread
 from voxd.language.compounds import is_compound
 from voxd.language.fillers import drop_fillers
 from voxd.commands.scanning import refined_arguments
@@ -227,9 +228,9 @@ class Pipeline:
             turn.command, turn.tool, turn.routed_by = command, command.name, RoutedBy.FOLLOW_UP
 
     async def load_semantic(self, build: Callable[[], SemanticRouter | None]) -> bool:
-        """Build the semantic stage in a thread while the service already answers (kit/engines.py);
-        False when it cannot be had (no embeddings package or model: `build` has said so)."""
-        self._semantic_loading = asyncio.ensure_future(asyncio.to_thread(build))
+        """Build the semantic stage in a thread while the service already answers (kit/engines.py;
+        a stop does not wait for it: kit/loading_threads.py); False when it cannot be had (no embeddings package or model: `build` has said so)."""
+        self._semantic_loading = asyncio.ensure_future(in_loading_thread(build, "semantic stage"))
         self.semantic = await self._semantic_loading
         return self.semantic is not None
 

@@ -18,6 +18,7 @@ from voxd.kit.auth import Pattern
 from voxd.kit.engines import ENGINES, Engines, EngineState
 from voxd.kit.errors import ApiError
 from voxd.kit.household_scope import acting_household
+from voxd.kit.loading_threads import in_loading_thread
 from voxd.kit.routes import Call, Route
 from voxd.kit.settings_live import LiveSettings
 from voxd.services.command_center.pipeline.pipeline import PIPELINE
@@ -67,7 +68,7 @@ STREAMS = web.AppKey("streams", Streams)
 
 
 async def load_model(streams: Streams, model: SmartTurn) -> None:
-    await asyncio.to_thread(model.load)
+    await in_loading_thread(model.load, "Smart Turn")
     streams.model = model
     log.info("end of turn: Smart Turn v3.2 ready (%s)", model.path.name)
 
