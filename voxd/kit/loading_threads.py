@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
 import threading
 from collections.abc import Callable
 from typing import TypeVar
@@ -65,4 +66,7 @@ def leave_unfinished() -> None:
         return
     log.info("stopped while loading %s: left unfinished (loaded again at the next start)", ", ".join(left))
     logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):  # os._exit writes out no buffer
+        with contextlib.suppress(Exception):
+            stream.flush()
     os._exit(0)
