@@ -215,9 +215,10 @@ def test_words_no_command_claims_end_after_the_fixed_silence_not_the_ceiling(voi
                       r"([\d.]+) s of it silence.*", voice.output())
     assert ended is not None, voice.output()[-2000:]
     took = re.search(r"transcription (\d+) ms", ended.group(0))
-    if took is None or float(took.group(1)) > 1000:  # the words came in after ~1.1 s of silence: too late to tell
+    if took is None or float(took.group(1)) > 1300:  # the words came in at ~1.4 s of silence or later: too late to tell
         pytest.skip(f"the machine is too busy to tell: {ended.group(0)}")
-    assert float(ended.group(1)) < 1.2, ended.group(0)  # VOXD_STREAM_FIXED_SILENCE, 0.8 s, not the 1.5 s ceiling
+    # Ended once the words were in and 0.8 s (VOXD_STREAM_FIXED_SILENCE) had passed: before the ceiling's 1.50 s.
+    assert float(ended.group(1)) < 1.49, ended.group(0)
 
 
 @pytest.mark.slow
