@@ -6,7 +6,8 @@ compared, level by level in dB, with the answering turn's audio of the same mome
 stands the late node down, anything else is served. The same moment is found from when each stream's
 chunks reached the server, anchored on the late node's latest chunk: its first frames, heard while it
 woke and opened its socket, arrive in a burst after its `start`, so its first chunk is older than the
-moment it opened (in the bench, a node 434 ms late was 0.16 s past the lag search and was served)."""
+moment it opened, by more than the lag search allows after a burst over 0.16 s (likely stop 32's
+two-node miss in the bench: a node 434 ms late, served, and both answered)."""
 
 from __future__ import annotations
 
