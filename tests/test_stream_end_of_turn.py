@@ -28,6 +28,16 @@ def test_words_that_are_no_command_end_at_the_models_threshold():
     assert at(0.1, probability=0.9) is None  # not a pause yet
 
 
+def test_words_that_are_no_command_wait_no_longer_than_the_fixed_silence():
+    """A mishearing ("What is well time is seven.") the model calls unfinished waited for the 1.5 s
+    ceiling; it waits as long as a turn without the model (the WAV path's 0.8 s)."""
+    assert at(RULES.fixed_silence - 0.05, probability=0.1) is None
+    assert at(RULES.fixed_silence, probability=0.1) is EndReason.SILENCE_CEILING
+    assert at(RULES.fixed_silence) is EndReason.SILENCE_CEILING  # the model is not in (or not asked)
+    assert at(RULES.fixed_silence, probability=0.99, complete=False) is None  # half a sentence: the ceiling
+    assert at(RULES.fixed_silence, heard=False) is None  # the words are not in yet: the ceiling
+
+
 def test_before_the_words_are_in_only_a_sure_model_ends_the_turn():
     assert at(0.2, probability=0.95, heard=False) is EndReason.SMART_TURN
     assert at(0.2, probability=0.8, heard=False) is None  # it waits for the words

@@ -48,7 +48,8 @@ STREAM_SILENCE_CEILING = Setting("VOXD_STREAM_SILENCE_CEILING", DURATION, 1.5, "
                                  "streamed turn waits through, whatever the end-of-turn model and the words say.",
                                  minimum=0.2, maximum=10, live=True)
 STREAM_FIXED_SILENCE = Setting("VOXD_STREAM_FIXED_SILENCE", DURATION, 0.8, "The silence that ends a streamed "
-                               "turn when the end-of-turn model (Smart Turn) is not installed.",
+                               "turn when the end-of-turn model (Smart Turn) is not installed, and one whose words "
+                               "no command claims (nor are half a sentence) when the model does not end it sooner.",
                                minimum=0.1, maximum=10, live=True)
 END_OF_TURN_THRESHOLD = Setting("VOXD_END_OF_TURN_THRESHOLD", NUMBER, 0.95, "The least probability, by the "
                                 "end-of-turn model, that ends a streamed turn at a pause whose words are neither "

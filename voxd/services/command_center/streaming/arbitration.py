@@ -23,6 +23,7 @@ class Entrant:
     wake_score: float
     loudness: Callable[[], float]  # read when the window closes: the speech heard by then
     envelope: Callable[[], Sequence[float]] = list  # its audio's contour (a late node compares with it)
+    arrivals: Callable[[], Sequence[float]] = list  # when each chunk of that contour came in
     won: asyncio.Future[bool] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
     first: bool = False  # it opened the contest: told `listening` at once
     late: Answered | None = None  # it opened while another node's turn was answered: that turn's audio
@@ -82,8 +83,7 @@ class Arbiter:
             return None
         if answering.entrant.node_id == entrant.node_id:
             return None  # the same node's next turn (a follow-up)
-        envelope = answering.entrant.envelope()
-        return Answered(envelope, len(envelope))
+        return Answered(answering.entrant.envelope(), answering.entrant.arrivals())
 
     def leave(self, household_id: str, entrant: Entrant) -> None:
         """A node that ends its turn (or drops) before the window closes takes no part."""

@@ -2,12 +2,17 @@
 is it hearing the turn another node is already answering, or someone else? Two microphones that
 hear one person give the same loudness contour (syllables, gaps) at the same moment, whatever their
 distance; another person in another room gives another one. So the late node's first audio is
-compared, level by level in dB, with the answering turn's audio of the same moment (the two streams
-arrive as they are heard): a close match stands the late node down, anything else is served."""
+compared, level by level in dB, with the answering turn's audio of the same moment: a close match
+stands the late node down, anything else is served. The same moment is found from when each stream's
+chunks reached the server, anchored on the late node's latest chunk: its first frames, heard while it
+woke and opened its socket, arrive in a burst after its `start`, so its first chunk is older than the
+moment it opened, by more than the lag search allows after a burst over 0.16 s (likely stop 32's
+two-node miss in the bench: a node 434 ms late, served, and both answered)."""
 
 from __future__ import annotations
 
 import statistics
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,11 +34,26 @@ def chunks(seconds: float) -> int:
 
 @dataclass(frozen=True)
 class Answered:
-    """The answering turn a late node may be hearing: its contour so far, and where it was when the
-    late node opened (the late node's first chunk is of that moment)."""
+    """The answering turn a late node may be hearing: its contour so far, and when each of its chunks
+    reached the server (both the answering turn's SpeechTracker's, still growing)."""
 
-    envelope: Sequence[float]  # the answering turn's SpeechTracker.envelope, still growing
-    offset: int
+    envelope: Sequence[float]
+    arrivals: Sequence[float]  # time.monotonic()
+
+
+def moment(arrivals: Sequence[float], at: float) -> int:
+    """The chunk of a stream that was being heard at `at`: the last one in by then, counted on in
+    audio time past its last chunk (a turn that ended gets no more audio)."""
+    if not arrivals:
+        return 0
+    last = max(0, bisect_right(arrivals, at) - 1)
+    return last + max(0, round((at - arrivals[last]) * SAMPLE_RATE / CHUNK_SAMPLES))
+
+
+def offset(late_arrivals: Sequence[float], heard: Answered) -> int:
+    """Where the late node's first chunk falls in the answering turn's audio: its latest chunk is of
+    the moment it arrived (a node sends each frame as it is heard), the others before it."""
+    return moment(heard.arrivals, late_arrivals[-1]) - (len(late_arrivals) - 1)
 
 
 def correlation(a: Sequence[float], b: Sequence[float]) -> float | None:
@@ -48,12 +68,15 @@ def smoothed(contour: Sequence[float]) -> list[float]:
     return [sum(contour[max(0, i - 1):i + 2]) / len(contour[max(0, i - 1):i + 2]) for i in range(len(contour))]
 
 
-def same_speech(late: Sequence[float], heard: Answered) -> bool:
+def same_speech(late: Sequence[float], late_arrivals: Sequence[float], heard: Answered) -> bool:
     """The late node's contour matches the answering turn's at some lag within MAX_LAG chunks."""
+    if not late_arrivals:
+        return False
+    first = offset(late_arrivals, heard)
     late = smoothed(late[:COMPARED_CHUNKS])
     best = -1.0
     for lag in range(-MAX_LAG, MAX_LAG + 1):
-        start = heard.offset + lag
+        start = first + lag
         if start < 0:
             continue
         theirs = smoothed(heard.envelope[start:start + len(late)])

@@ -42,7 +42,7 @@ class TurnRules:
     silence_ceiling: float
     threshold: float  # the model's probability that ends a turn whose words are no command
     max_turn: float
-    fixed_silence: float  # the rule without the model
+    fixed_silence: float  # the rule without the model, and the longest wait of words no command claims
     sure: float = 1.0  # the model's probability that ends a turn before its words are in
     open_hold: float = 0.7  # silence before words that may go on (`MAY_GO_ON`) end the turn
 
@@ -93,8 +93,9 @@ def decide(moment: Moment, rules: TurnRules) -> EndReason | None:
 
 def judged_end(moment: Moment, rules: TurnRules) -> EndReason | None:
     """At a pause: the words hold half a sentence and end a whole command; words that may go on wait
-    `open_hold` first; words that are no command end at the model's threshold; before the words are
-    in, only a model `sure` of the end ends it."""
+    `open_hold` first; words that are no command end at the model's threshold, or after `fixed_silence`
+    (a mishearing such as "What is well time is seven.", which the model calls unfinished, waited for
+    the ceiling); before the words are in, only a model `sure` of the end ends it."""
     probability = moment.probability
     if moment.heard and moment.complete is False:
         return None  # half a sentence: it waits up to the ceiling
@@ -102,6 +103,8 @@ def judged_end(moment: Moment, rules: TurnRules) -> EndReason | None:
         return None  # "add eggs" ... "and butter to the shopping list", whatever the model says
     if moment.heard and moment.complete:
         return None if probability is not None and probability < GOES_ON else EndReason.COMPLETE_COMMAND
-    if probability is None:
-        return None
-    return EndReason.SMART_TURN if probability >= (rules.threshold if moment.heard else rules.sure) else None
+    if probability is not None and probability >= (rules.threshold if moment.heard else rules.sure):
+        return EndReason.SMART_TURN
+    if moment.heard and moment.silence >= rules.fixed_silence:
+        return EndReason.SILENCE_CEILING  # words no command claims wait no longer than a turn without the model
+    return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from array import array
 from collections.abc import Callable
 
@@ -55,16 +56,19 @@ class SpeechTracker:
         self.loud_end = 0  # the sample after the last chunk with a loud sample (Silero's hold is speech_end - this)
         self._voiced_energy = 0.0
         self.envelope: list[float] = []  # each chunk's level in dB: another node's turn is compared with it (echo.py)
+        self.arrivals: list[float] = []  # when each chunk came in (time.monotonic()): the two are lined up by it
 
     def feed(self, pcm: bytes) -> None:
         data = self._rest + pcm
         whole = len(data) - len(data) % CHUNK_BYTES
+        now = time.monotonic()
         for start in range(0, whole, CHUNK_BYTES):
             chunk = data[start:start + CHUNK_BYTES]
             self.samples += CHUNK_SAMPLES
             samples = array("h", chunk)
             power = sum(s * s for s in samples) / CHUNK_SAMPLES
             self.envelope.append(10 * math.log10(power + 1))
+            self.arrivals.append(now)
             if max(samples) > LOUD_PEAK or min(samples) < -LOUD_PEAK:
                 self.loud_end = self.samples
             if self.vad(chunk) >= SPEECH_PROBABILITY:

@@ -106,7 +106,8 @@ class Stream:
     async def converse(self, start: Start, listening: ListeningTurn) -> None:
         tracker = listening.tracker
         entrant = self.arbiter.enter(self.household_id, Entrant(self.node_id, start.wake_score,
-                                                                lambda: tracker.loudness, lambda: tracker.envelope))
+                                                                lambda: tracker.loudness, lambda: tracker.envelope,
+                                                                lambda: tracker.arrivals))
         try:
             if entrant.first and entrant.late is None:
                 await self.send(message("listening"))
@@ -138,7 +139,7 @@ class Stream:
             listening.changed.clear()
             if time.monotonic() >= deadline:
                 break
-        same = same_speech(listening.tracker.envelope, entrant.late)
+        same = same_speech(listening.tracker.envelope, listening.tracker.arrivals, entrant.late)
         log.info("stream of %s opened late, while another node of the household answered: %s", self.node_id,
                  "the same speech" if same else "other speech, served")
         return same
