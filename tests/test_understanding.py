@@ -48,6 +48,8 @@ def stands(name: str, text: str) -> bool:
     ("get_current_time", "what time am i meeting john"),  # the time of something else
     ("get_current_time", "can you tell me the drive time to the station"),
     ("get_current_time", "is kaya busy around 5 pm"),
+    ("get_current_time", "you want to know about my day"),  # no word of the clock
+    ("get_current_time", "where am i right at this location"),
     ("get_date", "when is payday"),  # the asker's own days, which no calendar knows
     ("get_date", "what's the date of my next day off"),
     ("read_recipe", "what was that last thing you said"),  # voxd's own words, not a recipe's
@@ -80,6 +82,7 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     ("get_weather", "what are the conditions like in orlando"),
     ("get_weather", "what's the climate like in chicago"),
     ("get_current_time", "what hour is it"),
+    ("get_current_time", "is it half six yet"),
     ("get_current_time", "given my time, what time is it in mst"),
     ("stop", "please don't talk any further"),
     ("stop", "abort the current action"),
