@@ -54,6 +54,7 @@ def stands(name: str, text: str) -> bool:
     ("get_date", "what's the date of my next day off"),
     ("read_recipe", "what was that last thing you said"),  # voxd's own words, not a recipe's
     ("read_recipe", "how do you spell dessert"),
+    ("read_recipe", "is it true that bananas are berries"),  # no title, no word of reading a recipe
     ("check_timers", "what's left in the tank"),  # something else's time or amount left
     ("check_timers", "how much time off do i have left"),
     ("check_timers", "how long should cookies be in the oven"),  # how long a thing takes: a recipe's
@@ -94,6 +95,7 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
     ("get_date", "what is the date next wednesday"),
     ("read_recipe", "read me the lasagne recipe"),
     ("read_recipe", "next step please"),
+    ("read_recipe", "keep going"),
     ("check_timers", "how long is left"),
     ("check_timers", "how much time is left on the battery timer"),  # a timer named
     ("check_timers", "when should the pasta timer go off"),  # "should" alone asks no cooking time
