@@ -179,6 +179,20 @@ def test_calculate_accepts_a_models_loose_arguments():
     assert response.data["result"] == 84
 
 
+@pytest.mark.parametrize(("text", "stands"), [
+    ("can i take the day off on friday", False), ("how do we split the bill fairly", False),
+    ("what is the tip etiquette in france", False), ("how do i log in to my account", False),
+    ("can you help me solve a math problem", True), ("can you do algebra", True),
+    ("can you tell me the square root of pi", True), ("what's the answer to 5-6=", True),
+    ("what is 15 percent of 80", True),
+])
+def test_a_sum_with_no_number_said_must_name_mathematics(text, stands):
+    from voxd.commands.scanning import refined_arguments
+
+    command = BY_NAME["calculate"]
+    assert command.stands(refined_arguments(command, text, context()), text) is stands
+
+
 def test_timers_set_check_and_cancel_by_label():
     home = Household()
     assert home.say("start a pasta timer for 8 minutes") == "Pasta timer set for 8 minutes."

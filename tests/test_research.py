@@ -316,6 +316,7 @@ def test_the_pipeline_claims_research_requests_by_template(said, topic):
     "find out about the weather tomorrow", "any news about the train strikes", "what is a heat pump",
     "find out how busy the diner is around 5 pm", "look into the current wait times at the clinic",
     "find out if the bistro takes reservations",  # how things are now: a later report is stale
+    "search online for pizza near me", "research cheap flights to rome", "look into ticket prices for the game",
     "find out how to make chicken tikka masala",  # a recipe
     # a quick question of fact, answer_question's: no report days later
     "find out how many people live in china", "research who won the world cup in 1966",

@@ -17,6 +17,10 @@ ZONE_QUESTION = re.compile(r"\btime ?zones?\b")
 TIME_ASKED = re.compile(r"\bwhat time\b(?! ?zones?)|\bthe (?:current |local )?time\b(?! ?zone)|\btime is it\b")
 # A time of something else than the clock ("what time am i meeting john", "the drive time to the
 # station", "a good use of my time", "how busy is kaya around 5 pm") is another command's or none's.
+# Words of the clock (and a typed slip of "time"): a question with none ("you want to know about my
+# day", "where am i right at this location") asks for no time.
+CLOCK_WORDS = re.compile(r"\b(?:times?|tine|tim(?= is it)|clock|hours?|o'?clock|minutes?|\d+ ?(?:am|pm)|now|late|early|"
+                         r"noon|midnight|morning|afternoon|evening|night|yet|already|past|half|quarter)\b")
 OTHER_TIME = re.compile(r"\btime (?:to|off|until|till|left|for)\b|\b(?:drive|driving|travel|wait|waiting|commute|"
                         r"cook|cooking|flight|arrival|departure|meeting) times?\b|\buse of (?:my|our|the) time\b|"
                         r"\bwhat time (?:am|are|is|was|will|should|does|did|do) (?:i|we|my|our|the|they|he|she)\b|"
@@ -48,8 +52,10 @@ class GetCurrentTime(Command):
                                           and TIME_ASKED.search(said) is None)
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        """A semantic claim stands unless the sentence asks for the time of something else (`OTHER_TIME`)."""
-        return OTHER_TIME.search(text.lower()) is None
+        """A semantic claim stands on a word of the clock (`CLOCK_WORDS`: "what's the time", "is it half
+        six yet"), unless the sentence asks for the time of something else (`OTHER_TIME`)."""
+        said = text.lower()
+        return CLOCK_WORDS.search(said) is not None and OTHER_TIME.search(said) is None
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """A place that is not a known time zone may be a question about something else."""

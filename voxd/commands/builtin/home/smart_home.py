@@ -48,13 +48,17 @@ DEVICE = re.compile(rf"\b(?:{DEVICES})\b")
 DEVICE_VERB = re.compile(r"\b(?:(?:turn|switch) (?:\w+ )*?(?:on|off)|dim|brighten|lock|unlock)\b")
 # Not the home's devices: voxd's own voice ("switch to whisper mode", "a female voice"), a plug to
 # take abroad (a plug is the home's when it is turned on or off), a car, a flight ("when is my
-# flight landing"), a table booked, a bill to pay, "are you a robot".
+# flight landing"), a table booked, a bill to pay, "are you a robot", a song asked about ("what song is on the
+# speaker"), a bank account or card ("switch the pin on my visa account"), a device bought or on its way
+# ("i ordered new light bulbs, when will they get here").
 NOT_THE_HOME = re.compile(r"\b(?:whisper|accent|voice|language|(?:plug|socket|outlet)s? (?:type|converter|adapter|"
                           r"adaptor)s?|(?:type|kind|sort) of (?:electrical )?(?:plug|socket|outlet)|converter|adapter|"
                           r"adaptor|voltage|engine|mechanic|tyres?|tires?|brakes?|oil change|flights?|plane|airport|"
-                          r"airline|reservations?|reserve|table for|bills?|subscriptions?|payments?|you (?:a )?robot|"
+                          r"airline|reservations?|reserve|table for|bills?|subscriptions?|payments?|you (?:are )?(?:a )?robot|"
                           r"or a robot|cars?|trucks?|vehicles?|automobiles?|(?:cell|mobile|smart) ?phones?|iphones?|"
-                          r"android|(?:my|the|your) phones?)\b")
+                          r"android|(?:my|the|your) phones?|songs?|playlists?|(?:bank|savings|checking) accounts?|"
+                          r"(?:my|the|your) accounts?|pin|(?:credit|debit|bank) cards?|deposits?|buy|buying|bought|purchas\w*|ordered|"
+                          r"shipped|afford)\b")
 # A temperature is the home's when it is set or changed, or is the house's own: "set the temperature to
 # 70", "what is it in here"; "how hot is the sun" or "what temperature do i bake bread at" is not.
 SETTING = re.compile(r"\b(?:set|setting|make|raise|lower|turn|put|increase|decrease|bump|change|keep|adjust|up|down)\b|"
@@ -67,6 +71,10 @@ KIND_OF_DEVICE = re.compile(r"\b(?:lights?|lamps?|heating|heater|radiators?|ther
 ROOMS = (r"upstairs|downstairs|everywhere|whole house|kitchen|lounge|living room|bedroom|bathroom|hall|hallway|"
          r"landing|garden|office|study|den|dining room|nursery|porch|loft|attic|basement|cellar|conservatory|utility")
 ROOM = re.compile(rf"\b(?:{ROOMS})\b")
+# A room of the home, said as one: "the kitchen", "in my office", "upstairs"; not a room word in
+# another place's name ("olive garden", "the post office", "city hall") or a workplace ("at the office").
+HOME_ROOM = re.compile(rf"\b(?:upstairs|downstairs|everywhere|whole house)\b|"
+                       rf"(?<!\bat )\b(?:the|my|our|this|every|each|all) (?:{ROOMS})\b(?! of\b)")
 # Where a request is for: a room's name, or any "in the ..." ("in the kids' room", "in Emma's room").
 PLACE = re.compile(rf"\b(?:in (?:the |my |our )?\w+|all the|every|{ROOMS})\b")
 
@@ -104,7 +112,7 @@ class SmartHome(Command):
         names a device ("is the town hall open" is about no room of the home)."""
         said = normalize_utterance(text)
         asks_a_state = said.startswith(("is ", "are "))
-        if DEVICE.search(said) is None and (asks_a_state or ROOM.search(said) is None):
+        if DEVICE.search(said) is None and (asks_a_state or HOME_ROOM.search(said) is None):
             return None
         return {"request": text.strip()}
 
@@ -117,7 +125,7 @@ class SmartHome(Command):
         """A device, a room or a device verb named: "turn the music up" is HA's, "make me a coffee" is no
         one's; a temperature only when it is set or the house's (`SETTING`): "how hot is the sun" is not."""
         said = normalize_utterance(text)
-        if any(pattern.search(said) for pattern in (DEVICE_VERB, ROOM)):
+        if any(pattern.search(said) for pattern in (DEVICE_VERB, HOME_ROOM)):
             return True
         devices = {match.group(0) for match in DEVICE.finditer(said)}
         return bool(devices - {"temperature"}) or bool(devices) and SETTING.search(said) is not None

@@ -35,6 +35,12 @@ SWAP = re.compile(r"\b(?:swap|sub|substitute|substitution|instead of|in place of
 LIST_WORDS = re.compile(r"\b(?:lists?|tasks?|to ?dos?|chores|shopping|shops?|groceries|grocery|errands)\b")
 # "list" as a verb names no list: "list all recent transactions", "can you list off different restaurants".
 LIST_AS_VERB = re.compile(r"\blist (?=(?:off|out|all|every|each|some|different|the|my|me|them|any)\b)")
+# A thing to buy is no deed: with no list named, a shopping item that starts with one of these verbs
+# ("i need to transfer my 401k", "i need to know your name", "help me get an uber") was not an item.
+DEED = re.compile(r"^(?:know|make|talk|speak|locate|find|wait|say|pay|go|see|tell|ask|cancel|schedule|send|move|do|"
+                  r"be|have|learn|understand|hear|listen|turn|switch|give|let|reset|update|freeze|unfreeze|reserve|"
+                  r"apply|request|use|leave|visit|travel|fly|drive|meet|contact|figure|search|read|write|remember|"
+                  r"forget|start|stop|open|close|share|sleep|transfer|report|book|change|call|check|get|take|put)\b")
 # A reason said after the list that goes on to more changes ("... we're out, and add milk too"):
 # the template that read it as a reason gives it up to the stages that read the whole sentence.
 MORE_CHANGES = re.compile(r"\b(?:and|also|plus|add|put|remove|take|then)\b")
@@ -204,8 +210,11 @@ class HouseholdList(Command):
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """A list named (or its things: tasks, the shopping) or an item read: "erase all" or "clear
-        my calendar" names neither, nor does "list" as a verb ("list my meetings for today")."""
-        return bool(arguments.get("items")) or LIST_WORDS.search(LIST_AS_VERB.sub("", normalize_utterance(text))) is not None
+        my calendar" names neither, nor does "list" as a verb ("list my meetings for today"); on the
+        shopping list a deed (`DEED`: "i need to transfer my 401k") is no item."""
+        if LIST_WORDS.search(LIST_AS_VERB.sub("", normalize_utterance(text))) is not None:
+            return True
+        return any(self.tasks or DEED.match(normalize_utterance(item)) is None for item in arguments.get("items") or ())
 
     def items_named(self, said: str) -> str | None:
         """The items in words said before a pointer; on a list of tasks also a task said done

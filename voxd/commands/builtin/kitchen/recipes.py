@@ -38,6 +38,11 @@ RECIPE_WORD = re.compile(r"\b(?:recipes?|make|making|bake|baking|instructions)\b
 NUTRITION = re.compile(r"\b(?:nutri\w*|calories?|how much (?:fat|protein|sugar|salt|sodium)|"
                        r"grams of (?:fat|protein|sugar|carbs))\b")
 # What voxd itself said, or how a word is spelt: "what was that last thing you said", "spell dessert".
+# Words of reading a recipe: a dish's, its steps, going on or back. A sentence with none ("what's the
+# most popular cuisine in the world") reads no recipe.
+READING_WORDS = re.compile(r"\b(?:recipes?|steps?|next|again|repeat|back|before|previous|last|first|ingredients?|"
+                           r"method|instructions?|read|make|making|cook\w*|bake|baking|roast\w*|start|begin|go on|"
+                           r"keep going|continue|carry on|then|after that|now|how|directions?|goes in|one more time)\b")
 VOXDS_OWN_WORDS = re.compile(r"\b(?:spell\w*|you said|you just said|(?:last|your) (?:response|answer))\b")
 
 
@@ -121,8 +126,11 @@ class ReadRecipe(RecipeCommand):
     examples = phrasebook("read_recipe")
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        """A semantic claim about voxd's own words or a spelling (`VOXDS_OWN_WORDS`) is no recipe to read."""
-        return VOXDS_OWN_WORDS.search(text.lower()) is None
+        """A semantic claim needs a title read or a word of reading a recipe (`READING_WORDS`); one
+        about voxd's own words or a spelling (`VOXDS_OWN_WORDS`) is no recipe to read."""
+        said = text.lower()
+        return ((bool(arguments.get("title")) or READING_WORDS.search(said) is not None)
+                and VOXDS_OWN_WORDS.search(said) is None)
 
     def reading_key(self, request: CommandRequest) -> str:
         """Each node, and each user reading from a phone, is at its own step."""

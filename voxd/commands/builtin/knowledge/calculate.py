@@ -25,6 +25,11 @@ ARITHMETIC = re.compile(r"[-+*/x×÷%=^]\s*\d|\d\s*[-+*/x×÷%^]|\b(?:plus|minus
                         r"subtract\w*|sum|percent|per cent|square\w*|root|cubed?|squared|power|math\w*|equation|"
                         r"calculat\w*|arithmetic|algebra|factorial|\w*log\w*|divisible|split|halve|double|triple|tip|"
                         r"off|of \d|twos|threes|fours|fives|sixes|sevens|eights|nines|tens|twelves|an hour|each)\b")
+# With no number said, only words that name mathematics itself ask for it ("help me with a math problem",
+# "can you do algebra", "the square root of pi"): "take the day off", "split the bill at olive garden" or
+# "what's the tip etiquette in france" is no sum.
+MATHEMATICS = re.compile(r"\b(?:math\w*|equations?|algebra|arithmetic|calculat\w*|sums?|square roots?|cube roots?|"
+                         r"factorials?|logarithms?|percentages?|multiplication|division|subtraction|addition)\b")
 
 
 class Calculate(Command):
@@ -54,7 +59,10 @@ class Calculate(Command):
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """A semantic claim needs what a sum is made of: an operation or two numbers the scanner read, or
-        arithmetic's words (`ARITHMETIC`)."""
+        arithmetic's words (`ARITHMETIC`); and with no number said, a word of mathematics itself
+        (`MATHEMATICS`)."""
+        if not scan_numbers(text) and not re.search(r"\d", text) and MATHEMATICS.search(text.lower()) is None:
+            return False
         numbers = arguments.get("num1") is not None and arguments.get("num2") is not None
         return numbers or bool(arguments.get("operation")) or ARITHMETIC.search(text.lower()) is not None
 

@@ -47,9 +47,11 @@ OTHER_COMMANDS = re.compile(r"\b(?:timers?|shopping list|to ?do list|my recipes?
                             r"how (?:to|do (?:i|you|we)) (?:make|cook|bake))\b")
 # How things are at this moment: a report that arrives later is stale ("the current wait times at
 # chili's right now", "how busy ihop is around 5 pm", "if rooms are free from 1 to 2"), and whether a
-# place takes a booking is a question for the place.
+# place takes a booking is a question for the place; so are today's prices, tickets, flights and hotels
+# to book, and what is near the asker ("search online for pizza near me").
 THE_PRESENT = re.compile(r"\b(?:right now|currently|current|at the moment|today|tonight|busy|wait(?:ing)? times?|"
-                         r"open|free|available|reservations?|bookings?)\b")
+                         r"open|free|available|reservations?|bookings?|prices?|deals?|on sale|for sale|in stock|"
+                         r"tickets?|flights?|hotels?|near me|nearby|nearest|closest)\b")
 
 
 def asks_for_research(said: str) -> bool:

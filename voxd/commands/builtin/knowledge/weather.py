@@ -40,6 +40,12 @@ WEATHER_WORDS = re.compile(
     r"\b(?:weather|forecast|rain\w*|snow\w*|sun\w*|cloud\w*|wind\w*|storm\w*|thunder\w*|lightning|umbrella|"
     r"brolly|coats?|jackets?|jumpers?|temperature|degrees|hot|cold|warm\w*|chilly|freez\w*|humid\w*|fog\w*|frost\w*|hail|"
     r"drizzl\w*|showers?|outside|sky|heat|ice|icy|dreich|mild|muggy|wet|dry|gloves|scar(?:f|ves)|shorts|sunscreen|today|tonight|tomorrow|weekend)\b")
+# Words that ask about the weather without naming it: its conditions or climate, a storm's kind, a
+# day's highs, "what's it like in boston saturday", the washing hung out.
+WEATHER_ASKED = re.compile(
+    r"\b(?:conditions|climate|tornado\w*|hurricane\w*|typhoon\w*|meteorolog\w*|atmospher\w*|temp|temps|highs?|lows?|"
+    r"washing out|(?:it|things?) (?:\w+ )?(?:like|looking|lookin\w*)|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|morning|afternoon|evening|overnight)\b")
 # Things with a temperature of their own: "how hot should the oven be" is no weather question.
 OTHER_SUBJECT = re.compile(
     r"\b(?:oven|fridge|freezer|thermostat|heating|heater|radiator|air con\w*|ac|room|house|bath|water|coffee|tea|"
@@ -112,9 +118,12 @@ class GetWeather(Command):
         return super().declines(text) or NOT_WEATHER.search(normalize_utterance(text)) is not None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
-        """A place or a time, or else a word of the weather and none of another subject: "how hot
-        should the oven be" is about the oven."""
+        """A word of the weather, or one that asks about it (`WEATHER_ASKED`), always: a place alone
+        ("what is the largest state in the us") is no weather question. With a place or a time that
+        is enough; without, no word of another subject: "how hot should the oven be" is about the oven."""
         said = normalize_utterance(text)
+        if WEATHER_WORDS.search(said) is None and WEATHER_ASKED.search(said) is None:
+            return False
         if arguments.get("city") or arguments.get("resolved_datetimes"):
             return True
         return WEATHER_WORDS.search(said) is not None and OTHER_SUBJECT.search(said) is None
