@@ -123,6 +123,27 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("set_alarm", "wake me up in twenty five minutes", "set_timer"),  # a length of time: a timer
     ("set_alarm", "set an alarm in 20 minutes", None),  # an alarm named
     ("set_alarm", "wake me up at 7", None),
+    ("todo_list", "i'm out of cleaning supplies, remind me on my list", "shopping_list"),  # the shop's
+    ("todo_list", "make sure to put extra paint on the list", "shopping_list"),  # "the list" alone
+    ("todo_list", "add buy a gift for mum to my to do list", None),  # the to-do list named
+    ("todo_list", "add dishes to my list", None),  # neither list named: the nearest stays
+    ("shopping_list", "what chores are on my list", "todo_list"),
+    ("shopping_list", "put washing the car on my chores list", "todo_list"),
+    ("shopping_list", "add eggs to the shopping list and a task", None),  # both named
+    ("shopping_list", "add a reminder to pick milk up at the store", "set_reminder"),  # no list named
+    ("todo_list", "remind me to call the vet", "set_reminder"),
+    ("todo_list", "please remind me to add laundry to my list of chores", None),  # a list named
+    ("shopping_list", "remind me what's on my shopping list", None),
+    ("todo_list", "what tasks can you complete for me", "help"),  # voxd's abilities, no list
+    ("todo_list", "what are my list of commands", "help"),
+    ("todo_list", "what tasks do i have on my to do list", None),
+    ("set_reminder", "do i have a reminder for our neighbor's anniversary", "list_reminders"),  # a question
+    ("set_reminder", "what reminders do i have on friday", "list_reminders"),
+    ("set_reminder", "can you set a reminder for friday", None),
+    ("set_reminder", "remind me in two hours", "set_timer"),  # a length of time, no task: a timer
+    ("set_reminder", "remind me in two hours to call mum", None),
+    ("set_reminder", "remind me to mop by putting it on my to do list", "todo_list"),  # the list's
+    ("set_reminder", "remind me to get eggs by adding them to the shopping list", "shopping_list"),
 ])
 def test_a_command_hands_what_another_does_to_it(name, text, handed):
     assert COMMANDS[name].hands_to(text) == handed
@@ -220,3 +241,14 @@ def test_the_pipeline_abstains_when_the_claim_does_not_stand():
 ])
 def test_stop_is_for_voxds_own_talk_not_for_stopping_other_things(text, declined):
     assert COMMANDS["stop"].declines(text) is declined
+
+
+@pytest.mark.parametrize("name, text", [
+    ("set_reminder", "can you remind me to mop later by putting it on my to do list today"),  # the list's
+    ("add_event", "put the gym back to 8pm tonight"),  # a move
+    ("add_event", "bring the party forward to 6pm on friday"),
+    ("add_event", "put volume at 4"),  # a setting, no event
+    ("add_event", "put the heating on at 6"),
+])
+def test_a_template_leaves_what_another_command_does(name, text):
+    assert COMMANDS[name].pre_route(text, CONTEXT) is None
