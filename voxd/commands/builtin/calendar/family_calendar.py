@@ -44,6 +44,8 @@ CALENDAR_WORDS = re.compile(r"\b(?:calendar|diary|schedule|agenda|appointments?|
 NOT_READING = re.compile(r"\b(?:date|what day|day of the week|what time|time is it|holidays?)\b")
 # ... and when it names nothing of the calendar, get_date answers it.
 DATE_ASKED = re.compile(r"\b(?:what(?: is)? (?:the |todays )?date|(?:what|which) day|day of the week)\b")
+# What comes next, with no day said ("what's up next on my schedule"): next_event's, not a day's reading.
+NEXT_ASKED = re.compile(r"\b(?:next|coming up|upcoming)\b(?! (?:week|weekend|month|year|day|few|couple|\w+day|fortnight|\d))")
 NOW = re.compile(r"^(?:right )?now$")
 # A setting of the house or of voxd is no event: "put volume at 4", "put the heating on at 6" (set_volume's,
 # smart_home's).
@@ -124,10 +126,13 @@ class CalendarEvents(CalendarCommand):
 
     def hands_to(self, text: str) -> str | None:
         """A question about the date or the weekday with no word of the calendar ("what day of the
-        week are we on") is get_date's, however near the calendar's examples it sits."""
+        week are we on") is get_date's, however near the calendar's examples it sits; what comes
+        next with no day said (NEXT_ASKED) is next_event's."""
         said = normalize_utterance(text)
         if DATE_ASKED.search(said) and CALENDAR_WORDS.search(said) is None:
             return "get_date"
+        if NEXT_ASKED.search(said) and not find_time_expressions(said):
+            return "next_event"
         return super().hands_to(text)
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
