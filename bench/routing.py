@@ -108,6 +108,9 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
     if pairs:  # a summary (counts by command and stage), so a test split may be read this far too
         print("  wrong command, expected -> answered (stage): "
               + ", ".join(f"{pair} {count}" for pair, count in pairs.most_common()))
+    claimers = Counter(f"{case.get('answered')} ({stage})" for case, stage, outcome, _ in results if outcome == "claimed")
+    if claimers:
+        print("  must-not-claim claimed by (stage): " + ", ".join(f"{c} {n}" for c, n in claimers.most_common()))
     print_styles(results)
     print_timings(results)
 
