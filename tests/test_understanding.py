@@ -122,6 +122,11 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("calendar_events", "what have i got on friday", None),
     ("calendar_events", "what's up next on my schedule", "next_event"),  # next, no day said
     ("get_weather", "how warm is it upstairs", "smart_home"),  # the house's, not the forecast
+    ("set_alarm", "switch off the 7 o'clock alarm love", "cancel_alarm"),  # undoing it
+    ("set_alarm", "don't wake me at six tomorrow", "cancel_alarm"),
+    ("check_timers", "how long's left on the washing machine", "smart_home"),  # the machine's own cycle
+    ("check_timers", "how long is left on the washing machine timer", None),  # a timer named
+    ("set_reminder", "any reminders for today", "list_reminders"),
     ("get_weather", "is it cold in the baby's room", "smart_home"),
     ("get_weather", "how warm is it in leeds", None),
     ("calendar_events", "what is on my calendar next week", None),
@@ -272,6 +277,7 @@ def test_stop_is_for_voxds_own_talk_not_for_stopping_other_things(text, declined
     ("add_event", "put the gym back to 8pm tonight"),  # a move
     ("add_event", "bring the party forward to 6pm on friday"),
     ("add_event", "put volume at 4"),  # a setting, no event
+    ("check_timers", "how much time is left on the dryer"),  # smart_home's
     ("add_event", "put the heating on at 6"),
 ])
 def test_a_template_leaves_what_another_command_does(name, text):

@@ -26,6 +26,9 @@ REPEAT = ("{repeat:choice(daily=every day|every morning|daily|each day, weekdays
 ALARM_WORDS = re.compile(r"\b(?:alarms?|wake (?:me|us)|woken up|wake up|get (?:me |us )?up|snooze)\b")
 CANCEL = "cancel|delete|remove|turn off|switch off|shut off|stop|silence|clear|scrap|get rid of"  # one ringing: stopped
 EVERY_ALARM = "all"
+# Undoing an alarm: no CLINC alarm sentence of train or val, no set_alarm example or dev row says one.
+UNSETTING = re.compile(r"\b(?:cancel|delete|remove|turn off|switch off|shut off|get rid of|scrap|clear|"
+                       r"(?:do not|dont) (?:need to )?(?:wake|get) (?:me|us)|(?:do not|dont) need (?:an|the|my) alarm)\b")
 WAKE_AFTER = re.compile(r"\bin (?:(?:a|an|half|\w+|\d+) )*?(?:seconds?|minutes?|mins?|hours?|hrs?)\b")
 TIME_HINT = "the time as said ('7am', '6:30 tomorrow', 'monday at 7')"
 NO_ALARMS = "You don't have any alarms set."
@@ -84,7 +87,11 @@ class SetAlarm(Command):
         return None if self.hands_to(text) else arguments
 
     def hands_to(self, text: str) -> str | None:
+        """A length of time with no alarm named is a timer's; a cancelling verb or "don't wake me"
+        (UNSETTING) is cancel_alarm's: "switch off the 7 o'clock alarm" sits among the settings."""
         said = normalize_utterance(text)
+        if UNSETTING.search(said):
+            return "cancel_alarm"
         return "set_timer" if WAKE_AFTER.search(said) and not re.search(r"\balarms?\b", said) else None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:

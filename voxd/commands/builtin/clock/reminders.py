@@ -51,7 +51,7 @@ NOT_TO_FORGET = re.compile(r"\b(?:do not|dont) let (?:me|us) forget\b|\bmake sur
 # Asking after reminders, not for one: "do i have a reminder for our neighbour's anniversary", "what
 # reminders did i set". On CLINC train and val, the phrasebook and the issue-13 dev rows: 32 readings,
 # no new reminder.
-ASKS_AFTER_REMINDERS = re.compile(r"^(?:do|did|have|has|are|is|was|what|which|when|how many)\b(?!.*\b(?:set|add|create|"
+ASKS_AFTER_REMINDERS = re.compile(r"^(?:any|do|did|have|has|are|is|was|what|which|when|how many)\b(?!.*\b(?:set|add|create|"
                                   r"make|remind me (?:to|at|in|on|about)|put)\b).*\breminders?\b")
 
 # A household list named as where the task goes: "remind me to mop later by putting it on my to do
