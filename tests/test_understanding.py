@@ -27,6 +27,8 @@ def stands(name: str, text: str) -> bool:
 
 
 @pytest.mark.parametrize("name, text", [
+    ("cancel_alarm", "turn off the smoke alarm it keeps beeping"),  # the house's alarm, not voxd's
+    ("set_alarm", "is the burglar alarm set"),
     ("shopping_list", "clear my calendar for friday"),
     ("shopping_list", "erase all of it"),
     ("todo_list", "what do i have on at work"),
@@ -278,6 +280,7 @@ def test_stop_is_for_voxds_own_talk_not_for_stopping_other_things(text, declined
     ("add_event", "bring the party forward to 6pm on friday"),
     ("add_event", "put volume at 4"),  # a setting, no event
     ("check_timers", "how much time is left on the dryer"),  # smart_home's
+    ("cancel_alarm", "turn off the smoke alarm"),  # the house's alarm
     ("add_event", "put the heating on at 6"),
 ])
 def test_a_template_leaves_what_another_command_does(name, text):
