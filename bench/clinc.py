@@ -263,6 +263,11 @@ def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
                   if outcome == "tolerated" and not tolerated(query, answer.command, fitting=False))
     print(f"  must-not-claim claimed, judged without FITTING (a recipe for ingredients or a cooking time, the "
           f"volume for whisper mode, the news for a request for news): {share(totals['claimed'] + fitting, len(outside))}")
+    pairs = Counter(f"{query.intent} -> {answer.command} ({answer.stage})" for query, answer, outcome in results
+                    if outcome == "wrong_command")
+    if pairs:  # a summary (counts by kind, command and stage), so test may be read this far too
+        print("  wrong command, by CLINC intent -> command (stage): "
+              + ", ".join(f"{pair} {count}" for pair, count in pairs.most_common()))
     reasons = Counter(answer.reason for _, answer, outcome in results if outcome == "abstained" and answer.reason)
     if reasons:  # in-process only: the daemon's answer does not say which bar turned a query down
         print("  abstained by the semantic stage, why: " + ", ".join(f"{r} {reasons[r]}" for r in REASONS if reasons[r]))

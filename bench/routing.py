@@ -103,6 +103,14 @@ def report(title: str, results: list[tuple[dict, str, str, dict]]) -> None:
                     and outcome in ("wrong_command", "wrong_arguments", "claimed"))
     print(f"  taken wrongly before the model (a perfect model would have been right): {sum(early.values())}"
           + (f" ({', '.join(f'{stage} {count}' for stage, count in early.items())})" if early else ""))
+    pairs = Counter(f"{case['command']} -> {case.get('answered')} ({stage})" for case, stage, outcome, _ in results
+                    if outcome == "wrong_command")
+    if pairs:  # a summary (counts by command and stage), so a test split may be read this far too
+        print("  wrong command, expected -> answered (stage): "
+              + ", ".join(f"{pair} {count}" for pair, count in pairs.most_common()))
+    claimers = Counter(f"{case.get('answered')} ({stage})" for case, stage, outcome, _ in results if outcome == "claimed")
+    if claimers:
+        print("  must-not-claim claimed by (stage): " + ", ".join(f"{c} {n}" for c, n in claimers.most_common()))
     print_styles(results)
     print_timings(results)
 
@@ -220,7 +228,8 @@ def run_cases(cases: list[dict], env: dict[str, str], verbose: bool) -> list[tup
                                 headers=headers, timeout=120)
             body = answer.json()
             stage, outcome = judge(case, answer.status_code, body, kinds, datetime.now(zone))
-            results.append((case, stage, outcome, body.get("timings") or {}))
+            answered = {**case, "answered": body.get("command") if answer.status_code == 200 else None}
+            results.append((answered, stage, outcome, body.get("timings") or {}))
             if verbose or outcome not in ("right", "declined"):
                 print_case(case, stage, outcome, answer.status_code, body)
     return results

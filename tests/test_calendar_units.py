@@ -116,6 +116,9 @@ def test_a_calendar_change_goes_to_the_command_its_verb_names():
         assert chosen.hands_to("is my calendar clear on friday") is None  # a question removes nothing
         assert chosen.hands_to("take lunch with steven off of my calendar") == "remove_event"
         assert chosen.hands_to("i would like to take a paid time off for february 7 and 8") is None  # leave
+        assert chosen.hands_to("put the gym back to 8pm tonight") == "move_event"  # put back: a move
+        assert chosen.hands_to("bring the party forward to 6") == "move_event"
+        assert chosen.hands_to("put the party on the calendar for 6") is None  # put: an addition
     assert commands["remove_event"].hands_to("move the dentist to 4") is None
 
 

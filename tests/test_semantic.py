@@ -147,6 +147,7 @@ def test_a_sibling_named_by_the_verb_takes_the_sentence_from_the_nearest_command
 def test_it_abstains_on_two_requests_in_one_utterance():
     assert is_compound("cancel the pasta timer and start one for the rice")
     assert not is_compound("add milk and eggs to the shopping list")
+    assert is_compound("turn my alarm off and wake me at 9 instead")  # "wake" opens a request
     assert router().choose("start a countdown timer and add milk to the list") is None
 
 

@@ -140,7 +140,7 @@ SAID: dict[str, tuple[str, ...]] = {
     "add_event": ("put swimming on the calendar on saturday at 10", "add a meeting with sam tomorrow at 2pm to my calendar",
                   "add the dentist on friday at 3", "schedule a haircut next tuesday at 11",
                   "create an event called book club on wednesday at 7pm", "add my dentist appointment to the calendar"),
-    "move_event": ("move the dentist to 4", "reschedule the vet on tuesday at 10"),
+    "move_event": ("move the dentist to 4", "reschedule the vet on tuesday at 10", "put the gym back to 8pm tonight"),
     "remove_event": ("remove the dentist from my calendar", "take swimming off the calendar"),
     "remember": (
         "remember that I like jazz",

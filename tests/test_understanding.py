@@ -27,6 +27,8 @@ def stands(name: str, text: str) -> bool:
 
 
 @pytest.mark.parametrize("name, text", [
+    ("cancel_alarm", "turn off the smoke alarm it keeps beeping"),  # the house's alarm, not voxd's
+    ("set_alarm", "is the burglar alarm set"),
     ("shopping_list", "clear my calendar for friday"),
     ("shopping_list", "erase all of it"),
     ("shopping_list", "i need to transfer my 401 k"),  # a deed, not a thing to buy
@@ -132,9 +134,41 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("calendar_events", "what is the date today", "get_date"),
     ("calendar_events", "what day is my dentist appointment", None),
     ("calendar_events", "what have i got on friday", None),
+    ("calendar_events", "what's up next on my schedule", "next_event"),  # next, no day said
+    ("get_weather", "how warm is it upstairs", "smart_home"),  # the house's, not the forecast
+    ("set_alarm", "switch off the 7 o'clock alarm love", "cancel_alarm"),  # undoing it
+    ("set_alarm", "don't wake me at six tomorrow", "cancel_alarm"),
+    ("check_timers", "how long's left on the washing machine", "smart_home"),  # the machine's own cycle
+    ("check_timers", "how long is left on the washing machine timer", None),  # a timer named
+    ("set_reminder", "any reminders for today", "list_reminders"),
+    ("get_weather", "is it cold in the baby's room", "smart_home"),
+    ("get_weather", "how warm is it in leeds", None),
+    ("calendar_events", "what is on my calendar next week", None),
+    ("calendar_events", "what events are coming up this weekend", None),
     ("set_alarm", "wake me up in twenty five minutes", "set_timer"),  # a length of time: a timer
     ("set_alarm", "set an alarm in 20 minutes", None),  # an alarm named
     ("set_alarm", "wake me up at 7", None),
+    ("todo_list", "i'm out of cleaning supplies, remind me on my list", "shopping_list"),  # the shop's
+    ("todo_list", "make sure to put extra paint on the list", "shopping_list"),  # "the list" alone
+    ("todo_list", "add buy a gift for mum to my to do list", None),  # the to-do list named
+    ("todo_list", "add dishes to my list", None),  # neither list named: the nearest stays
+    ("shopping_list", "what chores are on my list", "todo_list"),
+    ("shopping_list", "put washing the car on my chores list", "todo_list"),
+    ("shopping_list", "add eggs to the shopping list and a task", None),  # both named
+    ("shopping_list", "add a reminder to pick milk up at the store", "set_reminder"),  # no list named
+    ("todo_list", "remind me to call the vet", "set_reminder"),
+    ("todo_list", "please remind me to add laundry to my list of chores", None),  # a list named
+    ("shopping_list", "remind me what's on my shopping list", None),
+    ("todo_list", "what tasks can you complete for me", "help"),  # voxd's abilities, no list
+    ("todo_list", "what are my list of commands", "help"),
+    ("todo_list", "what tasks do i have on my to do list", None),
+    ("set_reminder", "do i have a reminder for our neighbor's anniversary", "list_reminders"),  # a question
+    ("set_reminder", "what reminders do i have on friday", "list_reminders"),
+    ("set_reminder", "can you set a reminder for friday", None),
+    ("set_reminder", "remind me in two hours", "set_timer"),  # a length of time, no task: a timer
+    ("set_reminder", "remind me in two hours to call mum", None),
+    ("set_reminder", "remind me to mop by putting it on my to do list", "todo_list"),  # the list's
+    ("set_reminder", "remind me to get eggs by adding them to the shopping list", "shopping_list"),
 ])
 def test_a_command_hands_what_another_does_to_it(name, text, handed):
     assert COMMANDS[name].hands_to(text) == handed
@@ -201,6 +235,24 @@ def test_the_shipped_crowd_sentences_join_the_examples_and_the_kinds():
     assert not {"timer", "weather", "shopping_list"} & set(kinds)  # what voxd does is never out of scope
 
 
+# Must-not-claim by bench/corpus/README.md ("put Radio Cymru on": music with nowhere named), though
+# smart_home's template takes it: an over-reach of that template, not a sentence to drop.
+TEMPLATE_OVERREACH = {"put Radio Scotland on"}
+
+
+def test_no_hand_written_out_of_scope_sentence_asks_for_what_a_built_in_command_does():
+    """Alarms, reminders at a time, the calendar and the house's devices were out of scope until
+    issue 25's commands; a sentence of theirs left on the out-of-scope side keeps the semantic stage
+    from ever claiming its kind ("set an alarm for half six tomorrow", "turn the AC down")."""
+    from voxd.commands.phrasebook import PHRASEBOOK, sentences
+    from voxd.services.command_center.pipeline.pipeline import template_claim
+
+    said = sentences((PHRASEBOOK / f"{OUT_OF_SCOPE}.txt").read_text(encoding="utf-8"))
+    claimed = {text: claim[0].name for text in said if text not in TEMPLATE_OVERREACH
+               and (claim := template_claim(list(COMMANDS.values()), text, CONTEXT)) and not claim[0].needs_model}
+    assert claimed == {}
+
+
 def test_each_out_of_scope_kind_is_a_class_of_its_own_and_any_of_them_abstains():
     kinds = {"jokes": ("funny joke", "joke joke"), "laughter": ("laugh", "laugh laugh")}
     router = SemanticRouter([TIMER, SHOPPING, WEATHER], WordsEmbedder(), 0.0, 0.0, out_of_scope=kinds)
@@ -232,3 +284,16 @@ def test_the_pipeline_abstains_when_the_claim_does_not_stand():
 ])
 def test_stop_is_for_voxds_own_talk_not_for_stopping_other_things(text, declined):
     assert COMMANDS["stop"].declines(text) is declined
+
+
+@pytest.mark.parametrize("name, text", [
+    ("set_reminder", "can you remind me to mop later by putting it on my to do list today"),  # the list's
+    ("add_event", "put the gym back to 8pm tonight"),  # a move
+    ("add_event", "bring the party forward to 6pm on friday"),
+    ("add_event", "put volume at 4"),  # a setting, no event
+    ("check_timers", "how much time is left on the dryer"),  # smart_home's
+    ("cancel_alarm", "turn off the smoke alarm"),  # the house's alarm
+    ("add_event", "put the heating on at 6"),
+])
+def test_a_template_leaves_what_another_command_does(name, text):
+    assert COMMANDS[name].pre_route(text, CONTEXT) is None

@@ -32,7 +32,7 @@ JOINERS: tuple[str, ...] = ("and then", "and also", "and after that", "then", "a
 # First words of a request: verbs of command and question openers (after normalize_utterance,
 # so "what's" is "what is"). Not "get", "make", "need": they start list items and tasks too.
 REQUEST_OPENERS: tuple[str, ...] = (
-    "start", "set", "read", "tell", "cancel", "add", "put", "remind", "turn", "switch", "play", "clear",
+    "start", "set", "read", "tell", "cancel", "add", "put", "remind", "wake", "turn", "switch", "play", "clear",
     "remove", "take", "check", "give", "show", "stop", "convert", "delete", "forget", "remember",
     "what", "how", "when", "where", "who", "why", "which", "is", "are", "can", "could", "will",
     "would", "do", "does",

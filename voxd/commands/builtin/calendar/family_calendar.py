@@ -44,7 +44,13 @@ CALENDAR_WORDS = re.compile(r"\b(?:calendar|diary|schedule|agenda|appointments?|
 NOT_READING = re.compile(r"\b(?:date|what day|day of the week|what time|time is it|holidays?)\b")
 # ... and when it names nothing of the calendar, get_date answers it.
 DATE_ASKED = re.compile(r"\b(?:what(?: is)? (?:the |todays )?date|(?:what|which) day|day of the week)\b")
+# What comes next, with no day said ("what's up next on my schedule"): next_event's, not a day's reading.
+NEXT_ASKED = re.compile(r"\b(?:next|coming up|upcoming)\b(?! (?:week|weekend|month|year|day|few|couple|\w+day|fortnight|\d))")
 NOW = re.compile(r"^(?:right )?now$")
+# A setting of the house or of voxd is no event: "put volume at 4", "put the heating on at 6" (set_volume's,
+# smart_home's).
+SETTING = re.compile(r"^(?:the )?(?:volume|sound|heating|heat|thermostat|temperature|lights?|brightness|fan|"
+                     r"air con(?:ditioning)?|ac|oven|kettle|dishwasher|washing machine)\b")
 ASKING = "[please] [can you|could you|would you|i need to|i want to|i would like to]"
 ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want to|i would like to|i have to|i must"
                     r"|i need you to|i want you to) )*"
@@ -52,7 +58,10 @@ ADDING = re.compile(r"^(?:(?:please|can you|could you|would you|i need to|i want
                     r"|mark (?:my|our|the) (?:calendar|diary)(?: that| for)?) "
                     r"(?P<title>.+?)(?: (?:on|to|in|into|for) (?:my|our|the|the family|the household|\w+s) "
                     r"(?:calendar|diary|schedule))?$")
-MOVING = re.compile(r"\b(?:move|reschedule|change|shift|push) (?P<title>.+?) (?:to|till|until) (?P<time>.+)$")
+# ... and "put the gym back to 8pm", "bring the party forward to 6": put, bring and set move only back or forward.
+MOVING = re.compile(r"\b(?:move|reschedule|change|shift|push|(?=(?:put|bring|set) .+? (?:back|forward|forwards) "
+                    r"(?:to|till|until) )(?:put|bring|set)) (?P<title>.+?) (?:(?:back|forward|forwards) )?"
+                    r"(?:to|till|until) (?P<time>.+)$")
 # Not the calendar's: reminders, alarms, lists, rides and travel.
 NOT_CALENDARS = re.compile(r"\b(?:remind|reminders?|alarms?|wake me|timers?|shopping|lists?"
                            r"|uber|taxi|cab|flight|hotel|motel|reservations?|reserve|a table|"
@@ -117,10 +126,13 @@ class CalendarEvents(CalendarCommand):
 
     def hands_to(self, text: str) -> str | None:
         """A question about the date or the weekday with no word of the calendar ("what day of the
-        week are we on") is get_date's, however near the calendar's examples it sits."""
+        week are we on") is get_date's, however near the calendar's examples it sits; what comes
+        next with no day said (NEXT_ASKED) is next_event's."""
         said = normalize_utterance(text)
         if DATE_ASKED.search(said) and CALENDAR_WORDS.search(said) is None:
             return "get_date"
+        if NEXT_ASKED.search(said) and not find_time_expressions(said):
+            return "next_event"
         return super().hands_to(text)
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
@@ -196,7 +208,9 @@ class AddEvent(CalendarCommand):
         time = arguments.get("time")
         title = clean_title(arguments.get("title")) or title_said(text, time)
         calendar_said = CALENDAR_WORDS.search(normalize_utterance(text)) is not None
-        if not title or (isinstance(time, str) and NOW.match(time)):
+        if not title or (isinstance(time, str) and NOW.match(time)) or MOVING.search(normalize_utterance(text)):
+            return None  # (a move said with "put ... back to" is move_event's)
+        if SETTING.match(title.lower()):
             return None
         if not calendar_said and not (isinstance(time, str) and clock_said(time)):
             return None
@@ -263,6 +277,7 @@ class MoveEvent(CalendarCommand):
     templates = (
         "[please] (move|reschedule|change|shift|push) {title} (to|till|until) {time}",
         "[please] (move|reschedule|change|shift|push) {title} [to] {time:time}",
+        "[please] (put|bring|set|push) {title} (back|forward|forwards) (to|till|until) {time}",
     )
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ from voxd.commands.builtin.clock.reminder_book import (
 )
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import REMINDER_HOUR
+from voxd.language.reminders import reminder_task
 from voxd.language.templates import normalize_utterance
 
 EVERYONE = "{everyone:choice(true=everyone|everybody|the whole family|the family|us all)}"
@@ -45,6 +46,18 @@ MEANT_TO_REMEMBER = re.compile(r"\b(?:(?:wanted|want|meant|needed|asked you|tryi
 
 # A reminder asked for without the word: "don't let me forget to check the steak".
 NOT_TO_FORGET = re.compile(r"\b(?:do not|dont) let (?:me|us) forget\b|\bmake sure (?:i|we) remember\b")
+
+
+# Asking after reminders, not for one: "do i have a reminder for our neighbour's anniversary", "what
+# reminders did i set". On CLINC train and val, the phrasebook and the issue-13 dev rows: 32 readings,
+# no new reminder.
+ASKS_AFTER_REMINDERS = re.compile(r"^(?:any|do|did|have|has|are|is|was|what|which|when|how many)\b(?!.*\b(?:set|add|create|"
+                                  r"make|remind me (?:to|at|in|on|about)|put)\b).*\breminders?\b")
+
+# A household list named as where the task goes: "remind me to mop later by putting it on my to do
+# list" is the list's (none of CLINC's reminder_update sentences, nor the dev rows', names one).
+ON_A_LIST = re.compile(r"\b(?:on|to|onto|in|into) (?:my|the|our) (?:(?P<shopping>shopping|grocery|groceries)|to do|todo|"
+                       r"tasks?|chores?) list\b")
 
 
 def names_a_reminder(text: str) -> bool:
@@ -124,10 +137,22 @@ class SetReminder(Command):
         "[please] [can you|could you] (set|make) [me] a reminder to {task} {time:time}",
     )
 
+    def hands_to(self, text: str) -> str | None:
+        """A question about the reminders reads them (ASKS_AFTER_REMINDERS); a task put on a list
+        is the list's (ON_A_LIST); a length of time with no task ("remind me in two hours") is a timer, as the module says."""
+        said = normalize_utterance(text)
+        if ASKS_AFTER_REMINDERS.search(said):
+            return "list_reminders"
+        if listed := ON_A_LIST.search(said):
+            return "shopping_list" if listed["shopping"] else "todo_list"
+        return "set_timer" if IN_A_WHILE.search(said) and reminder_task(text) is None else None
+
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """"every sunday at 8 pm": a weekday after "every" repeats weekly. A bare hour from 1 to 7
         is the afternoon's in the arguments too, not only when the reminder is set
-        (`reminder_moment`): "remind me at 3 to fetch the kids" answers with 3 pm."""
+        (`reminder_moment`): "remind me at 3 to fetch the kids" answers with 3 pm. A task put on a list (ON_A_LIST) is not claimed."""
+        if ON_A_LIST.search(normalize_utterance(text)):
+            return None
         if arguments.get("repeat") is None and re.search(r"\bevery (?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
                                                          normalize_utterance(text)):
             arguments = {**arguments, "repeat": "weekly"}

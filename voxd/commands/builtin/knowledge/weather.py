@@ -74,6 +74,13 @@ class Conditions:
     low: float
 
 
+# Inside the house, or a room of it: "how warm is it upstairs" asks a sensor of the home (smart_home's),
+# not the forecast. No weather sentence of CLINC train or val, the phrasebook or the dev rows says one.
+INDOORS = re.compile(r"\b(?:in here|inside|indoors|in the house|upstairs|downstairs|kitchen|lounge|living room|bedroom|"
+                     r"bathroom|hall|hallway|landing|office|study|den|dining room|nursery|loft|attic|basement|cellar|"
+                     r"conservatory|utility room|(?:\w+s )?room)\b")
+
+
 class GetWeather(Command):
     name = "get_weather"
     topic = "the weather"
@@ -112,6 +119,10 @@ class GetWeather(Command):
         if when and not (isinstance(when, str) and when in RIGHT_NOW):
             refined["resolved_datetimes"] = [when]
         return refined
+
+    def hands_to(self, text: str) -> str | None:
+        """Warmth asked of the house or a room of it is the home's sensors' (INDOORS)."""
+        return "smart_home" if INDOORS.search(normalize_utterance(text)) else None
 
     def declines(self, text: str) -> bool:
         """Another subject that names a place or a time (`NOT_WEATHER`) is not the weather."""
