@@ -263,9 +263,19 @@ def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
                   if outcome == "tolerated" and not tolerated(query, answer.command, fitting=False))
     print(f"  must-not-claim claimed, judged without FITTING (a recipe for ingredients or a cooking time, the "
           f"volume for whisper mode, the news for a request for news): {share(totals['claimed'] + fitting, len(outside))}")
+    by_kind(results)
+    spent = [answer.semantic_ms for _, answer, _ in results if answer.semantic_ms is not None]
+    if spent:
+        print(f"  semantic stage ms per request: p50 {percentile(spent, 0.5):.1f}, p95 "
+              f"{percentile(spent, 0.95):.1f} (n={len(spent)})")
+
+
+def by_kind(results: list[tuple[Query, Answer, str]]) -> None:
+    """The summary lines by kind (counts by CLINC intent, command and stage), which test may be read
+    this far too: the wrong commands, why the semantic stage abstained, issue 25's intents, the claims."""
     pairs = Counter(f"{query.intent} -> {answer.command} ({answer.stage})" for query, answer, outcome in results
                     if outcome == "wrong_command")
-    if pairs:  # a summary (counts by kind, command and stage), so test may be read this far too
+    if pairs:
         print("  wrong command, by CLINC intent -> command (stage): "
               + ", ".join(f"{pair} {count}" for pair, count in pairs.most_common()))
     reasons = Counter(answer.reason for _, answer, outcome in results if outcome == "abstained" and answer.reason)
@@ -285,10 +295,6 @@ def report(title: str, results: list[tuple[Query, Answer, str]]) -> None:
                              and query.intent == "oos" and answer.command == "answer_question")
         print(f"  of which CLINC out-of-scope queries taken by answer_question (a question a model "
               f"would answer, or not): {open_questions}")
-    spent = [answer.semantic_ms for _, answer, _ in results if answer.semantic_ms is not None]
-    if spent:
-        print(f"  semantic stage ms per request: p50 {percentile(spent, 0.5):.1f}, p95 "
-              f"{percentile(spent, 0.95):.1f} (n={len(spent)})")
 
 
 def curve(results: list[tuple[Query, Answer, str]], route: InProcess, loaded: set[str]) -> None:

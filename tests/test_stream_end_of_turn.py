@@ -1,5 +1,5 @@
 """Unit tests of a streamed turn's parts (issue 24): the end-of-turn decision, the pauses the
-voice activity detector finds in real speech, and the arbitration between nodes of one household."""
+voice activity detector finds in real speech (the arbitration between nodes: test_stream_arbitration.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from listening_kit import RULES, pipeline_hearing
 from spoken import espeak
 from stream_client import pcm_of, silence
-from voxd.services.command_center.streaming.arbitration import Arbiter, Entrant
 from voxd.services.command_center.streaming.end_of_turn import Moment, TurnRules, decide, half_sentence, may_go_on
 from voxd.services.command_center.streaming.pauses import SpeechTracker, energy, voice_activity
 from voxd.services.command_center.streaming.protocol import EndReason
@@ -111,38 +110,6 @@ def test_silence_is_no_speech_and_frames_of_any_length_are_taken():
         tracker.feed(silence(0.08)[:-2])  # odd lengths: the rest waits for the next frame
     assert not tracker.heard_speech and tracker.seconds > 1.9
     assert energy(b"\0\0" * 512) == 0.0
-
-
-def entrant(node: str, score: float, loudness: float = 0.0) -> Entrant:
-    return Entrant(node, score, lambda: loudness)
-
-
-def test_the_strongest_wake_score_answers_and_the_others_stand_down():
-    async def contest():
-        arbiter = Arbiter(lambda: 0.05)
-        first = arbiter.enter("home", entrant("kitchen", 0.6))
-        second = arbiter.enter("home", entrant("hall", 0.9))
-        elsewhere = arbiter.enter("other home", entrant("attic", 0.1))
-        return first.first, second.first, await first.won, await second.won, await elsewhere.won
-    assert asyncio.run(contest()) == (True, False, False, True, True)
-
-
-def test_the_loudest_speech_breaks_a_tie_and_a_leaver_takes_no_part():
-    async def contest():
-        arbiter = Arbiter(lambda: 0.05)
-        quiet = arbiter.enter("home", entrant("kitchen", 0.8, loudness=300))
-        loud = arbiter.enter("home", entrant("hall", 0.8, loudness=900))
-        gone = arbiter.enter("home", entrant("attic", 0.99))
-        arbiter.leave("home", gone)
-        return await quiet.won, await loud.won, gone.won.done()
-    assert asyncio.run(contest()) == (False, True, False)
-
-
-def test_a_window_of_zero_serves_every_node():
-    async def contest():
-        arbiter = Arbiter(lambda: 0)
-        return [await arbiter.enter("home", entrant(node, 0.5)).won for node in ("a", "b")]
-    assert asyncio.run(contest()) == [True, True]
 
 
 class SlowSpeech:
