@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from voxd.commands.builtin.calendar import caldav_access
 from voxd.commands.builtin.calendar.caldav_access import CalendarAccount, CalendarUnavailable, off_the_loop
-from voxd.commands.builtin.calendar.calendar_speech import appointment_time, spoken_clock, spoken_when
+from voxd.commands.builtin.calendar.calendar_speech import appointment_time, meant_appointment, spoken_clock, spoken_when
 from voxd.commands.registry import built_in_commands
 
 LONDON = ZoneInfo("Europe/London")
@@ -32,6 +32,19 @@ def test_an_appointment_at_a_small_hour_is_in_the_afternoon_unless_said():
     assert [hour(p) for p in ("friday at 3", "friday at 3 am", "friday at 9", "friday at 3 in the morning",
                               "friday at 15:00", "tomorrow at 6", "friday at 3:30", "friday at 03:30")] == [
         15, 3, 9, 3, 15, 18, 15, 3]
+
+
+def test_the_arguments_say_the_afternoon_the_event_is_added_at():
+    """"add the dentist on friday at 3" answered with 03:00 in its arguments while the event went in at 15:00."""
+    assert meant_appointment("on friday at 3", "add the dentist on friday at 3") == "on friday at 3 pm"
+    assert meant_appointment("friday at 3 am", "add the dentist friday at 3 am") == "friday at 3 am"
+    assert meant_appointment("friday at 9", "add the dentist friday at 9") == "friday at 9"
+    resolved = "2026-03-06T03:00:00+00:00"  # what the semantic stage read from the same words
+    assert meant_appointment(resolved, "could you add the dentist on friday at 3") == "2026-03-06T15:00:00+00:00"
+    assert meant_appointment(resolved, "add the dentist on friday at 3 am") == resolved
+    [added] = [c for c in built_in_commands() if c.name == "add_event"]
+    assert added.refine({"title": "the dentist", "time": "on friday at 3"}, "add the dentist on friday at 3")["time"] \
+        == "on friday at 3 pm"
 
 
 def test_without_the_calendar_extra_the_calendar_says_how_to_install_it(monkeypatch):

@@ -5,7 +5,7 @@ said as such, and an appointment "at 3" read as 3 in the afternoon."""
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from itertools import groupby
 from zoneinfo import ZoneInfo
 
@@ -78,6 +78,25 @@ def appointment_time(phrase: str, now: datetime) -> ResolvedTime | None:
             or HALF_OF_DAY.search(phrase)):
         return resolved
     return resolve_time_expression(f"{phrase} pm", now) or resolved
+
+
+def meant_appointment(time: str, text: str) -> str:
+    """The time argument as `appointment_time` reads it, so the arguments say when the event will be:
+    a phrase with a bare afternoon hour gains its "pm" ("friday at 3" -> "friday at 3 pm"), and a moment
+    the semantic stage resolved from such a phrase moves to that afternoon."""
+    try:
+        moment = datetime.fromisoformat(time)
+    except ValueError:
+        moment, phrase = None, time
+    else:
+        phrase = phrase_in(text) or ""
+    now = datetime.now(moment.tzinfo if moment is not None and moment.tzinfo else timezone.utc)
+    said, meant = resolve_time_expression(phrase, now), appointment_time(phrase, now)
+    if said is None or meant is None or meant.start.hour == said.start.hour:
+        return time
+    if moment is None:
+        return f"{phrase} pm"
+    return moment.replace(hour=meant.start.hour).isoformat() if moment.hour == said.start.hour else time
 
 
 def phrase_in(text: str) -> str | None:

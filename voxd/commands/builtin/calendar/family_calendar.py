@@ -19,8 +19,9 @@ from voxd.commands.api import Command, CommandRequest, CommandResponse, Paramete
 from voxd.commands.builtin import sentence_case, without_politeness
 from voxd.commands.builtin.calendar.caldav_access import (PASSWORD, URL, USERNAME, CalendarAccount, CalendarEvent,
                                                  CalendarUnavailable, add_to, events_between, move)
-from voxd.commands.builtin.calendar.calendar_speech import (agenda, appointment_time, clock_only, moment_from_value,
-                                                   on_day, phrase_in, spoken_when)
+from voxd.commands.builtin.calendar.calendar_speech import (
+    agenda, appointment_time, clock_only, meant_appointment, moment_from_value, on_day, phrase_in, spoken_when,
+)
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import ResolvedTime, find_time_expressions, is_time_expression, resolve_time_expression
 from voxd.language.numbers import parse_number
@@ -214,6 +215,8 @@ class AddEvent(CalendarCommand):
             return None
         if not calendar_said and not (isinstance(time, str) and clock_said(time)):
             return None
+        if isinstance(time, str):  # "friday at 3" is 3 pm in the arguments too, as the event is added
+            arguments = {**arguments, "time": meant_appointment(time, text)}
         return {**arguments, "title": title}
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
