@@ -68,8 +68,10 @@ PLUG_ABROAD = re.compile(r"^(?!.*\b(?:on|off)\b).*\b(?:plugs?|sockets?)\b")
 # A kind of device, not one named device: said in a room, it means that room's.
 KIND_OF_DEVICE = re.compile(r"\b(?:lights?|lamps?|heating|heater|radiators?|thermostat|temperature|fans?|ac|"
                             r"air con\w*|blinds|curtains|shades|shutters|tv|telly|television|music|speakers?|radio)\b")
-ROOMS = (r"upstairs|downstairs|everywhere|whole house|kitchen|lounge|living room|bedroom|bathroom|hall|hallway|"
-         r"landing|garden|office|study|den|dining room|nursery|porch|loft|attic|basement|cellar|conservatory|utility")
+# The rooms inside a house (the weather hands warmth asked of one to this command: weather.py, INDOORS).
+INDOOR_ROOMS = (r"kitchen|lounge|living room|bedroom|bathroom|hall|hallway|landing|office|study|den|dining room|"
+                r"nursery|loft|attic|basement|cellar|conservatory")
+ROOMS = rf"upstairs|downstairs|everywhere|whole house|garden|porch|utility|{INDOOR_ROOMS}"
 ROOM = re.compile(rf"\b(?:{ROOMS})\b")
 # A room of the home, said as one: "the kitchen", "in my office", "upstairs"; not a room word in
 # another place's name ("olive garden", "the post office", "city hall") or a workplace ("at the office").

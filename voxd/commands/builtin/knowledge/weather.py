@@ -23,6 +23,7 @@ from voxd.commands.api import (
     RequiredSecret,
 )
 from voxd.commands.builtin import sentence_case, spoken_day, spoken_number, without_politeness
+from voxd.commands.builtin.home.smart_home import INDOOR_ROOMS
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import PARTS_OF_DAY, is_time_expression
 from voxd.language.places import zone_name
@@ -76,9 +77,8 @@ class Conditions:
 
 # Inside the house, or a room of it: "how warm is it upstairs" asks a sensor of the home (smart_home's),
 # not the forecast. No weather sentence of CLINC train or val, the phrasebook or the dev rows says one.
-INDOORS = re.compile(r"\b(?:in here|inside|indoors|in the house|upstairs|downstairs|kitchen|lounge|living room|bedroom|"
-                     r"bathroom|hall|hallway|landing|office|study|den|dining room|nursery|loft|attic|basement|cellar|"
-                     r"conservatory|utility room|(?:\w+s )?room)\b")
+INDOORS = re.compile(rf"\b(?:in here|inside|indoors|in the house|upstairs|downstairs|{INDOOR_ROOMS}|utility room|"
+                     r"(?:\w+s )?room)\b")
 
 
 class GetWeather(Command):
