@@ -17,6 +17,7 @@ from voxd_node.agent import NodeAgent
 from voxd_node.audio_sinks import AudioSink
 from voxd_node.audio_sources import FRAME_BYTES, FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE, PacedSource
 from voxd_node.chimes import Chime, chime_samples
+from voxd_node.command_client import Reply
 
 TURN_TIMEOUT = 40.0
 NODE = contextvars.ContextVar("node", default="")  # which agent a log line comes from (set per agent task)
@@ -47,6 +48,7 @@ class Heard:
     first_reply_at: float | None = None
     reply_text: str | None = None
     transcript: str | None = None
+    routed_by: str | None = None  # the stage that chose the reply's command (the stream's reply frame says it)
     lines: list[str] = field(default_factory=list)
 
 
@@ -144,6 +146,12 @@ class BenchNode(NodeAgent):
         async with self.finished:
             self.conversations += 1
             self.finished.notify_all()
+
+    async def _converse(self, *args, **kwargs) -> Reply | None:
+        reply = await super()._converse(*args, **kwargs)
+        if reply is not None and isinstance(self._source, TurnSource):
+            self._source.heard.routed_by = reply.routed_by
+        return reply
 
     async def wait_for(self, count: int) -> bool:
         async with self.finished:

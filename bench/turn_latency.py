@@ -19,6 +19,9 @@ measured in the same run, turn by turn, with the engines' own time for each turn
   out) + TTS to the first audio of the reply's text, both asked right after the turn: "engines, prompt",
   the engines' own time of issue 24's ratios; printed apart (stt, tts), and whisper once more without
   the prompt ("engines", the ratios' engines until stop 32, printed beside them);
+- the ratios over all timed turns, and again over the turns a pre-routed or semantic command answered
+  (the stream's `routed_by`; issue 24's figure is for those: a turn whisper misheard that no stage
+  claims is answered "not understood"), the two printed one under the other (turn_figures.py);
 - cut off early: turns with a 300-600 ms pause inside the sentence whose end came before their last word;
 - two nodes: both hear the same command (the second 6 dB quieter); exactly one may answer. A node
   answers when it logs the server's `reply` (not any sound it plays: a timer ringing is no answer),
@@ -37,7 +40,6 @@ import logging
 import random
 import sys
 import time
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,13 +50,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "node"))
-from common import daemon, machine, percentile, warm  # noqa: E402
+from common import daemon, machine, warm  # noqa: E402
 from node_kit import clip, speech  # noqa: E402
 from voxd_node.audio_sources import SAMPLE_RATE  # noqa: E402
 from voxd_node.command_client import CommandClient  # noqa: E402
 from voxd_node.config import NodeConfig  # noqa: E402
 from voxd_node.pcm import decode_wav, encode_wav, resample  # noqa: E402
 from voxd_node.wake_word import WakeWordDetector  # noqa: E402
+from turn_figures import Engines, new_rows, print_rows, record  # noqa: E402
 from turn_kit import NODE, BenchNode, Heard, Stamps, TimedSink, Turn, TurnSource  # noqa: E402
 from voxd.commands.registry import load_commands  # noqa: E402
 from voxd.services.command_center.pipeline.vocabulary import build_prompt, command_sentences  # noqa: E402
@@ -168,21 +171,6 @@ class Bench:
         return Engines(stt, tts, await self.stt_ms(wav, PROMPT) or stt)
 
 
-@dataclass(frozen=True)
-class Engines:
-    stt: float
-    tts: float
-    stt_prompted: float
-
-    @property
-    def total(self) -> float:
-        return self.stt + self.tts
-
-    @property
-    def prompted(self) -> float:
-        return self.stt_prompted + self.tts
-
-
 def end_reason(heard: Heard) -> str:
     """Why the server ended a streamed turn (smart_turn, complete_command, silence_ceiling, ...)."""
     for line in heard.lines:
@@ -196,8 +184,7 @@ def ms(later: float | None, earlier: float | None) -> float | None:
 
 
 async def measure(bench: Bench, timed: list[Turn], paused: list[Turn], trials: int) -> None:
-    rows: dict[str, dict[str, list[float]]] = {path: defaultdict(list) for path in ("wav", "stream")}
-    missed, reasons = 0, {}
+    rows, missed, reasons = new_rows(), 0, {}
     for n, turn in enumerate(timed):
         for path in ("wav", "stream") if n % 2 == 0 else ("stream", "wav"):  # neither always goes first
             heard = await bench.say(path, turn)
@@ -212,41 +199,16 @@ async def measure(bench: Bench, timed: list[Turn], paused: list[Turn], trials: i
             row["wait to end_of_turn"].append(ms(heard.ended_at, heard.last_voiced_at))
             if path == "stream":
                 reasons[end_reason(heard)] = reasons.get(end_reason(heard), 0) + 1
-            kind = "one-word " if turn.one_word else ""
-            row[f"{kind}reply"].append(reply)
-            row[f"{kind}engines"].append(engines.total)
-            row[f"{kind}engines: stt"].append(engines.stt)
-            row[f"{kind}engines: stt, prompt"].append(engines.stt_prompted)
-            row[f"{kind}engines: tts"].append(engines.tts)
-            row[f"{kind}engines, prompt"].append(engines.prompted)
+            record(row, turn.one_word, reply, engines, heard.routed_by)
             print(f"  {path:6} {turn.label!r}: wait {wait:.0f} ms ({end_reason(heard)}), reply {reply:.0f} ms, engines "
                   f"{engines.total:.0f} ms (stt {engines.stt:.0f}, with the prompt {engines.stt_prompted:.0f}; tts "
-                  f"{engines.tts:.0f}) -> {heard.reply_text[:60]!r} (heard {heard.transcript!r})")
+                  f"{engines.tts:.0f}) -> {heard.reply_text[:60]!r} (heard {heard.transcript!r}; routed by "
+                  f"{heard.routed_by or '-'})")
     print(f"\nmachine: {machine()}; {len(timed)} turns per path, {missed} without a reply; "
           f"streamed turns ended by {reasons}")
-    for path, row in rows.items():
-        for name, values in row.items():
-            if values:
-                print(f"{path:6} {name:19} p50 {percentile(values, 0.5):6.0f} ms  p95 {percentile(values, 0.95):6.0f} ms"
-                      f"  (n={len(values)})")
-    for kind in ("reply", "one-word reply"):
-        if rows["stream"][kind] and rows["wav"][kind]:
-            print(ratios(kind, rows["stream"], rows["wav"]))
+    print_rows(rows)
     await cut_off(bench, paused)
     await two_nodes(bench, timed, trials)
-
-
-def ratios(kind: str, stream: dict[str, list[float]], wav: dict[str, list[float]]) -> str:
-    """Issue 24's ratios. The engines' own time is whisper as the server runs it for the turn, with the
-    household prompt it sends on both paths (docs/performance.md, issue 24, sixth stop); without the
-    prompt (stops 30-32's figure) beside it."""
-    engines = "engines" if kind == "reply" else "one-word engines"
-    p50, p95 = percentile(stream[kind], 0.5), percentile(stream[kind], 0.95)
-    prompted, bare = percentile(stream[engines + ", prompt"], 0.5), percentile(stream[engines], 0.5)
-    return (f"{kind}: stream p50 / engines p50 {p50 / prompted:.2f} (target <= 1.35), p95 / engines p50 "
-            f"{p95 / prompted:.2f} (target <= 1.6), stream p50 / wav p50 {p50 / percentile(wav[kind], 0.5):.2f} "
-            f"(target <= 0.6); the engines with whisper given no prompt: p50 / engines p50 {p50 / bare:.2f}, "
-            f"p95 / engines p50 {p95 / bare:.2f}")
 
 
 async def cut_off(bench: Bench, paused: list[Turn]) -> None:

@@ -9,7 +9,10 @@ import numpy as np
 from node_kit import RATE, StreamSocket, clip, heard, run_node, spoken_answer, stand_in_command_center, tone_wav
 from voxd_node.audio_sources import FRAME_BYTES
 from voxd_node.chimes import Chime
+from voxd_node.command_client import Reply
 from voxd_node.pcm import decode_wav
+from voxd_node.stream_client import ServerMessage
+from voxd_node.streamed_turn import Answer
 
 COMMAND = clip(0.5, "hey jarvis", 0.3, "what time is it", 2.0)
 FIRST, SECOND = tone_wav(300, 0.4), tone_wav(500, 0.3)
@@ -144,3 +147,12 @@ def test_a_server_without_the_stream_is_asked_once(tmp_path):
         assert len(command_center.received) == 2
         assert log.count("the command center does not stream turns") == 1
         assert log.count("reply: It is noon.") == 2
+
+
+def test_the_reply_keeps_the_stage_that_chose_its_command():
+    """The reply frame's `routed_by` (bench/turn_latency.py reports the turns a command answered apart)."""
+    for fields, routed_by in (({"routed_by": "pre_route"}, "pre_route"), ({}, None)):
+        answer = Answer(None, None, None, None)  # only the frames are read here
+        assert answer._handle(ServerMessage("reply", {"text": "Okay.", "listen": False, **fields})) is answer
+        assert answer._handle(ServerMessage("done")) == Reply(audio=b"", text="Okay.", transcript=None, listen=False,
+                                                              routed_by=routed_by)

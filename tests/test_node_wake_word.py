@@ -38,3 +38,29 @@ def test_stays_quiet_on_commands(detector, command):
 def test_unknown_model_lists_the_installed_ones():
     with pytest.raises(ConfigError, match="hey_jarvis.*okay_nabu|okay_nabu.*hey_jarvis"):
         WakeWordDetector("hey_computer", 0.5)
+
+
+def scores(detector: WakeWordDetector, samples: np.ndarray) -> list[float]:
+    pcm = samples.tobytes()
+    return [detector.process(pcm[i:i + FRAME_BYTES]).score for i in range(0, len(pcm) - FRAME_BYTES + 1, FRAME_BYTES)]
+
+
+def test_a_reset_hears_as_openwakewords_own_reset_does(detector):
+    """The reset puts back the state openWakeWord's reset reaches (8 s of silence, their features
+    computed) instead of computing it again: the same scores, frame by frame, after either."""
+    samples = clip(0.5, "hey jarvis", 1.0)
+    detector._refill()  # openWakeWord's own reset and its 8 s of silence
+    fresh = scores(detector, samples)
+    detector.reset()
+    assert np.allclose(scores(detector, samples), fresh, atol=1e-6)
+    assert max(fresh) >= detector.threshold
+
+
+def test_a_reset_computes_nothing(detector, monkeypatch):
+    """It runs at every wake word, while the turn is recorded: no features may be computed in it
+    (openWakeWord's own took 0.5-0.9 s of CPU here)."""
+    def computed(*args):
+        raise AssertionError("the reset ran openWakeWord's models")
+
+    monkeypatch.setattr(detector._features, "process_streaming", computed)
+    detector.reset()

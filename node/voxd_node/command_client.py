@@ -35,6 +35,9 @@ class Reply:
     # False when nothing understood the utterance (no stage claimed it and no model is configured):
     # a normal answer, spoken like any other (the audio says what voxd can do), never an error.
     understood: bool = True
+    # The stage that chose the command (pre_route, semantic, follow_up, llm; none: no command). The
+    # stream's reply frame says it; the WAV path's headers do not (None).
+    routed_by: str | None = None
 
 
 class CommandClient:

@@ -208,8 +208,10 @@ class Answer:
             self._transcript = str(fields.get("text", ""))
             log.info("heard: %s", self._transcript)
         elif message.kind == "reply":
+            routed_by = fields.get("routed_by")
             self._reply = Reply(audio=b"", text=str(fields.get("text", "")), transcript=self._transcript,
-                                listen=bool(fields.get("listen")), understood=fields.get("understood") is not False)
+                                listen=bool(fields.get("listen")), understood=fields.get("understood") is not False,
+                                routed_by=routed_by if isinstance(routed_by, str) else None)
             log.info("%s: %s", "reply" if self._reply.understood else "not understood; reply", self._reply.text)
         elif message.kind == "audio" and message.audio is not None:
             self._play(self._sink.play(message.audio))
