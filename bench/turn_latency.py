@@ -132,7 +132,7 @@ class Bench:
         counts = {node: self.agents[node].conversations + 1 for node, _ in nodes}
         heard = [self.sources[node].say(turn, volume) for node, volume in nodes]
         await asyncio.gather(*(self.agents[node].wait_for(count) for node, count in counts.items()))
-        await asyncio.sleep(0.7)  # the wake word's reset after a detection, in its worker thread
+        await asyncio.sleep(0.7)  # a breath between turns (until stop 34 also the wake word's reset, in a thread)
         if "timer" in turn.label:
             await self.cancel_timers()
         return heard
