@@ -46,8 +46,9 @@ class WakeWordDetector:
         here, several times that on a Pi, in the turn that follows the wake word (beside whisper where
         node and server share a CPU). Those features are the same every time, so they are computed once
         (at start-up) and each reset puts a copy back: microseconds."""
-        if self._fresh is None:
-            self._refill()
+        if self._fresh is None:  # the features of the 8 s are then computed at the next frame, after the turn
+            self._features.reset()
+            self._model.reset()
             return
         for part, state in self._fresh.items():
             for name, value in state.items():
@@ -55,7 +56,7 @@ class WakeWordDetector:
 
     def _refill(self) -> dict[str, dict[str, object]] | None:
         """openWakeWord's reset, paid at once (with one silent frame); its state after it, to put back
-        (None: this openWakeWord keeps its state under other names, and each reset pays again)."""
+        (None: this openWakeWord keeps its state under other names, and each reset is its own)."""
         self._features.reset()
         self._model.reset()
         self.process(SILENT_FRAME)
