@@ -48,11 +48,13 @@ OTHER_COMMANDS = re.compile(r"\b(?:timers?|shopping list|to ?do list|my recipes?
 # How things are at this moment: a report that arrives later is stale ("the current wait times at
 # chili's right now", "how busy ihop is around 5 pm", "if rooms are free from 1 to 2"), and whether a
 # place takes a booking is a question for the place; so are today's prices, tickets, flights and hotels
-# to book, and what is near the asker ("search online for pizza near me").
+# and cars to book, and what is near the asker ("search online for pizza near me"); rates, scores,
+# traffic and delays as they stand, and a country's visa rules and travel alerts (they change).
 THE_PRESENT = re.compile(r"\b(?:right now|currently|current|at the moment|today|tonight|busy|wait(?:ing)? times?|"
                          r"open|free|available|reservations?|bookings?|prices?|deals?|on sale|for sale|in stock|"
                          r"tickets?|flights?|hotels?|near me|nearby|nearest|closest|exchange rates?|interest rates?|"
-                         r"stocks?|share prices?|scores?|traffic|delayed|on time|visas?|passports?|travel (?:alerts?|advisor\w*))\b")
+                         r"stocks?|share prices?|scores?|traffic|delayed|on time|visas?|passports?|"
+                         r"travel (?:alerts?|advisor\w*)|car rentals?|rental cars?|rent a car)\b")
 
 
 def asks_for_research(said: str) -> bool:
@@ -84,8 +86,9 @@ OWN_AFFAIRS = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:i|we) (?!(?:want|would|
                          r"credit (?:score|limit|rating)|apr|rewards? points|routing number|pin|direct deposit|"
                          r"pto|paycheck|payday|status)\b")
 # What words mean, and how they are spelt or said in another language: a quick answer, not a report.
-WORDS_ASKED = re.compile(r"\b(?:meaning of|definition of|defin(?:e|es|ed)|synonyms?|antonyms?|rhymes? with|spell(?:ed|t|ing)?|"
-                         r"translat\w*|in (?:french|spanish|german|italian|chinese|japanese|russian))\b")
+WORDS_ASKED = re.compile(r"\b(?:meaning of|definition of|defin(?:e|es|ed)|synonyms?|antonyms?|rhymes? with|"
+                         r"spell(?:ed|t|ing)?|translat\w*|in (?:french|spanish|german|italian|chinese|japanese))\b")
+
 
 class DeepResearch(Command):
     name = "deep_research"
