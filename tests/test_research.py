@@ -321,6 +321,10 @@ def test_the_pipeline_claims_research_requests_by_template(said, topic):
     # a quick question of fact, answer_question's: no report days later
     "find out how many people live in china", "research who won the world cup in 1966",
     "look into where the amazon river starts",
+    # what the asker's bank or employer knows, said without "my"; what words mean; rates and travel rules now
+    "research the bank's options to order more checks", "find out how to cash out credit card points",
+    "research the definition of ubiquitous", "look into the meaning of life", "find out the exchange rate for the euro",
+    "find out if i need a visa for japan", "search online for the status of flight 223",
 ])
 def test_research_claims_nothing_else(said):
     context = RouteContext(datetime.now(timezone.utc), ZoneInfo("UTC"))

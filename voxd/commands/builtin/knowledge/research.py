@@ -48,10 +48,13 @@ OTHER_COMMANDS = re.compile(r"\b(?:timers?|shopping list|to ?do list|my recipes?
 # How things are at this moment: a report that arrives later is stale ("the current wait times at
 # chili's right now", "how busy ihop is around 5 pm", "if rooms are free from 1 to 2"), and whether a
 # place takes a booking is a question for the place; so are today's prices, tickets, flights and hotels
-# to book, and what is near the asker ("search online for pizza near me").
+# and cars to book, and what is near the asker ("search online for pizza near me"); rates, scores,
+# traffic and delays as they stand, and a country's visa rules and travel alerts (they change).
 THE_PRESENT = re.compile(r"\b(?:right now|currently|current|at the moment|today|tonight|busy|wait(?:ing)? times?|"
                          r"open|free|available|reservations?|bookings?|prices?|deals?|on sale|for sale|in stock|"
-                         r"tickets?|flights?|hotels?|near me|nearby|nearest|closest)\b")
+                         r"tickets?|flights?|hotels?|near me|nearby|nearest|closest|exchange rates?|interest rates?|"
+                         r"stocks?|share prices?|scores?|traffic|delayed|on time|visas?|passports?|"
+                         r"travel (?:alerts?|advisor\w*)|car rentals?|rental cars?|rent a car)\b")
 
 
 def asks_for_research(said: str) -> bool:
@@ -75,8 +78,17 @@ def research_topic(words: str | None, text: str) -> str | None:
 # answer to it. What is best, how to and why are research.
 QUICK_QUESTION = re.compile(r"^(?:who|when|where|what(?! (?:is |are )?the best)|how (?:many|much|old|tall|far|long|"
                             r"big|fast|often|high|deep|large|heavy|hot|cold))\b")
-# The asker's own things in a topic: "my account", "our booking", "i applied", "i owe".
-OWN_AFFAIRS = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:i|we) (?!(?:want|would|need|wonder)\b)\w+")
+# The asker's own things in a topic: "my account", "our booking", "i applied", "i owe"; and what only
+# the asker's bank, employer or card issuer knows, said without "my" ("options to order more checks",
+# "how to cash out card points", "the status of the transfer"): no web page holds it.
+OWN_AFFAIRS = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:i|we) (?!(?:want|would|need|wonder)\b)\w+|"
+                         r"\b(?:bank|banking|credit cards?|debit cards?|card points|checks|cheques|checkbook|"
+                         r"credit (?:score|limit|rating)|apr|rewards? points|routing number|pin|direct deposit|"
+                         r"pto|paycheck|payday|status)\b")
+# What words mean, and how they are spelt or said in another language: a quick answer, not a report.
+WORDS_ASKED = re.compile(r"\b(?:meaning of|definition of|defin(?:e|es|ed)|synonyms?|antonyms?|rhymes? with|"
+                         r"spell(?:ed|t|ing)?|translat\w*|in (?:french|spanish|german|italian|chinese|japanese))\b")
+
 
 class DeepResearch(Command):
     name = "deep_research"
@@ -109,7 +121,8 @@ class DeepResearch(Command):
         if super().declines(text) or not asks_for_research(said):
             return True
         topic = research_topic(None, text)
-        return topic is not None and any(pattern.search(topic) for pattern in (OWN_AFFAIRS, THE_PRESENT, QUICK_QUESTION))
+        return topic is not None and any(pattern.search(topic) for pattern in (OWN_AFFAIRS, THE_PRESENT, QUICK_QUESTION,
+                                                                 WORDS_ASKED))
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """The topic as written; without one ("look into it") it is asked for."""
