@@ -169,6 +169,23 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("set_reminder", "remind me in two hours to call mum", None),
     ("set_reminder", "remind me to mop by putting it on my to do list", "todo_list"),  # the list's
     ("set_reminder", "remind me to get eggs by adding them to the shopping list", "shopping_list"),
+    ("set_reminder", "is there a reminder set to clean the gutters", "list_reminders"),  # one already set
+    ("set_reminder", "did i set up a reminder to clean the bathroom", "list_reminders"),
+    ("set_reminder", "is it possible to set a reminder for friday", None),
+    ("forget", "forget my previous command", "stop"),  # the request dropped, no memory
+    ("forget", "actually forget that i don't need it", "stop"),
+    ("forget", "forget what i just said", "stop"),
+    ("forget", "forget that i'm vegetarian", None),
+    ("forget", "forget what i told you about my sister", None),
+    ("remember", "remember to add the laundry to my to do list", "todo_list"),  # a list named
+    ("remember", "note that we need milk on the shopping list", "shopping_list"),
+    ("remember", "remember that i like jazz", None),
+    ("get_date", "do i have anything scheduled for thursday the 14th", "calendar_events"),  # what is on it
+    ("get_date", "what's on my calendar for the 5th", "calendar_events"),
+    ("get_date", "add the dentist to my calendar for the 5th", None),  # a change, no reading
+    ("get_date", "what's the date next wednesday", None),
+    ("set_alarm", "set up an alarm to remind me to give my cat her medicine", "set_reminder"),  # a task
+    ("set_alarm", "set reminder for 2 pm", None),  # no task: CLINC's alarm
 ])
 def test_a_command_hands_what_another_does_to_it(name, text, handed):
     assert COMMANDS[name].hands_to(text) == handed
@@ -294,6 +311,8 @@ def test_stop_is_for_voxds_own_talk_not_for_stopping_other_things(text, declined
     ("check_timers", "how much time is left on the dryer"),  # smart_home's
     ("cancel_alarm", "turn off the smoke alarm"),  # the house's alarm
     ("add_event", "put the heating on at 6"),
+    ("forget", "forget that i don't need it"),  # stop's
+    ("remember", "remember that i need to call the bank, put it on my to do list"),  # the list's
 ])
 def test_a_template_leaves_what_another_command_does(name, text):
     assert COMMANDS[name].pre_route(text, CONTEXT) is None
