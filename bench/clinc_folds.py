@@ -122,6 +122,7 @@ def in_domain_folds(route: InProcess, loaded: set[str], k: int, show: bool) -> N
     rows = [q for q in queries("train") if expected(q.intent, loaded)]
     kept = {command.name: command.examples for command in route.commands}
     old, total = route.router, Counter[str]()
+    old.embedder.vectors.update(zip(old.sentences, old.vectors))  # the examples are embedded once
     for fold in range(k):
         measured = [q for i, q in enumerate(rows) if i % k == fold]
         gone = {plain(q.text) for q in measured}

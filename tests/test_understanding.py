@@ -186,6 +186,9 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("get_date", "what's the date next wednesday", None),
     ("set_alarm", "set up an alarm to remind me to give my cat her medicine", "set_reminder"),  # a task
     ("set_alarm", "set reminder for 2 pm", None),  # no task: CLINC's alarm
+    ("list_reminders", "new reminder, please", "set_reminder"),  # one asked for
+    ("list_reminders", "make a reminder for me to call the plumber", "set_reminder"),
+    ("list_reminders", "did i set up a reminder to clean the bathroom", None),  # asked after
 ])
 def test_a_command_hands_what_another_does_to_it(name, text, handed):
     assert COMMANDS[name].hands_to(text) == handed

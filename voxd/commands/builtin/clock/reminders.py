@@ -64,6 +64,12 @@ ON_A_LIST = re.compile(r"\b(?:on|to|onto|in|into) (?:my|the|our) (?:current |dai
                        r"|\b(?:on|to|onto|in|into) (?:my|the|our|a) list of (?:things to do|chores|tasks|housework|jobs)\b")
 
 
+# Asking for a reminder in the words of the reading's examples: "new reminder, please", "make a reminder
+# for me". A question ("did i set up a reminder to clean the bathroom") reads them.
+ASKS_FOR_ONE = re.compile(r"^(?:(?:please|can you|could you|will you|would you|i want to|i need to|i would like to) )*"
+                          r"(?:set|create|add|make|schedule|put)\b.*\breminders?\b|\b(?:new|another) reminder\b")
+
+
 def on_a_list(said: str) -> str | None:
     """The list command a task put on a named household list is for (ON_A_LIST), else None."""
     listed = ON_A_LIST.search(said)
@@ -218,6 +224,11 @@ class ListReminders(Command):
         "(list|show me|tell me|read) [all] [of] my reminders",
         "(do i have|have i got|are there) any reminders [set|today|tomorrow]",
     )
+
+    def hands_to(self, text: str) -> str | None:
+        """A reminder asked for (ASKS_FOR_ONE) is set_reminder's, unless asked after (ASKS_AFTER_REMINDERS)."""
+        said = normalize_utterance(text)
+        return "set_reminder" if ASKS_FOR_ONE.search(said) and not ASKS_AFTER_REMINDERS.search(said) else None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """A reminder named, or the things the user wanted to remember."""
