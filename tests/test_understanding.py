@@ -152,6 +152,7 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("todo_list", "make sure to put extra paint on the list", "shopping_list"),  # "the list" alone
     ("todo_list", "add buy a gift for mum to my to do list", None),  # the to-do list named
     ("todo_list", "add dishes to my list", None),  # neither list named: the nearest stays
+    ("shopping_list", "add grocery shopping to my list of things to do", "todo_list"),  # the list named wins
     ("shopping_list", "what chores are on my list", "todo_list"),
     ("shopping_list", "put washing the car on my chores list", "todo_list"),
     ("shopping_list", "add eggs to the shopping list and a task", None),  # both named
