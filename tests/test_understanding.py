@@ -29,6 +29,7 @@ def stands(name: str, text: str) -> bool:
 @pytest.mark.parametrize("name, text", [
     ("cancel_alarm", "turn off the smoke alarm it keeps beeping"),  # the house's alarm, not voxd's
     ("set_alarm", "is the burglar alarm set"),
+    ("add_recipe_to_shopping_list", "make sure walnuts are on my shopping list"),  # an item, no dish
     ("shopping_list", "clear my calendar for friday"),
     ("shopping_list", "erase all of it"),
     ("shopping_list", "i need to transfer my 401 k"),  # a deed, not a thing to buy
@@ -72,6 +73,8 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
 
 @pytest.mark.parametrize("name, text", [
     ("shopping_list", "what's on the list"),
+    ("add_recipe_to_shopping_list", "we're making lasagne, put what we need on the shopping list"),
+    ("add_recipe_to_shopping_list", "stick the pancake stuff on the shopping list"),
     ("shopping_list", "we need eggs"),
     ("shopping_list", "we need to get more milk"),
     ("shopping_list", "what do we need from the shops"),
