@@ -11,7 +11,10 @@ CLINC's own out-of-scope queries ("oos", never in the phrasebook), and all of va
 rebuilt with the other folds' oos queries as one more out-of-scope kind and measured on the fold:
 what teaching CLINC's out-of-scope queries would buy, free of the queries it learnt. The in-domain
 side of val is reported beside it, so a fold's gain is never bought with val's right answers.
-`--show` prints each claimed query (train and val only; test is never read here).
+`--in-domain K` measures the other side the same way: train's in-domain sentences are the crowd
+phrasebook's examples, so each of K folds is measured with the router refitted on the examples
+without it (its wrong commands by kind: which command took which intent, and by which stage).
+`--show` prints each claimed query and each wrong command (train and val only; test is never read).
 """
 
 from __future__ import annotations
@@ -43,8 +46,10 @@ def held_out(loaded: set[str]) -> list[Query]:
             if not expected(q.intent, loaded) and plain(q.text) not in known]
 
 
-def measure(route: InProcess, rows: list[Query], loaded: set[str], show: bool) -> Counter[str]:
-    """Route `rows`; count claims by command, stage and kind, and return the outcomes."""
+def measure(route: InProcess, rows: list[Query], loaded: set[str], show: bool,
+            counted: str = "claimed") -> Counter[str]:
+    """Route `rows`; count the `counted` outcomes (claims, or wrong commands) by command, stage and
+    kind, and return the outcomes."""
     kinds = parameter_kinds()
     route.prepare([q.text for q in rows])
     outcomes: Counter[str] = Counter()
@@ -54,15 +59,15 @@ def measure(route: InProcess, rows: list[Query], loaded: set[str], show: bool) -
         answer = route(query.text)
         outcome = judge(query, answer, loaded, kinds)
         outcomes[outcome] += 1
-        if outcome == "claimed":
+        if outcome == counted:
             by_command[f"{answer.command} ({answer.stage})"] += 1
             by_kind[query.intent] += 1
             if show:
                 print(f"  {query.split:5} {answer.stage:9} {query.intent:22} {query.text!r} -> {answer.command} "
                       f"{answer.arguments}")
     print(f"  outcomes: {dict(outcomes)}")
-    print("  claimed by: " + ", ".join(f"{k} {n}" for k, n in by_command.most_common()))
-    print("  claimed, by kind: " + ", ".join(f"{k} {n}" for k, n in by_kind.most_common()))
+    print(f"  {counted} by: " + ", ".join(f"{k} {n}" for k, n in by_command.most_common()))
+    print(f"  {counted}, by kind: " + ", ".join(f"{k} {n}" for k, n in by_kind.most_common()))
     return outcomes
 
 
@@ -108,15 +113,45 @@ def folds(route: InProcess, rows: list[Query], loaded: set[str], k: int, how: st
     measure(route, [q for q in rows if q.intent != OUT_OF_SCOPE], loaded, show)
 
 
+def in_domain_folds(route: InProcess, loaded: set[str], k: int, show: bool) -> None:
+    """Train's in-domain sentences in `k` folds, each measured with the router refitted on every
+    command's examples less the fold's sentences (as if the crowd had not written them)."""
+    from voxd.commands.phrasebook import out_of_scope_kinds
+    from voxd.services.command_center.pipeline.semantic import SemanticRouter
+
+    rows = [q for q in queries("train") if expected(q.intent, loaded)]
+    kept = {command.name: command.examples for command in route.commands}
+    old, total = route.router, Counter[str]()
+    old.embedder.vectors.update(zip(old.sentences, old.vectors))  # the examples are embedded once
+    for fold in range(k):
+        measured = [q for i, q in enumerate(rows) if i % k == fold]
+        gone = {plain(q.text) for q in measured}
+        for command in route.commands:
+            command.examples = tuple(t for t in kept[command.name] if plain(t) not in gone)
+        print(f"\n== in-domain fold {fold + 1}/{k}: {len(measured)} train sentences held out")
+        route.router = SemanticRouter(route.commands, old.embedder, old.threshold, old.margin,
+                                      broad_threshold=old.broad_threshold, out_of_scope=out_of_scope_kinds(loaded))
+        total += measure(route, measured, loaded, show, counted="wrong_command")
+    for command in route.commands:
+        command.examples = kept[command.name]
+    route.router = old
+    print(f"\n== all in-domain folds: {dict(total)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folds", type=int, default=0)
     parser.add_argument("--teach", choices=("kind", "split"), default="split",
                         help="--folds: the oos queries as one out-of-scope kind, or questions to answer_question")
+    parser.add_argument("--in-domain", type=int, default=0, metavar="K",
+                        help="train's in-domain sentences held out in K folds: wrong commands by kind")
     parser.add_argument("--show", action="store_true")
     args = parser.parse_args()
     route = InProcess()
     loaded = {c.name for c in route.commands}
+    if args.in_domain:
+        in_domain_folds(route, loaded, args.in_domain, args.show)
+        return
     rows = held_out(loaded)
     if args.folds:
         folds(route, rows, loaded, args.folds, args.teach, args.show)

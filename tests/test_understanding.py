@@ -29,6 +29,7 @@ def stands(name: str, text: str) -> bool:
 @pytest.mark.parametrize("name, text", [
     ("cancel_alarm", "turn off the smoke alarm it keeps beeping"),  # the house's alarm, not voxd's
     ("set_alarm", "is the burglar alarm set"),
+    ("add_recipe_to_shopping_list", "make sure walnuts are on my shopping list"),  # an item, no dish
     ("shopping_list", "clear my calendar for friday"),
     ("shopping_list", "erase all of it"),
     ("shopping_list", "i need to transfer my 401 k"),  # a deed, not a thing to buy
@@ -72,6 +73,8 @@ def test_a_claim_without_what_the_command_acts_on_does_not_stand(name, text):
 
 @pytest.mark.parametrize("name, text", [
     ("shopping_list", "what's on the list"),
+    ("add_recipe_to_shopping_list", "we're making lasagne, put what we need on the shopping list"),
+    ("add_recipe_to_shopping_list", "stick the pancake stuff on the shopping list"),
     ("shopping_list", "we need eggs"),
     ("shopping_list", "we need to get more milk"),
     ("shopping_list", "what do we need from the shops"),
@@ -152,6 +155,7 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("todo_list", "make sure to put extra paint on the list", "shopping_list"),  # "the list" alone
     ("todo_list", "add buy a gift for mum to my to do list", None),  # the to-do list named
     ("todo_list", "add dishes to my list", None),  # neither list named: the nearest stays
+    ("shopping_list", "add grocery shopping to my list of things to do", "todo_list"),  # the list named wins
     ("shopping_list", "what chores are on my list", "todo_list"),
     ("shopping_list", "put washing the car on my chores list", "todo_list"),
     ("shopping_list", "add eggs to the shopping list and a task", None),  # both named
@@ -169,6 +173,26 @@ def test_a_claim_with_what_the_command_acts_on_stands(name, text):
     ("set_reminder", "remind me in two hours to call mum", None),
     ("set_reminder", "remind me to mop by putting it on my to do list", "todo_list"),  # the list's
     ("set_reminder", "remind me to get eggs by adding them to the shopping list", "shopping_list"),
+    ("set_reminder", "is there a reminder set to clean the gutters", "list_reminders"),  # one already set
+    ("set_reminder", "did i set up a reminder to clean the bathroom", "list_reminders"),
+    ("set_reminder", "is it possible to set a reminder for friday", None),
+    ("forget", "forget my previous command", "stop"),  # the request dropped, no memory
+    ("forget", "actually forget that i don't need it", "stop"),
+    ("forget", "forget what i just said", "stop"),
+    ("forget", "forget that i'm vegetarian", None),
+    ("forget", "forget what i told you about my sister", None),
+    ("remember", "remember to add the laundry to my to do list", "todo_list"),  # a list named
+    ("remember", "note that we need milk on the shopping list", "shopping_list"),
+    ("remember", "remember that i like jazz", None),
+    ("get_date", "do i have anything scheduled for thursday the 14th", "calendar_events"),  # what is on it
+    ("get_date", "what's on my calendar for the 5th", "calendar_events"),
+    ("get_date", "add the dentist to my calendar for the 5th", None),  # a change, no reading
+    ("get_date", "what's the date next wednesday", None),
+    ("set_alarm", "set up an alarm to remind me to give my cat her medicine", "set_reminder"),  # a task
+    ("set_alarm", "set reminder for 2 pm", None),  # no task: CLINC's alarm
+    ("list_reminders", "new reminder, please", "set_reminder"),  # one asked for
+    ("list_reminders", "make a reminder for me to call the plumber", "set_reminder"),
+    ("list_reminders", "did i set up a reminder to clean the bathroom", None),  # asked after
 ])
 def test_a_command_hands_what_another_does_to_it(name, text, handed):
     assert COMMANDS[name].hands_to(text) == handed
@@ -294,6 +318,8 @@ def test_stop_is_for_voxds_own_talk_not_for_stopping_other_things(text, declined
     ("check_timers", "how much time is left on the dryer"),  # smart_home's
     ("cancel_alarm", "turn off the smoke alarm"),  # the house's alarm
     ("add_event", "put the heating on at 6"),
+    ("forget", "forget that i don't need it"),  # stop's
+    ("remember", "remember that i need to call the bank, put it on my to do list"),  # the list's
 ])
 def test_a_template_leaves_what_another_command_does(name, text):
     assert COMMANDS[name].pre_route(text, CONTEXT) is None

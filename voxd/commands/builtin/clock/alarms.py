@@ -31,6 +31,9 @@ OTHER_ALARMS = re.compile(r"\b(?:smoke|fire|car|burglar|house|security|intruder|
 # Undoing an alarm: no CLINC alarm sentence of train or val, no set_alarm example or dev row says one.
 UNSETTING = re.compile(r"\b(?:cancel|delete|remove|turn off|switch off|shut off|get rid of|scrap|clear|"
                        r"(?:do not|dont) (?:need to )?(?:wake|get) (?:me|us)|(?:do not|dont) need (?:an|the|my) alarm)\b")
+# A reminder of a task asked for with an alarm's words: "set up an alarm to remind me to give the cat her
+# medicine" is set_reminder's ("set reminder for 2 pm", with no task, stays an alarm, as CLINC says).
+REMINDING = re.compile(r"\bremind(?:er)? (?:me |us )?(?:to|about|that|of)\b")
 WAKE_AFTER = re.compile(r"\bin (?:(?:a|an|half|\w+|\d+) )*?(?:seconds?|minutes?|mins?|hours?|hrs?)\b")
 TIME_HINT = "the time as said ('7am', '6:30 tomorrow', 'monday at 7')"
 NO_ALARMS = "You don't have any alarms set."
@@ -92,10 +95,13 @@ class SetAlarm(Command):
 
     def hands_to(self, text: str) -> str | None:
         """A length of time with no alarm named is a timer's; a cancelling verb or "don't wake me"
-        (UNSETTING) is cancel_alarm's: "switch off the 7 o'clock alarm" sits among the settings."""
+        (UNSETTING) is cancel_alarm's: "switch off the 7 o'clock alarm" sits among the settings; a
+        task to be reminded of with an alarm named (REMINDING) is set_reminder's."""
         said = normalize_utterance(text)
         if UNSETTING.search(said):
             return "cancel_alarm"
+        if REMINDING.search(said) and names_an_alarm(said) and not re.search(r"\bwake\b", said):
+            return "set_reminder"
         return "set_timer" if WAKE_AFTER.search(said) and not re.search(r"\balarms?\b", said) else None
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:

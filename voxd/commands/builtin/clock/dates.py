@@ -25,6 +25,13 @@ NAMES = {*WEEKDAYS, *MONTHS}
 # The asker's own days, which no calendar of holidays knows: payday, a day off, my next shift.
 OWN_DAY = re.compile(r"\bpay ?day|\bdays? off\b|\b(?:my|our) (?:next )?(?:day|shift|vacation|leave)s?\b")
 ASKED_OF = "[please] [(can|could) you tell me|do you know|tell me]"
+# What is on a day, not which day it is: "what's on my calendar for the 5th", "do i have anything
+# scheduled on thursday the 14th", "is my day open for march 4th" are the family calendar's.
+CALENDAR_ASKED = re.compile(
+    r"\b(?:my|our|the family|the household) (?:calendar|schedule|agenda|diary|planner|appointments|meetings|events|plans)\b"
+    r"|\b(?:anything|something|appointments?|meetings?|events?) (?:scheduled|planned|booked)\b")
+# ... read, not changed: "add the dentist to my calendar for the 5th" is no reading (calendar_update).
+CHANGING = re.compile(r"\b(?:add|put|create|book|cancel|remove|delete|move|change|reschedule|clear)\b")
 
 
 def spoken_date(day: date, today: date, country: str | None, year: bool = False) -> str:
@@ -75,6 +82,14 @@ class GetDate(Command):
         if day and "how long" in normalize_utterance(text):
             refined["ask"] = "days_until"
         return {**refined, "day": day} if day else refined
+
+    def hands_to(self, text: str) -> str | None:
+        """What is on a day of the household's calendar (CALENDAR_ASKED) is calendar_events', unless
+        it asks after a day of the asker's own (OWN_DAY), which `stands` judges, or changes it."""
+        said = normalize_utterance(text)
+        if not CALENDAR_ASKED.search(said) or OWN_DAY.search(said) or CHANGING.search(said):
+            return None
+        return "calendar_events"
 
     def stands(self, arguments: dict[str, Any], text: str) -> bool:
         """A semantic claim on a day of the asker's own affairs ("when is payday", "the date of my

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
+from voxd.commands.builtin.clock.reminders import on_a_list
 from voxd.commands.builtin.kitchen.list_items import Added, ListItems, Removed, item_key
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.items import is_every_item, is_placeholder, split_items, words_of
@@ -203,12 +204,16 @@ class HouseholdList(Command):
         """The help when voxd's abilities are asked after (ABILITIES_ASKED); a reminder when one is
         asked for and no list named (REMINDER_ASKED); the other list when the sentence names it and
         not this one: the two lists' examples share their verbs ("put ... on my list"), so "i'm out
-        of cleaning supplies, remind me on my list" was nearest the to-do list's."""
+        of cleaning supplies, remind me on my list" was nearest the to-do list's. A list named as
+        where the task goes (`on_a_list`) wins over an item's words ("add grocery shopping to my list
+        of things to do")."""
         said = normalize_utterance(text)
         if ABILITIES_ASKED.search(said):
             return "help"
         if REMINDER_ASKED.search(said) and not LIST_WORDS.search(said):
             return "set_reminder"
+        if (listed := on_a_list(said)) is not None:  # the list named as where it goes: "to my list of things to do"
+            return None if listed == self.name else listed
         return self.sibling if self.sibling_named.search(said) and not self.named.search(said) else None
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:

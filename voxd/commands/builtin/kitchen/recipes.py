@@ -43,6 +43,10 @@ NUTRITION = re.compile(r"\b(?:nutri\w*|calories?|how much (?:fat|protein|sugar|s
 READING_WORDS = re.compile(r"\b(?:recipes?|steps?|next|again|repeat|back|before|previous|last|first|ingredients?|"
                            r"method|instructions?|read|make|making|cook\w*|bake|baking|roast\w*|start|begin|go on|"
                            r"keep going|continue|carry on|then|after that|now|how|directions?|goes in|one more time)\b")
+# A recipe's shopping asked for: its ingredients or all a dish needs ("the stuff for the risotto", "we're
+# making lasagne"). Items alone ("make sure walnuts are on my shopping list") are the list's.
+FOR_A_DISH = re.compile(r"\b(?:recipes?|ingredients?|everything|all (?:of )?it|it all|stuff|things|bits|whatever|needs|"
+                        r"needed|what (?:i|we|you) (?:will |would |)?need|making|make(?! sure)|cook\w*|doing|shop(?:ping)? for)\b")
 VOXDS_OWN_WORDS = re.compile(r"\b(?:spell\w*|you said|you just said|(?:last|your) (?:response|answer))\b")
 
 
@@ -224,6 +228,11 @@ class AddRecipeToShoppingList(RecipeCommand):
         "[please] (add|put) [the] {title} (ingredients|recipe) (to|on|onto) [my|the|our] (shopping|grocery) list",
     )
     examples = phrasebook("add_recipe_to_shopping_list")
+
+    def stands(self, arguments: dict[str, Any], text: str) -> bool:
+        """A semantic claim needs a recipe's shopping asked for (FOR_A_DISH): "add pasta sauce to my
+        shopping list" near "add the pasta ingredients to the list" is one item, the list's."""
+        return FOR_A_DISH.search(text.lower()) is not None
 
     async def run(self, request: CommandRequest, book: RecipeBook, title: str) -> CommandResponse:
         recipe = await book.find(title)

@@ -11,7 +11,7 @@ import re
 from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
-from voxd.commands.builtin.clock.reminders import MEANT_TO_REMEMBER, NOT_TO_FORGET
+from voxd.commands.builtin.clock.reminders import MEANT_TO_REMEMBER, NOT_TO_FORGET, on_a_list
 from voxd.commands.builtin.kitchen.lists import as_written
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.items import is_placeholder
@@ -23,6 +23,14 @@ NOT_A_FACT = re.compile(r"(?:to|when|what|where|who|how|why|if|whether|it|that|t
 # name") unless it only stands for a fact to come ("can you remember something for me").
 RECALLING = re.compile(r"^(?:please )?(?:can|could|would|will) you (?:please )?remember (?!that )")
 UNKNOWN_SPEAKER = "I don't know who is speaking, so I can't keep memories for you."
+# The request itself dropped, not a memory: "forget my previous command", "actually forget that i don't
+# need it", "forget what i just said" are stop's (CLINC's cancel); "forget what i told you about my
+# sister" and "forget that i'm vegetarian" name a memory.
+DROPS_THE_REQUEST = re.compile(
+    r"^(?:(?:actually|oh|no|okay|ok|please|just|you can|can you) )*forget (?:about )?"
+    r"(?:(?:it|that|this)(?: (?:i|we) (?:do not|dont|no longer) (?:need|want) (?:it|that|this)| any ?more| now)*$"
+    r"|(?:my|the|that|this|your) (?:previous |last |earlier |current )?(?:command|request|question|order|instruction)s?\b"
+    r"|(?:what|everything) i (?:just )?(?:said|asked)(?: for| you)?$)")
 
 
 class MemoryCommand(Command):
@@ -88,6 +96,17 @@ class Remember(MemoryCommand):
         "(for future reference|just so you know) {content}",
     )
 
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """A sentence another command takes (`hands_to`) is given up by the template too."""
+        return None if self.hands_to(text) else super().refine(arguments, text)
+
+    def hands_to(self, text: str) -> str | None:
+        """A task put on a named household list ("remember to add the laundry to my to do list",
+        "note that we need milk on the shopping list") is the list's, as set_reminder hands it; only
+        when asked with remember's words, which `stands` needs for a claim anyway."""
+        said = normalize_utterance(text)
+        return on_a_list(said) if self.asking.search(said) else None
+
     async def change(self, memories: SpeakerMemories, words: str) -> str:
         await memories.add(words)
         return "Okay, I'll remember that."
@@ -112,10 +131,17 @@ class Forget(MemoryCommand):
         "{content_match}",
     )
 
+    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """A sentence another command takes (`hands_to`) is given up by the template too."""
+        return None if self.hands_to(text) else super().refine(arguments, text)
+
     def hands_to(self, text: str) -> str | None:
         """What the person wanted not to forget is a reminder, not a memory to drop: "what things did
-        i not want to forget" reads them, "don't let me forget to check the steak" sets one."""
+        i not want to forget" reads them, "don't let me forget to check the steak" sets one; the
+        request itself dropped (DROPS_THE_REQUEST) is stop's."""
         said = normalize_utterance(text)
+        if DROPS_THE_REQUEST.search(said):
+            return "stop"
         if MEANT_TO_REMEMBER.search(said):
             return "list_reminders"
         return "set_reminder" if NOT_TO_FORGET.search(said) else None
