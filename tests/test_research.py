@@ -303,6 +303,7 @@ def test_the_command_starts_a_job_only_when_it_can_be_delivered(site):
     ("could you find out about solar panels please", "solar panels"),
     ("find out how to get rid of mould in the bathroom", "how to get rid of mould in the bathroom"),
     ("Search the web for dog-friendly beaches in Cornwall", "dog-friendly beaches in Cornwall"),
+    ("research the best credit cards for travel", "the best credit cards for travel"),  # not the asker's card
 ])
 def test_the_pipeline_claims_research_requests_by_template(said, topic):
     turn = asyncio.run(make_pipeline(speech=FakeSpeech(heard=said, voice=KIM)).run(
