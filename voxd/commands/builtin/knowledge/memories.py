@@ -46,7 +46,10 @@ class MemoryCommand(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """Words that are no fact give the utterance up: "remember to buy milk" is a reminder,
         "forget about it" means stop. Words that only stand for a fact not yet said ("remember
-        something for me") leave it to be asked for."""
+        something for me") leave it to be asked for. A sentence another command takes (`hands_to`)
+        is given up by a template too."""
+        if self.hands_to(text):
+            return None
         words = arguments.get(self.slot)
         if words is not None and NOT_A_FACT.match(words):
             return None
@@ -96,10 +99,6 @@ class Remember(MemoryCommand):
         "(for future reference|just so you know) {content}",
     )
 
-    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """A sentence another command takes (`hands_to`) is given up by the template too."""
-        return None if self.hands_to(text) else super().refine(arguments, text)
-
     def hands_to(self, text: str) -> str | None:
         """A task put on a named household list ("remember to add the laundry to my to do list",
         "note that we need milk on the shopping list") is the list's, as set_reminder hands it; only
@@ -130,10 +129,6 @@ class Forget(MemoryCommand):
         "[please] [you can] (forget|wipe|erase|delete) (what|everything) (i told you|i said|you know) about "
         "{content_match}",
     )
-
-    def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
-        """A sentence another command takes (`hands_to`) is given up by the template too."""
-        return None if self.hands_to(text) else super().refine(arguments, text)
 
     def hands_to(self, text: str) -> str | None:
         """What the person wanted not to forget is a reminder, not a memory to drop: "what things did
