@@ -16,6 +16,7 @@ from voxd.commands.builtin.clock.alarms import REPEAT, which_days
 from voxd.commands.builtin.clock.reminder_book import (
     SCOPE, Reminder, change_reminders, new_id, pending, stored_reminders,
 )
+from voxd.commands.builtin.kitchen.lists import on_a_list
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.dates import REMINDER_HOUR
 from voxd.language.reminders import reminder_task
@@ -57,23 +58,10 @@ ASKS_AFTER_REMINDERS = re.compile(
     r"remind me (?:to|at|in|on|about))\b)(?!.*\b(?:to|you|please|and|then|can|could|would|will) set\b)"
     r".*\breminders?\b")
 
-# A household list named as where the task goes: "remind me to mop later by putting it on my to do
-# list" is the list's (none of CLINC's reminder_update sentences, nor the dev rows', names one).
-ON_A_LIST = re.compile(r"\b(?:on|to|onto|in|into) (?:my|the|our) (?:current |daily |weekly )?(?:(?P<shopping>shopping|"
-                       r"grocery|groceries)|to do|todo|tasks?|chores?) list\b"
-                       r"|\b(?:on|to|onto|in|into) (?:my|the|our|a) list of (?:things to do|chores|tasks|housework|jobs)\b")
-
-
 # Asking for a reminder in the words of the reading's examples: "new reminder, please", "make a reminder
 # for me". A question ("did i set up a reminder to clean the bathroom") reads them.
 ASKS_FOR_ONE = re.compile(r"^(?:(?:please|can you|could you|will you|would you|i want to|i need to|i would like to) )*"
                           r"(?:set|create|add|make|schedule|put)\b.*\breminders?\b|\b(?:new|another) reminder\b")
-
-
-def on_a_list(said: str) -> str | None:
-    """The list command a task put on a named household list is for (ON_A_LIST), else None."""
-    listed = ON_A_LIST.search(said)
-    return None if listed is None else "shopping_list" if listed["shopping"] else "todo_list"
 
 
 def names_a_reminder(text: str) -> bool:
@@ -155,7 +143,7 @@ class SetReminder(Command):
 
     def hands_to(self, text: str) -> str | None:
         """A question about the reminders reads them (ASKS_AFTER_REMINDERS); a task put on a list
-        is the list's (ON_A_LIST); a length of time with no task ("remind me in two hours") is a timer, as the module says."""
+        is the list's (`on_a_list`); a length of time with no task ("remind me in two hours") is a timer, as the module says."""
         said = normalize_utterance(text)
         if ASKS_AFTER_REMINDERS.search(said):
             return "list_reminders"
@@ -166,8 +154,8 @@ class SetReminder(Command):
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """"every sunday at 8 pm": a weekday after "every" repeats weekly. A bare hour from 1 to 7
         is the afternoon's in the arguments too, not only when the reminder is set
-        (`reminder_moment`): "remind me at 3 to fetch the kids" answers with 3 pm. A task put on a list (ON_A_LIST) is not claimed."""
-        if ON_A_LIST.search(normalize_utterance(text)):
+        (`reminder_moment`): "remind me at 3 to fetch the kids" answers with 3 pm. A task put on a list (`on_a_list`) is not claimed."""
+        if on_a_list(normalize_utterance(text)):
             return None
         if arguments.get("repeat") is None and re.search(r"\bevery (?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
                                                          normalize_utterance(text)):

@@ -13,7 +13,6 @@ from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter
 from voxd.commands.builtin import sentence_case, spoken_list
-from voxd.commands.builtin.clock.reminders import on_a_list
 from voxd.commands.builtin.kitchen.list_items import Added, ListItems, Removed, item_key
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.items import is_every_item, is_placeholder, split_items, words_of
@@ -172,6 +171,19 @@ def list_templates(noun: str, also: str = "", carrying: str = "") -> tuple[str, 
         f"[please] (read|show|tell) [me] {the_list} [please]",
         f"what do (i|we) have on {the_list}",
     )
+
+
+# A household list named as where the task goes: "remind me to mop later by putting it on my to do
+# list" is the list's (none of CLINC's reminder_update sentences, nor the dev rows', names one).
+ON_A_LIST = re.compile(r"\b(?:on|to|onto|in|into) (?:my|the|our) (?:current |daily |weekly )?(?:(?P<shopping>shopping|"
+                       r"grocery|groceries)|to do|todo|tasks?|chores?) list\b"
+                       r"|\b(?:on|to|onto|in|into) (?:my|the|our|a) list of (?:things to do|chores|tasks|housework|jobs)\b")
+
+
+def on_a_list(said: str) -> str | None:
+    """The list command a task put on a named household list is for (ON_A_LIST), else None."""
+    listed = ON_A_LIST.search(said)
+    return None if listed is None else "shopping_list" if listed["shopping"] else "todo_list"
 
 
 class HouseholdList(Command):

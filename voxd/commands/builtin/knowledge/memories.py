@@ -11,8 +11,8 @@ import re
 from typing import Any, ClassVar
 
 from voxd.commands.api import Command, CommandRequest, CommandResponse, Parameter, SpeakerMemories
-from voxd.commands.builtin.clock.reminders import MEANT_TO_REMEMBER, NOT_TO_FORGET, on_a_list
-from voxd.commands.builtin.kitchen.lists import as_written
+from voxd.commands.builtin.clock.reminders import MEANT_TO_REMEMBER, NOT_TO_FORGET
+from voxd.commands.builtin.kitchen.lists import as_written, on_a_list
 from voxd.commands.phrasebook import phrasebook
 from voxd.language.items import is_placeholder
 from voxd.language.templates import normalize_utterance

@@ -89,6 +89,8 @@ OWN_AFFAIRS = re.compile(r"\b(?:my|our|mine|ours)\b|\b(?:i|we) (?!(?:want|would|
 WORDS_ASKED = re.compile(r"\b(?:meaning of|definition of|defin(?:e|es|ed)|synonyms?|antonyms?|rhymes? with|"
                          r"spell(?:ed|t|ing)?|translat\w*|in (?:french|spanish|german|italian|chinese|japanese))\b")
 
+# The kinds of topic a report days later answers for nobody (`declines`).
+NO_REPORT_ANSWERS = (OWN_AFFAIRS, THE_PRESENT, QUICK_QUESTION, WORDS_ASKED)
 
 class DeepResearch(Command):
     name = "deep_research"
@@ -121,8 +123,7 @@ class DeepResearch(Command):
         if super().declines(text) or not asks_for_research(said):
             return True
         topic = research_topic(None, text)
-        return topic is not None and any(pattern.search(topic) for pattern in (OWN_AFFAIRS, THE_PRESENT, QUICK_QUESTION,
-                                                                 WORDS_ASKED))
+        return topic is not None and any(pattern.search(topic) for pattern in NO_REPORT_ANSWERS)
 
     def refine(self, arguments: dict[str, Any], text: str) -> dict[str, Any] | None:
         """The topic as written; without one ("look into it") it is asked for."""
