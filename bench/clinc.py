@@ -155,7 +155,8 @@ class InProcess:
     def __init__(self, threshold: float | None = None, margin: float | None = None) -> None:
         from voxd.commands.phrasebook import out_of_scope_kinds
         from voxd.commands.registry import built_in_commands
-        from voxd.services.command_center.pipeline.semantic import SemanticRouter, load_embedder
+        from voxd.services.command_center.pipeline.embedder import load_embedder
+        from voxd.services.command_center.pipeline.semantic import SemanticRouter
         from voxd.services.command_center.settings import (SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN,
                                                            SEMANTIC_THRESHOLD)
 
@@ -307,7 +308,7 @@ def curve(results: list[tuple[Query, Answer, str]], route: InProcess, loaded: se
     left = [(query, repair(drop_fillers(query.text))) for query, answer, _ in results if answer.stage != "pre_route"]
     print("\n| margin | threshold | right | wrong command | abstained | must-not-claim claimed | cost |")
     print("|---|---|---|---|---|---|---|")
-    for margin in (0.2, 0.3, 0.4, 0.5, 0.6):
+    for margin in (0.2, 0.3, 0.4, 0.45, 0.5, 0.6):
         for threshold in (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6):
             router.threshold, router.margin = threshold, margin
             counts: Counter[str] = Counter()

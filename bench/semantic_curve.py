@@ -30,7 +30,8 @@ from voxd.commands.registry import built_in_commands
 from voxd.language.fillers import drop_fillers
 from voxd.services.command_center.pipeline.pipeline import template_claim
 from voxd.services.command_center.pipeline import semantic
-from voxd.services.command_center.pipeline.semantic import SemanticRouter, load_embedder
+from voxd.services.command_center.pipeline.embedder import load_embedder
+from voxd.services.command_center.pipeline.semantic import SemanticRouter
 from voxd.services.command_center.settings import SEMANTIC_BROAD_THRESHOLD, SEMANTIC_MARGIN, SEMANTIC_THRESHOLD
 
 CORPUS = Path(__file__).parent / "corpus" / "utterances.jsonl"

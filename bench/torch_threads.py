@@ -41,7 +41,8 @@ async def measure(rounds: int) -> dict[str, list[float]]:
 
     from voxd.commands.registry import built_in_commands
     from voxd.kit.settings import Settings
-    from voxd.services.command_center.pipeline.semantic import SemanticRouter, load_embedder
+    from voxd.services.command_center.pipeline.embedder import load_embedder
+    from voxd.services.command_center.pipeline.semantic import SemanticRouter
     from voxd.services.stt.audio import decode
     from voxd.services.stt.settings import load_settings
     from voxd.services.stt.speakers import SpeakerEncoder

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-MODEL = "all-MiniLM-L6-v2"  # voxd/services/command_center/pipeline/semantic.py, MODEL_NAME
+MODEL = "all-MiniLM-L6-v2"  # voxd/services/command_center/pipeline/embedder.py, MODEL_NAME
 _pool: list[Path] = []
 LOCK_WAIT = 150.0  # seconds a daemon waits for another worker's warm-up before it warms up itself
 

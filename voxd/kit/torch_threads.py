@@ -38,6 +38,11 @@ def configure(settings: Settings) -> None:
     _state.count = settings.value(TORCH_THREADS)
 
 
+def count() -> int:
+    """The configured count, for other engines doing the same work (ONNX Runtime's sentence model)."""
+    return _state.count
+
+
 def apply() -> int | None:
     """Set the count for the process, once (any thread, before its first torch operation); the count,
     or None when torch is not installed."""

