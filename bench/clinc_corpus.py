@@ -11,8 +11,10 @@ meal idea may go to the meal plan, whose answers fit it; either may also be left
 writes the train split's sentences into voxd/commands/builtin/phrasebook/crowd/: those of the
 intents voxd serves as examples of their commands, and a share of every other intent's as the
 out-of-scope class, one kind per intent (crowd/out_of_scope.tsv; not CLINC's own out-of-scope queries);
-the tolerated intents are in neither (a general question is answer_question's when a model is there).
-Val and test are never written there.
+the same share of each question intent (`QUESTIONS`: definitions, spellings, cooking times ...) as
+answer_question's examples, whose answer fits them (with no model it is "not understood", which
+is no claim), so that "how long does a roast take" is nearer the questions than a timer. The other
+tolerated intents are in neither. Val and test are never written there.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ MAPPED: dict[str, tuple[str, ...]] = {
     "tell_joke": ("tell_joke",),
     "recipe": ("find_recipe", "read_recipe"),
     "cancel": ("stop",),
+    "repeat": ("repeat",),  # "say that again": the last reply, said again
     "calendar": ("calendar_events", "next_event"),  # reading the family calendar (issue 25 §3)
     "calendar_update": ("add_event", "move_event", "remove_event"),  # adds, moves and removals
     "change_volume": ("set_volume",),
@@ -159,6 +162,11 @@ def write_phrasebook(folder: Path = CROWD, per_kind: int = PER_KIND) -> None:
     for query in train:
         for command in MAPPED.get(query.intent, ())[:1]:
             by_command.setdefault(taught(query, command), []).append(query.text)
+    asked: dict[str, list[str]] = {}
+    for query in train:  # questions of fact and of the kitchen: answer_question's (a model answers them)
+        if query.intent in QUESTIONS and len(asked.setdefault(query.intent, [])) < per_kind:
+            asked[query.intent].append(query.text)
+    by_command["answer_question"] = [text for texts in asked.values() for text in texts]
     for command, texts in sorted(by_command.items()):
         (folder / f"{command}.txt").write_text(header + "\n".join(dict.fromkeys(texts)) + "\n", encoding="utf-8")
     kept: dict[str, list[str]] = {}

@@ -146,8 +146,9 @@ def main() -> None:
     parser.add_argument("--in-domain", type=int, default=0, metavar="K",
                         help="train's in-domain sentences held out in K folds: wrong commands by kind")
     parser.add_argument("--show", action="store_true")
+    parser.add_argument("--margin", type=float, help="the semantic stage's margin (default: the setting's)")
     args = parser.parse_args()
-    route = InProcess()
+    route = InProcess(margin=args.margin)
     loaded = {c.name for c in route.commands}
     if args.in_domain:
         in_domain_folds(route, loaded, args.in_domain, args.show)

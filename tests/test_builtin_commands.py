@@ -344,7 +344,7 @@ def test_questions_need_a_model():
 
 def test_every_command_describes_itself_for_the_model():
     assert [command.name for command in COMMANDS] == [
-        "stop", "get_current_time", "get_date", "calculate", "set_alarm", "list_alarms", "cancel_alarm",
+        "stop", "repeat", "get_current_time", "get_date", "calculate", "set_alarm", "list_alarms", "cancel_alarm",
         "snooze_alarm", "set_reminder", "list_reminders", "cancel_reminder", "set_timer", "check_timers",
         "cancel_timer", "calendar_events", "next_event", "add_event", "move_event", "remove_event", "convert_measurement", "find_recipe", "read_recipe", "whats_for_dinner", "add_recipe_to_shopping_list",
         "shopping_list", "todo_list", "tell_joke", "get_weather", "answer_question",

@@ -13,6 +13,7 @@ log = logging.getLogger("voxd.command-center.commands")
 ENTRY_POINT_GROUP = "voxd.commands"
 BUILT_IN_MODULES = (
     "stop",
+    "repeat",  # before recipes: "repeat that" is the last reply, which is the step while one is read
     "clock.current_time",
     "clock.dates",
     "knowledge.calculate",

@@ -24,7 +24,7 @@ SEMANTIC = Setting("VOXD_SEMANTIC", FLAG, True, "The semantic stage: route utter
 SEMANTIC_THRESHOLD = Setting("VOXD_SEMANTIC_THRESHOLD", NUMBER, 0.4, "The least cosine similarity between "
                              "an utterance and the chosen command's nearest example for the semantic stage "
                              "to claim it.", minimum=-1, maximum=1, live=True)
-SEMANTIC_MARGIN = Setting("VOXD_SEMANTIC_MARGIN", NUMBER, 0.4, "How much likelier, by the semantic stage's "
+SEMANTIC_MARGIN = Setting("VOXD_SEMANTIC_MARGIN", NUMBER, 0.45, "How much likelier, by the semantic stage's "
                           "classifier, the chosen command must be than the runner-up (or than the sentences "
                           "no command may claim) for the stage to claim.", minimum=0, maximum=1, live=True)
 SEMANTIC_BROAD_THRESHOLD = Setting("VOXD_SEMANTIC_BROAD_THRESHOLD", NUMBER, 0.1, "The least cosine "

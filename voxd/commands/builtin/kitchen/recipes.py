@@ -122,8 +122,7 @@ class ReadRecipe(RecipeCommand):
         "[please] read [me] [the] recipe",
         "[please] [read] [me] [the] {step:choice(next=next)} step [please]",
         "what is the {step:choice(next=next)} step",
-        "{step:choice(repeat=repeat)} (that|the step|that step) [please]",
-        "{step:choice(repeat=say)} that again [please]",
+        "{step:choice(repeat=repeat)} (the step|that step|the last step) [please]",  # "repeat that": repeat's
         "[go] [back] [to] [the] {step:choice(previous=previous)} step",
         "[please] (read|tell) [me] the {step:choice(ingredients=ingredients)} [again] [please]",
     )

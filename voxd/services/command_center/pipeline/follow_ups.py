@@ -50,6 +50,10 @@ class FollowUps:
     def ask(self, conversation: str, question: PendingQuestion) -> None:
         self._pending[conversation] = question
 
+    def peek(self, conversation: str) -> PendingQuestion | None:
+        """The conversation's open question, left open."""
+        return self._pending.get(conversation)
+
     def take(self, conversation: str) -> PendingQuestion | None:
         """The conversation's open question, if it is recent; taking it closes it either way."""
         question = self._pending.pop(conversation, None)

@@ -33,6 +33,7 @@ from voxd.language.slips import repair as repair_slips
 from voxd.services.command_center.pipeline.follow_ups import FollowUps, PendingQuestion, spoken_answer
 from voxd.services.command_center.pipeline.confirmation import answer_confirmation, ask_first
 from voxd.services.command_center.pipeline.language_model import ModelUnavailable, NoModel
+from voxd.services.command_center.pipeline.last_replies import LastReplies
 from voxd.services.command_center.pipeline.no_model import beyond_reach, not_understood
 from voxd.services.command_center.pipeline.ports import Model, PipelineStore, SpeakerMemories, SpeechServices
 from voxd.services.command_center.pipeline.prompt import REPLY, routing_prompt
@@ -40,7 +41,7 @@ from voxd.services.command_center.pipeline.speech import SpeechUnavailable
 from voxd.services.command_center.storage.store import DocumentStorage
 from voxd.services.command_center.pipeline.tool_calls import ChosenTool, from_message
 from voxd.services.command_center.pipeline.validation import missing_secrets, spoken_name
-from voxd.services.command_center.pipeline.turn import EngineTime, RoutedBy, Stage, Turn
+from voxd.services.command_center.pipeline.turn import EngineTime, RoutedBy, Stage, Turn, said
 from voxd.wire.openai_chat import FunctionCall, Message, ToolCall, tools_of
 
 if TYPE_CHECKING:  # the semantic module needs numpy, which only the voice extra brings
@@ -70,16 +71,6 @@ def template_claim(commands: list[Command], text: str, context: RouteContext) ->
     """The templates stage's answer: the first claim on `text`; none for two requests in one
     utterance, of which a template would answer one half (voxd.language.compounds)."""
     return None if is_compound(text) else next(claims(commands, text, context), None)
-
-
-SAID_CHARACTERS = 80  # of an utterance in its log line: enough to tell what was asked
-
-
-def said(text: str | None) -> str:
-    """What was asked, quoted and cut, for the one log line of a command."""
-    if not text:
-        return "(nothing heard)"
-    return f'"{text[:SAID_CHARACTERS]}{"..." if len(text) > SAID_CHARACTERS else ""}"'
 
 
 class Pipeline:
@@ -120,6 +111,7 @@ class Pipeline:
         self.repair = repair  # known slips of small speech models, where safe (voxd/language/slips.py)
         self.services = services  # other voxd services, for commands that use one (recipes)
         self.follow_ups = FollowUps()
+        self.last_replies = LastReplies()  # for "say that again" (the repeat command)
 
     async def run(self, turn: Turn) -> Turn:
         """Every stage in order. Raises SpeechUnavailable (speech-to-text down, or text-to-speech
@@ -170,6 +162,7 @@ class Pipeline:
             await self.validate_and_execute(turn)
             await self.reply_with_model(turn)
             self.remember_question(turn)
+        self.last_replies.after(turn, self.follow_ups)
 
     async def transcribe(self, turn: Turn) -> None:
         assert turn.audio is not None

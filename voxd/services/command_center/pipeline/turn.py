@@ -126,3 +126,13 @@ class Turn:
     @property
     def wants_audio(self) -> bool:
         return self.audio is not None or self.speak
+
+
+SAID_CHARACTERS = 80  # of an utterance in its log line: enough to tell what was asked
+
+
+def said(text: str | None) -> str:
+    """What was asked, quoted and cut, for the one log line of a command."""
+    if not text:
+        return "(nothing heard)"
+    return f'"{text[:SAID_CHARACTERS]}{"..." if len(text) > SAID_CHARACTERS else ""}"'
