@@ -60,3 +60,20 @@ def test_last_replies_keep_what_was_asked_and_forget_after_a_while():
     assert reopened is not None and reopened.text == "set a timer"  # asked again, answerable afresh
     time.sleep(0.3)
     assert replies.text("kitchen") is None
+
+
+def test_a_confirmation_said_again_still_waits_for_its_yes():
+    """"Do you want me to clear the whole shopping list?" - "say that again": the same question, still
+    the confirmation (confirmation.py), so the yes after it runs the command."""
+    replies, follow_ups = LastReplies(), FollowUps()
+    asked = Turn(text="clear the list", node_id="kitchen", household_id="h")
+    asked.tool, asked.reply = "shopping_list", "Do you want me to clear the whole shopping list?"
+    follow_ups.ask("kitchen", PendingQuestion(command=object(), text="clear the list",  # type: ignore[arg-type]
+                                              arguments={"action": "clear"}, confirming=True))
+    replies.after(asked, follow_ups)
+    follow_ups.take("kitchen")
+    repeat = Turn(text="say that again", node_id="kitchen", household_id="h")
+    repeat.tool, repeat.reply = "repeat", asked.reply
+    replies.after(repeat, follow_ups)
+    reopened = follow_ups.take("kitchen")
+    assert reopened is not None and reopened.confirming and reopened.arguments == {"action": "clear"}

@@ -93,8 +93,8 @@ MODELS_HUB_URL = Setting("VOXD_MODELS_HUB_URL", URL, "https://huggingface.co", "
 # box fight whisper and each other for the cores (kit/torch_threads.py; docs/performance.md, "The
 # semantic stage", Time).
 TORCH_THREADS = Setting("VOXD_TORCH_THREADS", WHOLE, 1, "Threads torch may use for one computation "
-                        "(the semantic stage's sentence embeddings, speaker identification), for the whole "
-                        "daemon.", minimum=1, maximum=256)
+                        "(speaker identification; the semantic stage's sentence model, also on ONNX "
+                        "Runtime), for the whole daemon.", minimum=1, maximum=256)
 
 SETTINGS = (
     HOME, PORT_OFFSET, BIND_HOST, ADVERTISE_HOST, TLS, TLS_NAMES, CONFIG_URL, CONFIG_URL_STYLE,
