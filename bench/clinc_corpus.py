@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -147,6 +148,15 @@ def taught(query: Query, first: str) -> str:
     return next((command for command, verb in TEACHES.get(query.intent, ()) if verb.search(query.text)), first)
 
 
+def first_of_each(rows: list[Query], wanted: Callable[[str], bool], per_kind: int) -> dict[str, list[str]]:
+    """The first `per_kind` texts of each `wanted` intent, in order."""
+    chosen: dict[str, list[str]] = {}
+    for query in rows:
+        if wanted(query.intent) and len(texts := chosen.setdefault(query.intent, [])) < per_kind:
+            texts.append(query.text)
+    return chosen
+
+
 def write_phrasebook(folder: Path = CROWD, per_kind: int = PER_KIND) -> None:
     """The train split's sentences as crowd phrasebook files (never val or test, and never a text
     that is also a val or test query)."""
@@ -162,19 +172,13 @@ def write_phrasebook(folder: Path = CROWD, per_kind: int = PER_KIND) -> None:
     for query in train:
         for command in MAPPED.get(query.intent, ())[:1]:
             by_command.setdefault(taught(query, command), []).append(query.text)
-    asked: dict[str, list[str]] = {}
-    for query in train:  # questions of fact and of the kitchen: answer_question's (a model answers them)
-        if query.intent in QUESTIONS and len(asked.setdefault(query.intent, [])) < per_kind:
-            asked[query.intent].append(query.text)
+    asked = first_of_each(train, lambda intent: intent in QUESTIONS, per_kind)  # answer_question's: a model answers them
     by_command["answer_question"] = [text for texts in asked.values() for text in texts]
     for command, texts in sorted(by_command.items()):
         (folder / f"{command}.txt").write_text(header + "\n".join(dict.fromkeys(texts)) + "\n", encoding="utf-8")
-    kept: dict[str, list[str]] = {}
-    for query in train:  # the intents voxd is to answer later are kinds too, dropped once answered
-        if query.intent not in TOLERATED and (query.intent not in MAPPED or query.intent in ANSWERED_BY):
-            texts = kept.setdefault(query.intent, [])
-            if len(texts) < per_kind:
-                texts.append(query.text)
+    # the intents voxd is to answer later are kinds too, dropped once answered
+    kept = first_of_each(train, lambda intent: intent not in TOLERATED and (intent not in MAPPED or intent in ANSWERED_BY),
+                         per_kind)
     # CLINC's own out-of-scope queries are mostly general-knowledge questions ("who painted the
     # mona lisa"), answer_question's with a model: as a kind they took them from it (issue-13 corpus).
     kept.pop(OUT_OF_SCOPE, None)

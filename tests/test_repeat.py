@@ -4,8 +4,6 @@ command; each node (and each user's own commands) has its own last reply."""
 
 from __future__ import annotations
 
-import time
-
 import httpx
 
 from conftest import COMMAND, node_headers, register_node, say
@@ -45,7 +43,8 @@ def test_a_question_said_again_is_still_answered(daemon):
 
 
 def test_last_replies_keep_what_was_asked_and_forget_after_a_while():
-    replies, follow_ups = LastReplies(kept_seconds=0.2), FollowUps()
+    now = [0.0]
+    replies, follow_ups = LastReplies(kept_seconds=600, clock=lambda: now[0]), FollowUps()
     turn = Turn(text="set a timer", node_id="kitchen", household_id="h")
     turn.tool, turn.reply = "set_timer", "For how long?"
     question = PendingQuestion(command=object(), text="set a timer", arguments={})  # type: ignore[arg-type]
@@ -58,7 +57,7 @@ def test_last_replies_keep_what_was_asked_and_forget_after_a_while():
     replies.after(repeat, follow_ups)
     reopened = follow_ups.take("kitchen")
     assert reopened is not None and reopened.text == "set a timer"  # asked again, answerable afresh
-    time.sleep(0.3)
+    now[0] += 601  # ten minutes on, "that" means nothing
     assert replies.text("kitchen") is None
 
 

@@ -6,14 +6,15 @@ In memory only: a restart forgets it, and nothing said is written to disk for it
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from cachetools import TTLCache
 
+from voxd.commands.builtin.repeat import Repeat
 from voxd.services.command_center.pipeline.follow_ups import FollowUps, PendingQuestion
 from voxd.services.command_center.pipeline.turn import Turn
 
-REPEAT = "repeat"  # the built-in command that says the last reply again (voxd/commands/builtin/repeat.py)
 KEPT_SECONDS = 600.0  # "what did you say?" comes at once; after ten minutes "that" means nothing
 MOST_CONVERSATIONS = 1024
 
@@ -25,8 +26,8 @@ class LastReply:
 
 
 class LastReplies:
-    def __init__(self, kept_seconds: float = KEPT_SECONDS) -> None:
-        self._replies: TTLCache[str, LastReply] = TTLCache(MOST_CONVERSATIONS, kept_seconds)
+    def __init__(self, kept_seconds: float = KEPT_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+        self._replies: TTLCache[str, LastReply] = TTLCache(MOST_CONVERSATIONS, kept_seconds, timer=clock)
 
     def last(self, conversation: str) -> LastReply | None:
         return self._replies.get(conversation)
@@ -39,7 +40,7 @@ class LastReplies:
     def after(self, turn: Turn, follow_ups: FollowUps) -> None:
         """At the end of a turn: keep its reply and what it asked; or, when the turn said the last
         reply again, ask that reply's question again (answerable afresh)."""
-        if turn.tool != REPEAT:
+        if turn.tool != Repeat.name:
             if turn.reply:
                 self._replies[turn.conversation] = LastReply(turn.reply, follow_ups.peek(turn.conversation))
             return
