@@ -2,11 +2,12 @@
 hand; docs/speech.md, docs/performance.md). Each sentence is spoken by several voices (piper's joe
 and espeak-ng voices), posted as WAV to POST /api/v0/command of a real `voxd serve`, once with
 VOXD_SPEECH_BIAS=false (whisper as it is, no slip repair) and once with it on (the prompt and the
-repair table), to two daemons side by side, in turn. Reported per setting: the word error rate of the transcripts, how many commands were
+repair table), to two daemons side by side, in turn; `--window both` also compares whisper's encoder on
+the speech and a margin (`--margin`, the default's) with its whole 30 s window (VOXD_STT_WINDOW_MARGIN=30). Reported per setting: the word error rate of the transcripts, how many commands were
 understood right (command and arguments, judged as bench/routing.py does) and whisper's time.
 
     .venv/bin/python bench/voice_bias.py [--voices joe,en-us+m1,en-gb+f3,en-us+m3] [--bias both]
-                                         [--split dev] [--every 5] [-v]
+                                         [--window short] [--split dev] [--every 5] [-v]
 
 The sentences: bench/voice.py's ten household commands, then every `--every`-th in-domain case of
 the corpus split (bench/corpus; tune on dev, report test). Targets (issue 13): WER at most 6 % with
@@ -78,32 +79,41 @@ class Tally:
             self.engine.append(timings["stt_engine"])
 
 
-def run(clips: dict[tuple[str, str], bytes], sentences: list[dict], settings: list[bool],
-        verbose: bool) -> dict[bool, Tally]:
+def setups(bias: str, window: str, margin: float) -> dict[str, dict[str, str]]:
+    """Each daemon's label and settings: bias on / off, by the encoder's window."""
+    biases = {"off": ["off"], "on": ["on"], "both": ["off", "on"]}[bias]
+    windows = {"short": ["short"], "whole": ["whole"], "both": ["whole", "short"]}[window]
+    return {f"bias {b}, {w}": {"VOXD_SPEECH_BIAS": str(b == "on").lower(),
+                               "VOXD_STT_WINDOW_MARGIN": "30" if w == "whole" else str(margin)}
+            for b in biases for w in windows}
+
+
+def run(clips: dict[tuple[str, str], bytes], sentences: list[dict], settings: dict[str, dict[str, str]],
+        verbose: bool) -> dict[str, Tally]:
     """One daemon per setting, all running at once; every clip goes to each in turn, so a busy
     moment of the machine slows both alike and the times compare."""
     kinds, zone = parameter_kinds(), ZoneInfo(HOUSEHOLD_ZONE)
-    tallies = {bias: Tally() for bias in settings}
+    tallies = {label: Tally() for label in settings}
     household = {case["text"] for case in HOUSEHOLD}
     with ExitStack() as stack, httpx.Client(timeout=120) as client:
         targets = {}
-        for bias in settings:
-            voxd = stack.enter_context(daemon(SERVICES, VOXD_LLM_BACKEND="none", VOXD_SPEECH_BIAS=str(bias).lower()))
+        for label, env in settings.items():
+            voxd = stack.enter_context(daemon(SERVICES, VOXD_LLM_BACKEND="none", **env))
             headers = {**register_node(voxd), "Content-Type": "audio/wav"}
-            targets[bias] = (voxd.url("command-center") + "/api/v0/command", headers)
-            client.post(targets[bias][0], content=next(iter(clips.values())), headers=headers)  # load the models
+            targets[label] = (voxd.url("command-center") + "/api/v0/command", headers)
+            client.post(targets[label][0], content=next(iter(clips.values())), headers=headers)  # load the models
         for (voice, text), clip in clips.items():
             case = next(case for case in sentences if case["text"] == text)
-            for bias, (url, headers) in targets.items():
+            for label, (url, headers) in targets.items():
                 answer = client.post(url, content=clip, headers=headers)
                 body = answer.json()
                 heard = body.get("transcript") or ""
                 _, outcome = judge(case, answer.status_code, body, kinds, datetime.now(zone))
-                tallies[bias].add("household" if text in household else "corpus", text, heard, outcome,
+                tallies[label].add("household" if text in household else "corpus", text, heard, outcome,
                                   body.get("timings") or {})
                 if verbose or outcome != "right":
                     mark = "ok " if outcome == "right" else "BAD"
-                    print(f"  {mark} bias {'on ' if bias else 'off'} {voice:9} {text!r} -> {heard!r} -> "
+                    print(f"  {mark} {label} {voice:9} {text!r} -> {heard!r} -> "
                           f"{body.get('command')} {json.dumps(body.get('arguments'))}")
     return tallies
 
@@ -113,6 +123,9 @@ def main() -> None:
     parser.add_argument("--voices", default=",".join(VOICES),
                         help="comma-separated: joe (piper) and espeak-ng voice names")
     parser.add_argument("--bias", choices=("on", "off", "both"), default="both")
+    parser.add_argument("--window", choices=("short", "whole", "both"), default="short",
+                        help="whisper's encoder on the speech and --margin, on its whole 30 s window, or both")
+    parser.add_argument("--margin", type=float, default=8.0, help="VOXD_STT_WINDOW_MARGIN of the short window")
     parser.add_argument("--split", choices=("dev", "test"), default="dev")
     parser.add_argument("--every", type=int, default=5, help="every n-th corpus case (0: only the ten commands)")
     parser.add_argument("--verbose", "-v", action="store_true")
@@ -124,10 +137,9 @@ def main() -> None:
     print(f"machine: {machine()}; {len(sentences)} sentences (split {args.split}, every {args.every}) x "
           f"{len(voices)} voices ({', '.join(voices)}) = {len(clips)} clips, made in "
           f"{time.perf_counter() - started:.0f} s")
-    settings = {"off": [False], "on": [True], "both": [False, True]}[args.bias]
-    tallies = run(clips, sentences, settings, args.verbose)
-    print(f"\n{'bias':5} {'sentences':10} {'WER':>17} {'understood':>16} {'stt_engine p50':>15} {'p95':>6}")
-    for bias, tally in tallies.items():
+    tallies = run(clips, sentences, setups(args.bias, args.window, args.margin), args.verbose)
+    print(f"\n{'setting':19} {'sentences':10} {'WER':>17} {'understood':>16} {'stt_engine p50':>15} {'p95':>6}")
+    for label, tally in tallies.items():
         engine = tally.engine or [0.0]
         for group in ("household", "corpus", "all"):
             if not tally.said[group]:
@@ -135,7 +147,7 @@ def main() -> None:
             wer = f"{tally.errors[group]}/{tally.reference[group]} {100 * tally.errors[group] / tally.reference[group]:.1f}%"
             understood = f"{tally.right[group]}/{tally.said[group]} {100 * tally.right[group] / tally.said[group]:.1f}%"
             times = f"{percentile(engine, .5):15.0f} {percentile(engine, .95):6.0f}" if group == "all" else ""
-            print(f"{'on' if bias else 'off':5} {group:10} {wer:>17} {understood:>16} {times}")
+            print(f"{label:19} {group:10} {wer:>17} {understood:>16} {times}")
 
 
 if __name__ == "__main__":

