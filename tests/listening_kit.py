@@ -31,6 +31,9 @@ def pipeline_hearing(text: str) -> SimpleNamespace:
 
     async def zone(household_id: str) -> ZoneInfo:
         return ZoneInfo("UTC")
+
+    async def no_model() -> bool:
+        return False
     return SimpleNamespace(speech=HeardAs(text), commands=load_commands(), repair=str, household_zone=zone,
                            clock=lambda timezone: datetime.now(timezone), fast_path=True,
-                           semantic=None, semantic_on=False)
+                           semantic=None, semantic_on=False, model=SimpleNamespace(configured=no_model))

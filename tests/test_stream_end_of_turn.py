@@ -193,6 +193,33 @@ def test_a_command_still_missing_what_it_needs_is_half_a_sentence(text, complete
     assert asyncio.run(completeness(pipeline, text, "home")) is complete
 
 
+class ChoosesQuestion:
+    """A semantic stage that takes every sentence for answer_question, which needs the model."""
+
+    def __init__(self, commands) -> None:
+        self.command = next(c for c in commands if c.name == "answer_question")
+
+    async def choose_in_stage_thread(self, text: str):
+        return self.command
+
+
+@pytest.mark.parametrize("configured, complete", [(False, None), (True, True)])
+def test_a_question_is_a_whole_command_only_with_a_model_to_answer_it(configured, complete):
+    """Whisper heard a pause in "what is twelve … times seven" as "What is well.": answer_question
+    claims it, but without a model nothing can answer it, so no command claims it and the turn waits
+    for the rest instead of ending on "not understood"."""
+    from types import SimpleNamespace
+
+    from voxd.services.command_center.streaming.judging import completeness
+    pipeline = pipeline_hearing("What is well.")
+    pipeline.semantic, pipeline.semantic_on = ChoosesQuestion(pipeline.commands), True
+
+    async def model_configured() -> bool:
+        return configured
+    pipeline.model = SimpleNamespace(configured=model_configured)
+    assert asyncio.run(completeness(pipeline, "What is well.", "home")) is complete
+
+
 class Certain:
     """An end-of-turn model sure that every pause ends the turn (as it was of espeak-ng's "set a timer for")."""
 

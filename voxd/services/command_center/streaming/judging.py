@@ -73,20 +73,29 @@ def has_required(command: Command, arguments: dict[str, Any]) -> bool:
     return all(p.name in arguments for p in command.parameters if p.required)
 
 
+async def answerable(pipeline: Pipeline, command: Command) -> bool:
+    """A command that answers only through the model (answer_question) claims nothing when none is
+    configured, as in the pipeline (pipeline/no_model.py): whisper's "What is well." for a pause in
+    "what is twelve … times seven" is no whole command, and the turn waits for the rest."""
+    return command.needs_model is None or await pipeline.model.configured()
+
+
 async def claim(pipeline: Pipeline, text: str, household_id: str) -> bool | None:
     """True: the templates (or else the semantic stage) claim the words with every argument the
     command needs; False: a command claims them but one it needs is not said yet ("set the timer for
     it", whisper's hearing of a pause after "for"), so the rest is likely still coming; None: no
-    command claims them."""
+    command claims them, or only one that cannot answer without the model none is configured."""
     text = pipeline.repair(drop_fillers(text))
     zone = await pipeline.household_zone(household_id)
     context = RouteContext(now=pipeline.clock(zone), timezone=zone)
     if pipeline.fast_path and (claimed := template_claim(pipeline.commands, text, context)) is not None:
         command, found = claimed
+        if not await answerable(pipeline, command):
+            return None
         return found.spoken_response is not None or has_required(command, dict(found.arguments))
     router = pipeline.semantic if pipeline.semantic_on else None
     command = None if router is None else await router.choose_in_stage_thread(text)
-    if command is None:
+    if command is None or not await answerable(pipeline, command):
         return None
     arguments = refined_arguments(command, text, context)
     return has_required(command, arguments) if command.stands(arguments, text) else None
