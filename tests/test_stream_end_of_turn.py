@@ -172,11 +172,11 @@ def test_what_the_words_say(text, complete):
     assert asyncio.run(completeness(pipeline_hearing(text), text, "home")) is complete
 
 
-class ChoosesTimer:
-    """A semantic stage that takes every sentence for set_timer."""
+class Chooses:
+    """A semantic stage that takes every sentence for one command."""
 
-    def __init__(self, commands) -> None:
-        self.command = next(c for c in commands if c.name == "set_timer")
+    def __init__(self, commands, name: str = "set_timer") -> None:
+        self.command = next(c for c in commands if c.name == name)
 
     async def choose_in_stage_thread(self, text: str):
         return self.command
@@ -189,18 +189,8 @@ def test_a_command_still_missing_what_it_needs_is_half_a_sentence(text, complete
     claims it for set_timer, but with no length the rest is still coming, so the turn waits."""
     from voxd.services.command_center.streaming.judging import completeness
     pipeline = pipeline_hearing(text)
-    pipeline.semantic, pipeline.semantic_on = ChoosesTimer(pipeline.commands), True
+    pipeline.semantic, pipeline.semantic_on = Chooses(pipeline.commands), True
     assert asyncio.run(completeness(pipeline, text, "home")) is complete
-
-
-class ChoosesQuestion:
-    """A semantic stage that takes every sentence for answer_question, which needs the model."""
-
-    def __init__(self, commands) -> None:
-        self.command = next(c for c in commands if c.name == "answer_question")
-
-    async def choose_in_stage_thread(self, text: str):
-        return self.command
 
 
 @pytest.mark.parametrize("configured, complete", [(False, None), (True, True)])
@@ -212,7 +202,7 @@ def test_a_question_is_a_whole_command_only_with_a_model_to_answer_it(configured
 
     from voxd.services.command_center.streaming.judging import completeness
     pipeline = pipeline_hearing("What is well.")
-    pipeline.semantic, pipeline.semantic_on = ChoosesQuestion(pipeline.commands), True
+    pipeline.semantic, pipeline.semantic_on = Chooses(pipeline.commands, "answer_question"), True
 
     async def model_configured() -> bool:
         return configured
