@@ -2,12 +2,13 @@
 hand; docs/speech.md, docs/performance.md). Each sentence is spoken by several voices (piper's joe
 and espeak-ng voices), posted as WAV to POST /api/v0/command of a real `voxd serve`, once with
 VOXD_SPEECH_BIAS=false (whisper as it is, no slip repair) and once with it on (the prompt and the
-repair table), to two daemons side by side, in turn; `--window both` also compares whisper's encoder on
-the speech and a margin (`--margin`, the default's) with its whole 30 s window (VOXD_STT_WINDOW_MARGIN=30). Reported per setting: the word error rate of the transcripts, how many commands were
-understood right (command and arguments, judged as bench/routing.py does) and whisper's time.
+repair table), to two daemons side by side, in turn; `--window both` also compares whisper's encoder
+on the speech and a margin (`--margin`, the default's) with its whole 30 s window
+(VOXD_STT_WINDOW_MARGIN=30). Reported per setting: the word error rate of the transcripts, how many
+commands were understood right (command and arguments, judged as bench/routing.py does) and whisper's time.
 
     .venv/bin/python bench/voice_bias.py [--voices joe,en-us+m1,en-gb+f3,en-us+m3] [--bias both]
-                                         [--window short] [--split dev] [--every 5] [-v]
+                                         [--window short] [--margin 8] [--split dev] [--every 5] [-v]
 
 The sentences: bench/voice.py's ten household commands, then every `--every`-th in-domain case of
 the corpus split (bench/corpus; tune on dev, report test). Targets (issue 13): WER at most 6 % with

@@ -30,7 +30,7 @@ SPEAKER_THRESHOLD = Setting("VOXD_SPEAKER_THRESHOLD", NUMBER, DEFAULT_SPEAKER_TH
                             "similarity above which a voice is a known speaker (docs/speech.md).",
                             minimum=0.001, maximum=0.999, live=True)
 WINDOW_MARGIN = Setting("VOXD_STT_WINDOW_MARGIN", NUMBER, 8.0, "Seconds after the speech that whisper's encoder "
-                        "reads; the rest of its 30 s window is a silent window's encoding, made once, which makes a "
+                        "reads; the rest of its 30 s window is the encoding of padding alone, made once, which makes a "
                         "short command about twice as fast at about the same word error rate (docs/speech.md). 30: "
                         "always the whole window.", minimum=0.5, maximum=30)
 PRELOAD = Setting("VOXD_STT_PRELOAD", FLAG, True, "Load whisper and the speaker model in the background at start-up, "
