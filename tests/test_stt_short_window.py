@@ -83,7 +83,7 @@ def test_a_window_that_is_not_whisper_s_passes_through():
 
 # --- the real tiny.en (slow) ------------------------------------------------------------------
 
-SENTENCES = ["set a timer for five minutes", "add eggs and butter to the shopping list",
+SENTENCES = ["set a timer for five minutes", "turn off the kitchen lights",
              "remind me tomorrow at half past seven to take the bins out and call the plumber about the tap"]
 
 
@@ -111,7 +111,8 @@ def test_tiny_en_hears_the_same_words_from_the_short_window():
         heard = " ".join(segment.text.strip() for segment in segments)
         assert word_errors(sentence, heard) <= 2, (sentence, heard)
         spoken = len(clip) // 160  # 10 ms frames
-        assert spoken + 198 <= read[-1] <= spoken + 302, (len(clip), read)  # the speech and 2 s, in whole seconds
+        head = [frames for frames in read if frames != WINDOW_FRAMES][-1]
+        assert spoken + 198 <= head <= spoken + 302, (len(clip), read)  # the speech and 2 s, in whole seconds
     assert read.count(WINDOW_FRAMES) == 1  # the padding's window, once
 
 
