@@ -26,11 +26,9 @@ LONGEST_SPEECH_FRAMES = 1200  # measured up to 12 s of speech (docs/performance.
 
 
 def speech_frames(features: np.ndarray) -> int:
-    """How many frames come before the padding and any digital silence at the end: faster-whisper pads
-    each segment's log-mel features with zeros up to the window (its pad_or_trim), and digital silence
-    (the 0.8 s the command center appends to a streamed turn) sits at the clip's floor in every band."""
-    frames = features.reshape(-1, features.shape[-1])
-    spoken = np.flatnonzero(np.any((frames != 0) & (frames > frames.min()), axis=0))
+    """How many frames come before the padding: faster-whisper pads each segment's log-mel features
+    with zeros up to the window (its pad_or_trim), and no frame of audio is zero in every band."""
+    spoken = np.flatnonzero(np.any(features.reshape(-1, features.shape[-1]) != 0, axis=0))
     return int(spoken[-1]) + 1 if spoken.size else 0
 
 
