@@ -84,7 +84,7 @@ def test_a_window_that_is_not_whisper_s_passes_through():
 # --- the real tiny.en (slow) ------------------------------------------------------------------
 
 SENTENCES = ["set a timer for five minutes", "turn off the kitchen lights",
-             "remind me tomorrow at half past seven to take the bins out and call the plumber about the tap"]
+             "what is the weather like tomorrow"]
 
 
 def samples(clip: bytes) -> np.ndarray:
@@ -102,17 +102,21 @@ def test_tiny_en_hears_the_same_words_from_the_short_window():
                                         compute_type="int8", cpu_threads=2)
     whole = model.encode
     read: list[int] = []
-    model.encode = ShortWindow(lambda features: read.append(features.shape[-1]) or whole(features),
-                               ctranslate2.StorageView.from_array, 2.0)
-    for sentence in SENTENCES:
-        clip = samples(espeak(sentence))
+    short = ShortWindow(lambda features: read.append(features.shape[-1]) or whole(features),
+                        ctranslate2.StorageView.from_array, 8.0)  # the default margin
+
+    def heard(clip: np.ndarray, encode) -> str:
+        model.encode = encode
         segments, _ = model.transcribe(clip, beam_size=1, language="en", without_timestamps=True,
                                        condition_on_previous_text=False)
-        heard = " ".join(segment.text.strip() for segment in segments)
-        assert word_errors(sentence, heard) <= 2, (sentence, heard)
+        return " ".join(segment.text.strip() for segment in segments)
+    for sentence in SENTENCES:
+        clip = samples(espeak(sentence))
+        by_whole, by_short = heard(clip, whole), heard(clip, short)
+        assert word_errors(sentence, by_short) <= word_errors(sentence, by_whole) + 1, (by_whole, by_short)
         spoken = len(clip) // 160  # 10 ms frames
         head = [frames for frames in read if frames != WINDOW_FRAMES][-1]
-        assert spoken + 198 <= head <= spoken + 302, (len(clip), read)  # the speech and 2 s, in whole seconds
+        assert spoken + 798 <= head <= spoken + 902, (len(clip), read)  # the speech and 8 s, in whole seconds
     assert read.count(WINDOW_FRAMES) == 1  # the padding's window, once
 
 
