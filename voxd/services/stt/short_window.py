@@ -49,7 +49,7 @@ class ShortWindow:
         """The frames the encoder reads: the speech and the margin, in whole seconds (fewer shapes to
         plan for); the whole window when that is all but the window anyway."""
         frames = features.shape[-1]
-        if frames != WINDOW_FRAMES or self.margin_frames >= WINDOW_FRAMES:
+        if frames != WINDOW_FRAMES:
             return frames
         spoken = speech_frames(features)
         if spoken > LONGEST_SPEECH_FRAMES:
